@@ -1,0 +1,511 @@
+//! The grid model: a `width x height` map of passable or blocked cells with
+//! optional terrain weights, and the movement rules that search it.
+//!
+//! # Layout
+//!
+//! Cells are stored padded: one blocked cell of margin on every side, so every
+//! real cell has eight in-bounds neighbours and neighbour loops need no bounds
+//! checks (the Warthog layout). The padding is invisible from the public API,
+//! which speaks [`Point`] and [`CellIndex`].
+
+mod cost;
+mod movement;
+mod point;
+
+pub use cost::{Cost, Weight};
+pub use movement::{Connectivity, CornerRule, Movement};
+pub(crate) use point::Node;
+pub use point::{CellIndex, Point};
+
+use thiserror::Error;
+
+/// The largest width or height a map may have.
+pub const MAX_SIDE: u32 = 65_535;
+/// The largest number of cells a map may have (2^28, about 268 million: a
+/// 16,384 x 16,384 map), so that padded indices and search scratch stay bounded.
+pub const MAX_CELLS: u64 = 1 << 28;
+
+/// What went wrong building or editing a grid.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GridError {
+    /// A map with zero width or height.
+    #[error("map is empty ({width}x{height}): both sides must be at least 1")]
+    Empty {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+    },
+    /// A map larger than [`MAX_SIDE`] or [`MAX_CELLS`].
+    #[error(
+        "map is too large ({width}x{height}): at most {MAX_SIDE} per side and {MAX_CELLS} cells"
+    )]
+    TooLarge {
+        /// Requested width.
+        width: u64,
+        /// Requested height.
+        height: u64,
+    },
+    /// A point outside the map.
+    #[error("{point} is off the {width}x{height} map")]
+    OutOfBounds {
+        /// The offending point.
+        point: Point,
+        /// Map width.
+        width: u32,
+        /// Map height.
+        height: u32,
+    },
+    /// A character [`Grid::from_ascii`] does not know.
+    #[error("line {line}, column {column}: unknown map character {ch:?}")]
+    BadChar {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The character.
+        ch: char,
+    },
+    /// Rows of different lengths in [`Grid::from_ascii`].
+    #[error("line {line}: row has {found} cells, expected {expected}")]
+    RaggedRow {
+        /// 1-based line.
+        line: usize,
+        /// Cells found.
+        found: usize,
+        /// Cells expected (the first row's length).
+        expected: usize,
+    },
+    /// Unusable movement costs.
+    #[error(
+        "movement costs straight={straight} diagonal={diagonal} are unusable: need 0 < straight <= diagonal <= 2*straight"
+    )]
+    BadMovement {
+        /// Straight cost.
+        straight: u32,
+        /// Diagonal cost.
+        diagonal: u32,
+    },
+}
+
+/// A grid map: passable and blocked cells, plus an optional terrain weight per
+/// cell (the cost multiplier of entering it; see [`Weight`]).
+///
+/// ```
+/// use tierpath::{Grid, Point};
+/// let grid = Grid::from_ascii("
+///     ....
+///     .@@.
+///     ....
+/// ").unwrap();
+/// assert_eq!((grid.width(), grid.height()), (4, 3));
+/// assert!(!grid.is_passable(Point::new(1, 1)));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    /// Padded passability, `(width + 2) * (height + 2)` entries.
+    passable: Vec<bool>,
+    /// Padded terrain weights, or `None` when every cell weighs `Weight::ONE`.
+    weights: Option<Vec<u16>>,
+}
+
+impl std::fmt::Debug for Grid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grid")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("passable_cells", &self.passable_count())
+            .field("weighted", &self.weights.is_some())
+            .finish()
+    }
+}
+
+impl Grid {
+    /// A `width x height` map with every cell passable.
+    pub fn new(width: u32, height: u32) -> Result<Grid, GridError> {
+        Self::check_size(width as u64, height as u64)?;
+        let pw = width as usize + 2;
+        let ph = height as usize + 2;
+        let mut passable = vec![false; pw * ph];
+        for y in 1..=height as usize {
+            passable[y * pw + 1..y * pw + 1 + width as usize].fill(true);
+        }
+        Ok(Grid {
+            width,
+            height,
+            passable,
+            weights: None,
+        })
+    }
+
+    /// A map whose passable cells are those for which `f` returns true.
+    pub fn from_fn(
+        width: u32,
+        height: u32,
+        mut f: impl FnMut(Point) -> bool,
+    ) -> Result<Grid, GridError> {
+        let mut g = Grid::new(width, height)?;
+        for y in 0..height {
+            for x in 0..width {
+                let p = Point::new(x, y);
+                let n = g.node(p);
+                g.passable[n.index()] = f(p);
+            }
+        }
+        Ok(g)
+    }
+
+    /// Parses a quick ASCII picture: `.` `G` `S` are passable, `@` `#` `O` `T` `W`
+    /// blocked. Leading and trailing blank lines and indentation are ignored,
+    /// which suits tests and doc examples. For files, see [`crate::io`].
+    pub fn from_ascii(text: &str) -> Result<Grid, GridError> {
+        let rows: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty())
+            .collect();
+        let height = rows.len();
+        let width = rows.first().map_or(0, |(_, r)| r.chars().count());
+        Self::check_size(width as u64, height as u64)?;
+        let mut g = Grid::new(width as u32, height as u32)?;
+        for (y, (line, row)) in rows.iter().enumerate() {
+            let found = row.chars().count();
+            if found != width {
+                return Err(GridError::RaggedRow {
+                    line: *line,
+                    found,
+                    expected: width,
+                });
+            }
+            for (x, ch) in row.chars().enumerate() {
+                let passable = match ch {
+                    '.' | 'G' | 'S' => true,
+                    '@' | '#' | 'O' | 'T' | 'W' => false,
+                    _ => {
+                        return Err(GridError::BadChar {
+                            line: *line,
+                            column: x + 1,
+                            ch,
+                        });
+                    }
+                };
+                let n = g.node(Point::new(x as u32, y as u32));
+                g.passable[n.index()] = passable;
+            }
+        }
+        Ok(g)
+    }
+
+    fn check_size(width: u64, height: u64) -> Result<(), GridError> {
+        if width == 0 || height == 0 {
+            return Err(GridError::Empty {
+                width: width.min(u32::MAX as u64) as u32,
+                height: height.min(u32::MAX as u64) as u32,
+            });
+        }
+        if width > MAX_SIDE as u64 || height > MAX_SIDE as u64 || width * height > MAX_CELLS {
+            return Err(GridError::TooLarge { width, height });
+        }
+        Ok(())
+    }
+
+    /// Number of columns.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of cells, `width * height`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Always false: a grid has at least one cell.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether `p` lies on the map.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        p.x < self.width && p.y < self.height
+    }
+
+    /// `Ok(())` when `p` lies on the map, else [`GridError::OutOfBounds`].
+    pub fn check(&self, p: Point) -> Result<(), GridError> {
+        if self.contains(p) {
+            Ok(())
+        } else {
+            Err(GridError::OutOfBounds {
+                point: p,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// Whether `p` is on the map and passable.
+    #[inline]
+    pub fn is_passable(&self, p: Point) -> bool {
+        self.contains(p) && self.passable[self.node(p).index()]
+    }
+
+    /// Makes `p` passable or blocked.
+    pub fn set_passable(&mut self, p: Point, passable: bool) -> Result<(), GridError> {
+        self.check(p)?;
+        let n = self.node(p);
+        self.passable[n.index()] = passable;
+        Ok(())
+    }
+
+    /// The terrain weight of `p` (`Weight::ONE` off the map or on an unweighted map).
+    #[inline]
+    pub fn weight(&self, p: Point) -> Weight {
+        match &self.weights {
+            Some(w) if self.contains(p) => Weight(w[self.node(p).index()]),
+            _ => Weight::ONE,
+        }
+    }
+
+    /// Sets the terrain weight of `p`. The first weight other than one makes the
+    /// map weighted (searches then read a weight per move).
+    pub fn set_weight(&mut self, p: Point, weight: Weight) -> Result<(), GridError> {
+        self.check(p)?;
+        let n = self.node(p);
+        if self.weights.is_none() {
+            if weight == Weight::ONE {
+                return Ok(());
+            }
+            self.weights = Some(vec![Weight::ONE.0; self.passable.len()]);
+        }
+        if let Some(w) = self.weights.as_mut() {
+            w[n.index()] = weight.0;
+        }
+        Ok(())
+    }
+
+    /// Whether any cell has a weight other than one.
+    #[inline]
+    pub fn is_weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+
+    /// The smallest weight of any passable cell (`Weight::ONE` when unweighted):
+    /// heuristics scale by it to stay admissible.
+    pub fn min_weight(&self) -> Weight {
+        match &self.weights {
+            None => Weight::ONE,
+            Some(w) => w
+                .iter()
+                .zip(&self.passable)
+                .filter(|(_, p)| **p)
+                .map(|(w, _)| Weight(*w))
+                .min()
+                .unwrap_or(Weight::ONE),
+        }
+    }
+
+    /// Number of passable cells.
+    pub fn passable_count(&self) -> usize {
+        self.passable.iter().filter(|p| **p).count()
+    }
+
+    /// Every passable point, row by row.
+    pub fn passable_points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.height)
+            .flat_map(move |y| (0..self.width).map(move |x| Point::new(x, y)))
+            .filter(move |p| self.is_passable(*p))
+    }
+
+    /// The row-major index of `p` (which must be on the map).
+    #[inline]
+    pub fn cell_index(&self, p: Point) -> CellIndex {
+        debug_assert!(self.contains(p));
+        CellIndex(p.y * self.width + p.x)
+    }
+
+    /// The point of a row-major index.
+    #[inline]
+    pub fn point_of(&self, c: CellIndex) -> Point {
+        Point::new(c.0 % self.width, c.0 / self.width)
+    }
+
+    /// A 64-bit FNV-1a fingerprint of size, passability and weights: a saved
+    /// hierarchy records it so it is never used with another map.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        h.write(&self.width.to_le_bytes());
+        h.write(&self.height.to_le_bytes());
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let n = self.node(Point::new(x, y)).index();
+                let w = self.weights.as_ref().map_or(Weight::ONE.0, |w| w[n]);
+                let cell = if self.passable[n] { w } else { 0 };
+                h.write(&cell.to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+
+    /// The map as ASCII: `.` passable, `@` blocked, one row per line.
+    pub fn to_ascii(&self) -> String {
+        let mut s = String::with_capacity((self.width as usize + 1) * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                s.push(if self.is_passable(Point::new(x, y)) {
+                    '.'
+                } else {
+                    '@'
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    // ----- padded-index internals, used by the search engines -----
+
+    /// Width of the padded array.
+    #[inline(always)]
+    pub(crate) fn padded_width(&self) -> u32 {
+        self.width + 2
+    }
+
+    /// Number of entries in the padded array.
+    #[inline(always)]
+    pub(crate) fn padded_len(&self) -> usize {
+        self.passable.len()
+    }
+
+    /// The padded node of an on-map point.
+    #[inline(always)]
+    pub(crate) fn node(&self, p: Point) -> Node {
+        Node((p.y + 1) * self.padded_width() + p.x + 1)
+    }
+
+    /// The point of a padded node (which must be a real cell).
+    #[inline(always)]
+    pub(crate) fn point(&self, n: Node) -> Point {
+        let pw = self.padded_width();
+        Point::new(n.0 % pw - 1, n.0 / pw - 1)
+    }
+
+    /// Passability of a padded node; the padding is blocked.
+    #[inline(always)]
+    pub(crate) fn open(&self, n: Node) -> bool {
+        // SAFETY-free fast path: callers only form nodes within the padded array.
+        self.passable[n.index()]
+    }
+
+    /// The padded passability array.
+    #[inline(always)]
+    pub(crate) fn passable_slice(&self) -> &[bool] {
+        &self.passable
+    }
+
+    /// The padded weight array, `None` when unweighted.
+    #[inline(always)]
+    pub(crate) fn weight_slice(&self) -> Option<&[u16]> {
+        self.weights.as_deref()
+    }
+}
+
+/// 64-bit FNV-1a, for fingerprints and checksums.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub(crate) fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= *b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    pub(crate) fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padded_round_trip() {
+        let g = Grid::new(7, 5).unwrap();
+        for p in g.passable_points() {
+            assert_eq!(g.point(g.node(p)), p);
+            assert_eq!(g.point_of(g.cell_index(p)), p);
+        }
+        assert_eq!(g.passable_count(), 35);
+    }
+
+    #[test]
+    fn padding_is_blocked() {
+        let g = Grid::new(3, 3).unwrap();
+        let pw = g.padded_width() as usize;
+        for i in 0..g.padded_len() {
+            let (x, y) = (i % pw, i / pw);
+            let border = x == 0 || y == 0 || x == pw - 1 || y == pw - 1;
+            assert_eq!(g.passable_slice()[i], !border);
+        }
+    }
+
+    #[test]
+    fn size_limits() {
+        assert!(matches!(Grid::new(0, 5), Err(GridError::Empty { .. })));
+        assert!(matches!(
+            Grid::new(MAX_SIDE + 1, 1),
+            Err(GridError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            Grid::new(MAX_SIDE, MAX_SIDE),
+            Err(GridError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn ascii_errors_name_line_and_column() {
+        assert_eq!(
+            Grid::from_ascii("..\n.x").unwrap_err(),
+            GridError::BadChar {
+                line: 2,
+                column: 2,
+                ch: 'x'
+            }
+        );
+        assert!(matches!(
+            Grid::from_ascii("..\n..."),
+            Err(GridError::RaggedRow { line: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn weights_and_fingerprint() {
+        let mut g = Grid::new(4, 4).unwrap();
+        let f0 = g.fingerprint();
+        g.set_weight(Point::new(1, 1), Weight::ONE).unwrap();
+        assert!(!g.is_weighted());
+        g.set_weight(Point::new(1, 1), Weight(50)).unwrap();
+        assert!(g.is_weighted());
+        assert_eq!(g.min_weight(), Weight(50));
+        assert_ne!(g.fingerprint(), f0);
+        assert!(g.set_weight(Point::new(4, 0), Weight(50)).is_err());
+        assert_eq!(Weight::from_multiplier(0.5), Some(Weight(50)));
+        assert_eq!(Weight::from_multiplier(0.0), None);
+    }
+}

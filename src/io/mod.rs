@@ -1,0 +1,1 @@
+//! Reading and writing map and scenario files.

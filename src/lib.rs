@@ -1,0 +1,35 @@
+//! # tierpath
+//!
+//! Fast pathfinding on large grid maps for games: exact flat A* and Dijkstra,
+//! and a two-tier hierarchical planner whose heavy work is done once, offline.
+//!
+//! The pipeline, one module per stage:
+//! [`grid`](crate::Grid) (the map model) -> [`io`] (map and scenario files) ->
+//! search (exact flat search).
+//!
+//! ```
+//! use tierpath::{AStar, Grid, Point, SearchCache};
+//! let grid = Grid::from_ascii("
+//!     ..@..
+//!     ..@..
+//!     .....
+//! ").unwrap();
+//! let mut cache = SearchCache::new();
+//! let out = AStar::new(&grid).find_path(&mut cache, Point::new(0, 0), Point::new(4, 0)).unwrap();
+//! assert_eq!(out.path.unwrap().cells.len(), 7);
+//! ```
+#![deny(missing_docs)]
+
+mod grid;
+pub mod io;
+pub mod mapgen;
+mod search;
+
+pub use grid::{
+    CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
+    Point, Weight,
+};
+pub use search::{
+    AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,
+    SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
+};

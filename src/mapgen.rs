@@ -1,0 +1,1 @@
+//! Map generators (owned by the mapgen helper; being written).

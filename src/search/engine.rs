@@ -1,0 +1,468 @@
+//! The one best-first search loop behind every grid search in tierpath: flat
+//! A*, Dijkstra, the hierarchy's in-cluster searches and its refinement.
+//!
+//! It is generic over how a move is priced ([`StepCost`]) and where the search
+//! may go ([`Region`]), so the common case (uniform costs, whole map) compiles to
+//! a loop with no per-move branches for either. It is resumable: [`SearchCache::run`]
+//! stops after a budget of expansions and continues where it left off, which is
+//! what time-sliced searches are made of.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::heuristic::Estimator;
+use super::{Expansion, SearchStats, TieBreak};
+use crate::grid::{CornerRule, Grid, Movement, Node, Weight};
+
+/// Sentinel parent of a search's start nodes.
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// Per-node scratch: one 16-byte record so a relaxation touches one cache line.
+#[derive(Debug, Clone, Copy)]
+struct NodeState {
+    g: u64,
+    parent: u32,
+    /// `generation` when open (seen), `generation + 1` when closed; anything
+    /// else means "untouched by this search".
+    stamp: u32,
+}
+
+const UNTOUCHED: NodeState = NodeState {
+    g: u64::MAX,
+    parent: NO_PARENT,
+    stamp: 0,
+};
+
+/// An open-list entry: ordered by f, then the tie-break key, then node index,
+/// all ascending (the heap is a max-heap, so `Ord` is reversed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    f: u64,
+    tie: u64,
+    node: u32,
+}
+
+impl Ord for Entry {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then_with(|| other.tie.cmp(&self.tie))
+            .then_with(|| other.node.cmp(&self.node))
+    }
+}
+
+impl PartialOrd for Entry {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// What a run of the search loop ended with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// A goal (or target) was expanded.
+    Found(Node),
+    /// The open list ran dry: no goal is reachable.
+    Exhausted,
+    /// The expansion budget ran out; call `run` again to continue.
+    Paused,
+}
+
+/// When the search stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Goal {
+    /// When this node is expanded.
+    Node(Node),
+    /// When any node marked with [`SearchCache::mark_target`] is expanded.
+    Targets,
+    /// Never: the search settles everything reachable.
+    Exhaust,
+}
+
+/// Prices a move: `base` is the movement's straight or diagonal cost, `to` the
+/// entered node.
+pub(crate) trait StepCost {
+    fn cost(&self, base: u32, to: Node) -> u64;
+}
+
+/// Every cell weighs `Weight::ONE`.
+pub(crate) struct Uniform;
+
+impl StepCost for Uniform {
+    #[inline(always)]
+    fn cost(&self, base: u32, _to: Node) -> u64 {
+        base as u64 * Weight::ONE.0 as u64
+    }
+}
+
+/// Per-cell weights from a padded array.
+pub(crate) struct Weighted<'a>(pub &'a [u16]);
+
+impl StepCost for Weighted<'_> {
+    #[inline(always)]
+    fn cost(&self, base: u32, to: Node) -> u64 {
+        base as u64 * self.0[to.index()] as u64
+    }
+}
+
+/// Which nodes a search may enter.
+pub(crate) trait Region {
+    fn allows(&self, n: Node) -> bool;
+}
+
+/// The whole map.
+pub(crate) struct Everywhere;
+
+impl Region for Everywhere {
+    #[inline(always)]
+    fn allows(&self, _n: Node) -> bool {
+        true
+    }
+}
+
+/// An axis-aligned rectangle of padded coordinates, bounds inclusive.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rect {
+    pub padded_width: u32,
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+impl Region for Rect {
+    #[inline(always)]
+    fn allows(&self, n: Node) -> bool {
+        let x = n.0 % self.padded_width;
+        let y = n.0 / self.padded_width;
+        x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
+    }
+}
+
+/// Everything a run of the loop needs besides the scratch.
+pub(crate) struct Problem<'a, C: StepCost, R: Region> {
+    pub grid: &'a Grid,
+    pub movement: &'a Movement,
+    pub step: C,
+    pub region: R,
+    pub estimator: Estimator,
+    pub goal: Goal,
+    pub tie_break: TieBreak,
+    /// Move a closed node back to the open list when a cheaper route to it
+    /// appears (needed for optimality with inconsistent heuristics).
+    pub reopen: bool,
+}
+
+/// Reusable search scratch: per-node G, parent and open/closed state, the open
+/// list, and counters. Create one per thread and pass it to every search; it
+/// grows to the largest map it has seen and is never cleared between searches
+/// (a generation stamp marks which entries belong to the current one), so a
+/// search costs nothing proportional to the map's size.
+///
+/// ```
+/// use tierpath::{AStar, Grid, Point, SearchCache};
+/// let grid = Grid::new(64, 64).unwrap();
+/// let mut cache = SearchCache::new();
+/// for i in 0..10 {
+///     let out = AStar::new(&grid).find_path(&mut cache, Point::new(0, 0), Point::new(63, i)).unwrap();
+///     assert!(out.path.is_some());
+/// }
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct SearchCache {
+    nodes: Vec<NodeState>,
+    targets: Vec<u32>,
+    heap: BinaryHeap<Entry>,
+    generation: u32,
+    sequence: u64,
+    pub(crate) stats: SearchStats,
+    pub(crate) trace: Option<Vec<Expansion>>,
+}
+
+impl SearchCache {
+    /// An empty cache; it sizes itself on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records every expansion of the following searches (cell, G, H, in the
+    /// order taken) for teaching and rendering; off by default. See
+    /// [`SearchCache::expansions`].
+    pub fn record_expansions(&mut self, on: bool) {
+        self.trace = if on { Some(Vec::new()) } else { None };
+    }
+
+    /// The expansions of the last search, when recording is on.
+    pub fn expansions(&self) -> &[Expansion] {
+        self.trace.as_deref().unwrap_or(&[])
+    }
+
+    /// Counters of the last search (or of all runs since it began, when sliced).
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Bytes of scratch held.
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<NodeState>()
+            + self.targets.capacity() * 4
+            + self.heap.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    /// Starts a new search on `grid`: bumps the generation (O(1) except when the
+    /// stamp wraps, once per two billion searches), empties the open list, and
+    /// resets counters.
+    pub(crate) fn begin(&mut self, grid: &Grid) {
+        let len = grid.padded_len();
+        if self.nodes.len() < len {
+            self.nodes.resize(len, UNTOUCHED);
+            self.targets.resize(len, 0);
+        }
+        if self.generation >= u32::MAX - 4 {
+            self.nodes.fill(UNTOUCHED);
+            self.targets.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 2;
+        self.heap.clear();
+        self.sequence = 0;
+        self.stats = SearchStats::default();
+        if let Some(t) = self.trace.as_mut() {
+            t.clear();
+        }
+    }
+
+    /// Marks `n` as a target of the current search ([`Goal::Targets`]).
+    #[inline]
+    pub(crate) fn mark_target(&mut self, n: Node) {
+        self.targets[n.index()] = self.generation;
+    }
+
+    /// Whether `n` is a target of the current search.
+    #[inline]
+    pub(crate) fn is_target(&self, n: Node) -> bool {
+        self.targets[n.index()] == self.generation
+    }
+
+    /// Adds a start node with initial cost `g` (several starts make a
+    /// multi-source search).
+    pub(crate) fn push_start(&mut self, n: Node, g: u64, estimator: &Estimator, tie: TieBreak) {
+        let stamp_gen = self.generation;
+        let st = &mut self.nodes[n.index()];
+        if st.stamp == stamp_gen && st.g <= g {
+            return;
+        }
+        *st = NodeState {
+            g,
+            parent: NO_PARENT,
+            stamp: stamp_gen,
+        };
+        let h = estimator.estimate(n);
+        self.push(n, g, h, tie);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, n: Node, g: u64, h: u64, tie: TieBreak) {
+        let tie = match tie {
+            TieBreak::LargerG => u64::MAX - g,
+            TieBreak::SmallerG => g,
+            TieBreak::LastAdded => u64::MAX - self.sequence,
+            TieBreak::FirstAdded => self.sequence,
+        };
+        self.sequence += 1;
+        self.stats.generated += 1;
+        self.heap.push(Entry {
+            f: g.saturating_add(h),
+            tie,
+            node: n.0,
+        });
+    }
+
+    /// G of `n` in the current search, if it was reached.
+    #[inline]
+    pub(crate) fn g(&self, n: Node) -> Option<u64> {
+        let st = self.nodes[n.index()];
+        (st.stamp == self.generation || st.stamp == self.generation + 1).then_some(st.g)
+    }
+
+    /// Whether `n` was expanded (closed) in the current search.
+    #[inline]
+    pub(crate) fn is_closed(&self, n: Node) -> bool {
+        self.nodes[n.index()].stamp == self.generation + 1
+    }
+
+    /// The parent of `n` in the current search (`None` at a start).
+    #[inline]
+    pub(crate) fn parent(&self, n: Node) -> Option<Node> {
+        let p = self.nodes[n.index()].parent;
+        (p != NO_PARENT).then_some(Node(p))
+    }
+
+    /// The nodes from a start to `n`, in order.
+    pub(crate) fn trace_back(&self, n: Node, out: &mut Vec<Node>) {
+        let first = out.len();
+        let mut cur = Some(n);
+        while let Some(c) = cur {
+            out.push(c);
+            cur = self.parent(c);
+        }
+        out[first..].reverse();
+    }
+
+    /// The smallest f on the open list (a lower bound on any unexpanded route).
+    pub(crate) fn min_open_f(&mut self) -> Option<u64> {
+        let stamp_gen = self.generation;
+        while let Some(top) = self.heap.peek() {
+            if self.nodes[top.node as usize].stamp == stamp_gen + 1 {
+                self.heap.pop();
+            } else {
+                return Some(top.f);
+            }
+        }
+        None
+    }
+
+    /// Runs the search for at most `budget` expansions.
+    pub(crate) fn run<C: StepCost, R: Region>(
+        &mut self,
+        p: &Problem<'_, C, R>,
+        budget: u64,
+    ) -> Status {
+        let stamp_gen = self.generation;
+        let closed = stamp_gen + 1;
+        let pw = p.grid.padded_width();
+        let open = p.grid.passable_slice();
+        let (straight, diagonal) = (p.movement.straight, p.movement.diagonal);
+        let diagonals = p.movement.diagonals();
+        let corners = p.movement.corners;
+        let mut spent = 0u64;
+
+        while let Some(Entry { node, .. }) = self.heap.pop() {
+            let n = Node(node);
+            let st = self.nodes[n.index()];
+            if st.stamp == closed {
+                continue; // a stale entry for a node already expanded
+            }
+            let g = st.g;
+            self.nodes[n.index()].stamp = closed;
+            self.stats.expanded += 1;
+            if let Some(t) = self.trace.as_mut() {
+                t.push(Expansion {
+                    cell: p.grid.point(n),
+                    g,
+                    h: p.estimator.estimate(n),
+                });
+            }
+            let done = match p.goal {
+                Goal::Node(goal) => n == goal,
+                Goal::Targets => self.targets[n.index()] == stamp_gen,
+                Goal::Exhaust => false,
+            };
+            if done {
+                return Status::Found(n);
+            }
+
+            // Straight neighbours: north, east, south, west.
+            let ortho = [n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1];
+            let free = [
+                open[ortho[0] as usize],
+                open[ortho[1] as usize],
+                open[ortho[2] as usize],
+                open[ortho[3] as usize],
+            ];
+            for i in 0..4 {
+                if free[i] {
+                    self.relax(p, n, g, Node(ortho[i]), straight, closed);
+                }
+            }
+            if diagonals {
+                // North-east, south-east, south-west, north-west, each with the
+                // two straight neighbours it passes.
+                let diag = [
+                    (n.0 - pw + 1, 0, 1),
+                    (n.0 + pw + 1, 2, 1),
+                    (n.0 + pw - 1, 2, 3),
+                    (n.0 - pw - 1, 0, 3),
+                ];
+                for (d, a, b) in diag {
+                    let corner_ok = match corners {
+                        CornerRule::Never => free[a] && free[b],
+                        CornerRule::IfOneFree => free[a] || free[b],
+                        CornerRule::Always => true,
+                    };
+                    if corner_ok && open[d as usize] {
+                        self.relax(p, n, g, Node(d), diagonal, closed);
+                    }
+                }
+            }
+
+            spent += 1;
+            if spent >= budget {
+                return Status::Paused;
+            }
+        }
+        Status::Exhausted
+    }
+
+    #[inline(always)]
+    fn relax<C: StepCost, R: Region>(
+        &mut self,
+        p: &Problem<'_, C, R>,
+        from: Node,
+        g: u64,
+        to: Node,
+        base: u32,
+        closed: u32,
+    ) {
+        if !p.region.allows(to) {
+            return;
+        }
+        let ng = g + p.step.cost(base, to);
+        let st = &mut self.nodes[to.index()];
+        if st.stamp == closed {
+            if !p.reopen || ng >= st.g {
+                return;
+            }
+            self.stats.reopened += 1;
+        } else if st.stamp == closed - 1 && ng >= st.g {
+            return;
+        }
+        *st = NodeState {
+            g: ng,
+            parent: from.0,
+            stamp: closed - 1,
+        };
+        let h = p.estimator.estimate(to);
+        self.push(to, ng, h, p.tie_break);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_order_is_f_then_tie_then_node() {
+        let mut heap = BinaryHeap::new();
+        for (f, tie, node) in [(5, 1, 9), (3, 7, 2), (3, 2, 8), (3, 2, 4), (9, 0, 0)] {
+            heap.push(Entry { f, tie, node });
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|e| e.node)).collect();
+        assert_eq!(order, vec![4, 8, 2, 9, 0]);
+    }
+
+    #[test]
+    fn generation_wrap_clears_stamps() {
+        let grid = Grid::new(4, 4).unwrap();
+        let mut cache = SearchCache::new();
+        cache.begin(&grid);
+        cache.generation = u32::MAX - 4;
+        cache.nodes[7].stamp = u32::MAX - 3;
+        cache.begin(&grid);
+        assert_eq!(cache.generation, 2);
+        assert!(cache.nodes.iter().all(|s| s.stamp == 0));
+    }
+}

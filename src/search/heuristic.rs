@@ -1,0 +1,130 @@
+//! Distance estimates for A*.
+
+use crate::grid::{Connectivity, Movement, Node, Weight};
+
+/// The distance estimate A* adds to G.
+///
+/// Each is computed in the [cost unit](crate::Cost) from the cell and goal
+/// coordinates and scaled by the map's smallest terrain weight, so that on a
+/// weighted map (roads cheaper than plain ground) it still never overestimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// The admissible default for the movement rule: octile when 8-connected,
+    /// Manhattan when 4-connected.
+    Auto,
+    /// `straight * (dx + dy)`. Exact on open 4-connected maps; overestimates
+    /// when diagonal moves exist.
+    Manhattan,
+    /// `diagonal * min(dx, dy) + straight * |dx - dy|`: the exact open-ground
+    /// distance when 8-connected.
+    Octile,
+    /// Straight-line distance (rounded down), admissible for every rule.
+    Euclidean,
+    /// `min(straight, diagonal) * max(dx, dy)`, admissible for every rule.
+    Chebyshev,
+    /// Zero: A* becomes Dijkstra.
+    Zero,
+}
+
+impl Heuristic {
+    /// The heuristic `Auto` stands for under `movement`.
+    pub fn resolve(self, movement: &Movement) -> Heuristic {
+        match (self, movement.connectivity) {
+            (Heuristic::Auto, Connectivity::Eight) => Heuristic::Octile,
+            (Heuristic::Auto, Connectivity::Four) => Heuristic::Manhattan,
+            (h, _) => h,
+        }
+    }
+
+    /// Whether this heuristic never overestimates under `movement`.
+    pub fn is_admissible(self, movement: &Movement) -> bool {
+        !matches!(
+            (self.resolve(movement), movement.connectivity),
+            (Heuristic::Manhattan, Connectivity::Eight)
+        )
+    }
+}
+
+/// A heuristic bound to one goal, one movement rule, one weight scale and a
+/// weighted-A* factor: evaluated once per generated node.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Estimator {
+    kind: Heuristic,
+    goal_x: u32,
+    goal_y: u32,
+    padded_width: u32,
+    /// Straight and diagonal step costs already multiplied by the minimum weight.
+    straight: u64,
+    diagonal: u64,
+    /// Weighted-A* factor as a fraction of 1024 (1024 = plain A*).
+    factor: u64,
+}
+
+/// Fixed-point denominator of the weighted-A* factor.
+pub(crate) const FACTOR_ONE: u64 = 1024;
+
+impl Estimator {
+    pub(crate) fn new(
+        kind: Heuristic,
+        movement: &Movement,
+        min_weight: Weight,
+        goal: Node,
+        padded_width: u32,
+        factor: u64,
+    ) -> Self {
+        let w = min_weight.0 as u64;
+        Estimator {
+            kind: kind.resolve(movement),
+            goal_x: goal.0 % padded_width,
+            goal_y: goal.0 / padded_width,
+            padded_width,
+            straight: movement.straight as u64 * w,
+            diagonal: movement.diagonal as u64 * w,
+            factor,
+        }
+    }
+
+    /// The zero estimate (Dijkstra).
+    pub(crate) fn zero() -> Self {
+        Estimator {
+            kind: Heuristic::Zero,
+            goal_x: 0,
+            goal_y: 0,
+            padded_width: 1,
+            straight: 0,
+            diagonal: 0,
+            factor: FACTOR_ONE,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn estimate(&self, n: Node) -> u64 {
+        if self.kind == Heuristic::Zero {
+            return 0;
+        }
+        let x = n.0 % self.padded_width;
+        let y = n.0 / self.padded_width;
+        let dx = x.abs_diff(self.goal_x) as u64;
+        let dy = y.abs_diff(self.goal_y) as u64;
+        let h = match self.kind {
+            Heuristic::Octile | Heuristic::Auto => {
+                let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                self.diagonal * lo + self.straight * (hi - lo)
+            }
+            Heuristic::Manhattan => self.straight * (dx + dy),
+            Heuristic::Chebyshev => self.straight.min(self.diagonal) * dx.max(dy),
+            Heuristic::Euclidean => {
+                // The cheapest cost per unit of straight-line length: a straight
+                // step, or a diagonal step over its length sqrt 2.
+                let per_unit = (self.straight as f64).min(self.diagonal as f64 / 2f64.sqrt());
+                (((dx * dx + dy * dy) as f64).sqrt() * per_unit).floor() as u64
+            }
+            Heuristic::Zero => 0,
+        };
+        if self.factor == FACTOR_ONE {
+            h
+        } else {
+            h * self.factor / FACTOR_ONE
+        }
+    }
+}
