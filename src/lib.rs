@@ -20,14 +20,25 @@
 //! ```
 #![deny(missing_docs)]
 
+mod checksum;
 mod grid;
+mod hierarchy;
 pub mod io;
 pub mod mapgen;
+mod preprocess;
 mod search;
 
 pub use grid::{
     CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
     Point, Weight,
+};
+pub use hierarchy::{
+    BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, FORMAT_VERSION, Hierarchy,
+    HierarchyBuilder, LoadError, MAGIC, StageStats,
+};
+pub use preprocess::{
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, build_cluster_graph,
+    find_dead_ends, find_entrances, find_islands,
 };
 pub use search::{
     AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,

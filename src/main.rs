@@ -1,1 +1,36 @@
-fn main() {}
+//! The `tierpath` command line: `demo`, `solve` and `generate`. Each
+//! subcommand lives in its own file under `src/cli/`; see the README.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Fast grid pathfinding for games: exact A* and Dijkstra today, a two-tier
+/// hierarchical planner in progress.
+#[derive(Parser)]
+#[command(name = "tierpath", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Find a long path on the shipped default map (or MAP) and draw it.
+    Demo(cli::demo::Args),
+    /// Run every query of a Moving AI scenario, validate the paths, and
+    /// summarise time, optimality and nodes expanded.
+    Solve(cli::solve::Args),
+    /// Generate a map (rooms, caves, maze, random, mixed) in Moving AI format.
+    Generate(cli::generate::Args),
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Demo(args) => cli::demo::run(args),
+        Command::Solve(args) => cli::solve::run(args),
+        Command::Generate(args) => cli::generate::run(args),
+    };
+    cli::exit_code(result)
+}

@@ -17,6 +17,7 @@ pub use movement::{Connectivity, CornerRule, Movement};
 pub(crate) use point::Node;
 pub use point::{CellIndex, Point};
 
+use crate::checksum::WordHasher;
 use thiserror::Error;
 
 /// The largest width or height a map may have.
@@ -86,6 +87,33 @@ pub enum GridError {
         /// Diagonal cost.
         diagonal: u32,
     },
+}
+
+/// Division by a fixed `u32` divisor with one multiplication (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019): exact for every
+/// `u32` dividend. Turns padded indices into coordinates in hot loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FastDiv {
+    d: u32,
+    m: u64,
+}
+
+impl FastDiv {
+    /// A divider by `d >= 2`.
+    pub(crate) fn new(d: u32) -> Self {
+        debug_assert!(d >= 2);
+        FastDiv {
+            d,
+            m: u64::MAX / d as u64 + 1,
+        }
+    }
+
+    /// `(n / d, n % d)`.
+    #[inline(always)]
+    pub(crate) fn div_rem(&self, n: u32) -> (u32, u32) {
+        let q = ((self.m as u128 * n as u128) >> 64) as u32;
+        (q, n - q * self.d)
+    }
 }
 
 /// A grid map: passable and blocked cells, plus an optional terrain weight per
@@ -341,21 +369,62 @@ impl Grid {
         Point::new(c.0 % self.width, c.0 / self.width)
     }
 
-    /// A 64-bit FNV-1a fingerprint of size, passability and weights: a saved
+    /// A 64-bit fingerprint of size, passability and weights: a saved
     /// hierarchy records it so it is never used with another map.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
-        h.write(&self.width.to_le_bytes());
-        h.write(&self.height.to_le_bytes());
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let n = self.node(Point::new(x, y)).index();
-                let w = self.weights.as_ref().map_or(Weight::ONE.0, |w| w[n]);
-                let cell = if self.passable[n] { w } else { 0 };
-                h.write(&cell.to_le_bytes());
+        let mut h = WordHasher::new();
+        h.write_u64(((self.width as u64) << 32) | self.height as u64);
+        // The padded arrays include the (always blocked) margin; hashing them
+        // whole is both exact and fast.
+        for chunk in self.passable.chunks(64) {
+            let mut word = 0u64;
+            for (i, p) in chunk.iter().enumerate() {
+                word |= (*p as u64) << i;
+            }
+            h.write_u64(word);
+        }
+        if let Some(w) = &self.weights {
+            for (wt, p) in w.iter().zip(&self.passable) {
+                h.write(&(if *p { *wt } else { 0 }).to_le_bytes());
             }
         }
         h.finish()
+    }
+
+    /// A copy of the rectangle `x0..=x1, y0..=y1` (inclusive, on the map) as a
+    /// grid of its own, weights included. Searches on the copy cannot leave the
+    /// rectangle: its padding is the rectangle's edge.
+    pub(crate) fn window(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> Grid {
+        let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+        let mut out = Grid::new(w, h).expect("a window of a valid grid is valid");
+        let (spw, dpw) = (self.padded_width() as usize, out.padded_width() as usize);
+        for y in 0..h as usize {
+            let src = (y0 as usize + y + 1) * spw + x0 as usize + 1;
+            let dst = (y + 1) * dpw + 1;
+            out.passable[dst..dst + w as usize]
+                .copy_from_slice(&self.passable[src..src + w as usize]);
+            if let Some(weights) = &self.weights {
+                let ow = out
+                    .weights
+                    .get_or_insert_with(|| vec![Weight::ONE.0; out.passable.len()]);
+                ow[dst..dst + w as usize].copy_from_slice(&weights[src..src + w as usize]);
+            }
+        }
+        out
+    }
+
+    /// The movement whose connectivity equals `movement`'s for islands and
+    /// articulation cells: with corner cutting forbidden a diagonal move needs
+    /// both straight cells beside it, so it never joins what straight moves do
+    /// not, nor survives the removal of a cell they do not; 4 directions suffice.
+    pub(crate) fn topology_movement(movement: &Movement) -> Movement {
+        match movement.corners {
+            CornerRule::Never => Movement {
+                connectivity: Connectivity::Four,
+                ..*movement
+            },
+            _ => *movement,
+        }
     }
 
     /// The map as ASCII: `.` passable, `@` blocked, one row per line.
@@ -401,11 +470,82 @@ impl Grid {
         Point::new(n.0 % pw - 1, n.0 / pw - 1)
     }
 
+    /// The neighbour of `n` in direction `dir` (0..8 in the order of
+    /// [`Grid::for_each_neighbor`]) when that move is legal, with its base cost.
+    #[inline]
+    pub(crate) fn neighbor_in(&self, n: Node, dir: u8, movement: &Movement) -> Option<(Node, u32)> {
+        let pw = self.padded_width();
+        let open = |i: u32| self.passable[i as usize];
+        let (north, east, south, west) = (n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1);
+        let (to, a, b) = match dir {
+            0 => return open(north).then_some((Node(north), movement.straight)),
+            1 => return open(east).then_some((Node(east), movement.straight)),
+            2 => return open(south).then_some((Node(south), movement.straight)),
+            3 => return open(west).then_some((Node(west), movement.straight)),
+            _ if !movement.diagonals() => return None,
+            4 => (north + 1, north, east),
+            5 => (south + 1, south, east),
+            6 => (south - 1, south, west),
+            7 => (north - 1, north, west),
+            _ => return None,
+        };
+        let corner_ok = match movement.corners {
+            CornerRule::Never => open(a) && open(b),
+            CornerRule::IfOneFree => open(a) || open(b),
+            CornerRule::Always => true,
+        };
+        (corner_ok && open(to)).then_some((Node(to), movement.diagonal))
+    }
+
     /// Passability of a padded node; the padding is blocked.
     #[inline(always)]
     pub(crate) fn open(&self, n: Node) -> bool {
-        // SAFETY-free fast path: callers only form nodes within the padded array.
         self.passable[n.index()]
+    }
+
+    /// Calls `f(neighbour, base_cost)` for every legal move out of `n` under
+    /// `movement`, in a fixed order (N, E, S, W, then NE, SE, SW, NW): the one
+    /// place the movement rules are coded for the searches and the build stages.
+    #[inline(always)]
+    pub(crate) fn for_each_neighbor(
+        &self,
+        n: Node,
+        movement: &Movement,
+        mut f: impl FnMut(Node, u32),
+    ) {
+        let pw = self.padded_width();
+        let open = &self.passable;
+        let ortho = [n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1];
+        let free = [
+            open[ortho[0] as usize],
+            open[ortho[1] as usize],
+            open[ortho[2] as usize],
+            open[ortho[3] as usize],
+        ];
+        for i in 0..4 {
+            if free[i] {
+                f(Node(ortho[i]), movement.straight);
+            }
+        }
+        if movement.diagonals() {
+            // Each diagonal with the two straight neighbours it passes.
+            let diag = [
+                (n.0 - pw + 1, 0, 1),
+                (n.0 + pw + 1, 2, 1),
+                (n.0 + pw - 1, 2, 3),
+                (n.0 - pw - 1, 0, 3),
+            ];
+            for (d, a, b) in diag {
+                let corner_ok = match movement.corners {
+                    CornerRule::Never => free[a] && free[b],
+                    CornerRule::IfOneFree => free[a] || free[b],
+                    CornerRule::Always => true,
+                };
+                if corner_ok && open[d as usize] {
+                    f(Node(d), movement.diagonal);
+                }
+            }
+        }
     }
 
     /// The padded passability array.
@@ -418,25 +558,6 @@ impl Grid {
     #[inline(always)]
     pub(crate) fn weight_slice(&self) -> Option<&[u16]> {
         self.weights.as_deref()
-    }
-}
-
-/// 64-bit FNV-1a, for fingerprints and checksums.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    pub(crate) fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= *b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    pub(crate) fn finish(self) -> u64 {
-        self.0
     }
 }
 
@@ -462,6 +583,31 @@ mod tests {
             let (x, y) = (i % pw, i / pw);
             let border = x == 0 || y == 0 || x == pw - 1 || y == pw - 1;
             assert_eq!(g.passable_slice()[i], !border);
+        }
+    }
+
+    #[test]
+    fn window_copies_cells_and_weights() {
+        let mut g = Grid::from_ascii(
+            "
+            ....
+            .@..
+            ...@",
+        )
+        .unwrap();
+        g.set_weight(Point::new(2, 2), Weight(300)).unwrap();
+        let w = g.window(1, 1, 3, 2);
+        assert_eq!(w.to_ascii(), "@..\n..@\n");
+        assert_eq!(w.weight(Point::new(1, 1)), Weight(300));
+    }
+
+    #[test]
+    fn fast_division_is_exact() {
+        for d in [3u32, 7, 66, 1026, 65_537] {
+            let f = FastDiv::new(d);
+            for n in (0..2_000_000u32).chain([u32::MAX, u32::MAX - 1, u32::MAX - d]) {
+                assert_eq!(f.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 
 use super::heuristic::Estimator;
 use super::{Expansion, SearchStats, TieBreak};
-use crate::grid::{CornerRule, Grid, Movement, Node, Weight};
+use crate::grid::{FastDiv, Grid, Movement, Node, Weight};
 
 /// Sentinel parent of a search's start nodes.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -33,9 +33,11 @@ const UNTOUCHED: NodeState = NodeState {
     stamp: 0,
 };
 
-/// An open-list entry: ordered by f, then the tie-break key, then node index,
-/// all ascending (the heap is a max-heap, so `Ord` is reversed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// An open-list entry: ordered by f, then the tie-break key, both ascending
+/// (the heap is a max-heap, so `Ord` is reversed). Entries equal on both pop in
+/// an order fixed by the sequence of heap operations, so results are still
+/// deterministic.
+#[derive(Debug, Clone, Copy)]
 struct Entry {
     f: u64,
     tie: u64,
@@ -45,13 +47,17 @@ struct Entry {
 impl Ord for Entry {
     #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .cmp(&self.f)
-            .then_with(|| other.tie.cmp(&self.tie))
-            .then_with(|| other.node.cmp(&self.node))
+        (other.f, other.tie).cmp(&(self.f, self.tie))
     }
 }
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.f, self.tie) == (other.f, other.tie)
+    }
+}
+
+impl Eq for Entry {}
 
 impl PartialOrd for Entry {
     #[inline(always)]
@@ -78,14 +84,16 @@ pub(crate) enum Goal {
     Node(Node),
     /// When any node marked with [`SearchCache::mark_target`] is expanded.
     Targets,
+    /// When every marked target has been expanded (or the open list runs dry).
+    AllTargets,
     /// Never: the search settles everything reachable.
     Exhaust,
 }
 
-/// Prices a move: `base` is the movement's straight or diagonal cost, `to` the
-/// entered node.
+/// Prices a move from `from` to `to`: `base` is the movement's straight or
+/// diagonal cost.
 pub(crate) trait StepCost {
-    fn cost(&self, base: u32, to: Node) -> u64;
+    fn cost(&self, base: u32, from: Node, to: Node) -> u64;
 }
 
 /// Every cell weighs `Weight::ONE`.
@@ -93,18 +101,30 @@ pub(crate) struct Uniform;
 
 impl StepCost for Uniform {
     #[inline(always)]
-    fn cost(&self, base: u32, _to: Node) -> u64 {
+    fn cost(&self, base: u32, _from: Node, _to: Node) -> u64 {
         base as u64 * Weight::ONE.0 as u64
     }
 }
 
-/// Per-cell weights from a padded array.
+/// Per-cell weights from a padded array: a move costs its base times the
+/// weight of the cell entered.
 pub(crate) struct Weighted<'a>(pub &'a [u16]);
 
 impl StepCost for Weighted<'_> {
     #[inline(always)]
-    fn cost(&self, base: u32, to: Node) -> u64 {
+    fn cost(&self, base: u32, _from: Node, to: Node) -> u64 {
         base as u64 * self.0[to.index()] as u64
+    }
+}
+
+/// [`Weighted`] for a search run backwards from a goal: the engine's move
+/// `from -> to` stands for the real move `to -> from`, which enters `from`.
+pub(crate) struct WeightedReverse<'a>(pub &'a [u16]);
+
+impl StepCost for WeightedReverse<'_> {
+    #[inline(always)]
+    fn cost(&self, base: u32, from: Node, _to: Node) -> u64 {
+        base as u64 * self.0[from.index()] as u64
     }
 }
 
@@ -126,7 +146,7 @@ impl Region for Everywhere {
 /// An axis-aligned rectangle of padded coordinates, bounds inclusive.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rect {
-    pub padded_width: u32,
+    pub padded_width: FastDiv,
     pub x0: u32,
     pub y0: u32,
     pub x1: u32,
@@ -136,8 +156,7 @@ pub(crate) struct Rect {
 impl Region for Rect {
     #[inline(always)]
     fn allows(&self, n: Node) -> bool {
-        let x = n.0 % self.padded_width;
-        let y = n.0 / self.padded_width;
+        let (y, x) = self.padded_width.div_rem(n.0);
         x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
     }
 }
@@ -175,6 +194,8 @@ pub(crate) struct Problem<'a, C: StepCost, R: Region> {
 pub struct SearchCache {
     nodes: Vec<NodeState>,
     targets: Vec<u32>,
+    /// Marked targets not yet expanded, for [`Goal::AllTargets`].
+    remaining: u32,
     heap: BinaryHeap<Entry>,
     generation: u32,
     sequence: u64,
@@ -229,6 +250,7 @@ impl SearchCache {
         self.generation += 2;
         self.heap.clear();
         self.sequence = 0;
+        self.remaining = 0;
         self.stats = SearchStats::default();
         if let Some(t) = self.trace.as_mut() {
             t.clear();
@@ -238,6 +260,9 @@ impl SearchCache {
     /// Marks `n` as a target of the current search ([`Goal::Targets`]).
     #[inline]
     pub(crate) fn mark_target(&mut self, n: Node) {
+        if self.targets[n.index()] != self.generation {
+            self.remaining += 1;
+        }
         self.targets[n.index()] = self.generation;
     }
 
@@ -333,11 +358,6 @@ impl SearchCache {
     ) -> Status {
         let stamp_gen = self.generation;
         let closed = stamp_gen + 1;
-        let pw = p.grid.padded_width();
-        let open = p.grid.passable_slice();
-        let (straight, diagonal) = (p.movement.straight, p.movement.diagonal);
-        let diagonals = p.movement.diagonals();
-        let corners = p.movement.corners;
         let mut spent = 0u64;
 
         while let Some(Entry { node, .. }) = self.heap.pop() {
@@ -359,45 +379,21 @@ impl SearchCache {
             let done = match p.goal {
                 Goal::Node(goal) => n == goal,
                 Goal::Targets => self.targets[n.index()] == stamp_gen,
+                Goal::AllTargets => {
+                    if self.targets[n.index()] == stamp_gen {
+                        self.remaining -= 1;
+                    }
+                    self.remaining == 0
+                }
                 Goal::Exhaust => false,
             };
             if done {
                 return Status::Found(n);
             }
 
-            // Straight neighbours: north, east, south, west.
-            let ortho = [n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1];
-            let free = [
-                open[ortho[0] as usize],
-                open[ortho[1] as usize],
-                open[ortho[2] as usize],
-                open[ortho[3] as usize],
-            ];
-            for i in 0..4 {
-                if free[i] {
-                    self.relax(p, n, g, Node(ortho[i]), straight, closed);
-                }
-            }
-            if diagonals {
-                // North-east, south-east, south-west, north-west, each with the
-                // two straight neighbours it passes.
-                let diag = [
-                    (n.0 - pw + 1, 0, 1),
-                    (n.0 + pw + 1, 2, 1),
-                    (n.0 + pw - 1, 2, 3),
-                    (n.0 - pw - 1, 0, 3),
-                ];
-                for (d, a, b) in diag {
-                    let corner_ok = match corners {
-                        CornerRule::Never => free[a] && free[b],
-                        CornerRule::IfOneFree => free[a] || free[b],
-                        CornerRule::Always => true,
-                    };
-                    if corner_ok && open[d as usize] {
-                        self.relax(p, n, g, Node(d), diagonal, closed);
-                    }
-                }
-            }
+            p.grid.for_each_neighbor(n, p.movement, |m, base| {
+                self.relax(p, n, g, m, base, closed);
+            });
 
             spent += 1;
             if spent >= budget {
@@ -420,7 +416,7 @@ impl SearchCache {
         if !p.region.allows(to) {
             return;
         }
-        let ng = g + p.step.cost(base, to);
+        let ng = g + p.step.cost(base, from, to);
         let st = &mut self.nodes[to.index()];
         if st.stamp == closed {
             if !p.reopen || ng >= st.g {
@@ -445,13 +441,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entry_order_is_f_then_tie_then_node() {
+    fn entry_order_is_f_then_tie() {
         let mut heap = BinaryHeap::new();
-        for (f, tie, node) in [(5, 1, 9), (3, 7, 2), (3, 2, 8), (3, 2, 4), (9, 0, 0)] {
+        for (f, tie, node) in [(5, 1, 9), (3, 7, 2), (3, 2, 8), (9, 0, 0)] {
             heap.push(Entry { f, tie, node });
         }
         let order: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|e| e.node)).collect();
-        assert_eq!(order, vec![4, 8, 2, 9, 0]);
+        assert_eq!(order, vec![8, 2, 9, 0]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Distance estimates for A*.
 
-use crate::grid::{Connectivity, Movement, Node, Weight};
+use crate::grid::{Connectivity, FastDiv, Movement, Node, Weight};
 
 /// The distance estimate A* adds to G.
 ///
@@ -52,7 +52,7 @@ pub(crate) struct Estimator {
     kind: Heuristic,
     goal_x: u32,
     goal_y: u32,
-    padded_width: u32,
+    padded_width: FastDiv,
     /// Straight and diagonal step costs already multiplied by the minimum weight.
     straight: u64,
     diagonal: u64,
@@ -77,7 +77,7 @@ impl Estimator {
             kind: kind.resolve(movement),
             goal_x: goal.0 % padded_width,
             goal_y: goal.0 / padded_width,
-            padded_width,
+            padded_width: FastDiv::new(padded_width),
             straight: movement.straight as u64 * w,
             diagonal: movement.diagonal as u64 * w,
             factor,
@@ -90,7 +90,7 @@ impl Estimator {
             kind: Heuristic::Zero,
             goal_x: 0,
             goal_y: 0,
-            padded_width: 1,
+            padded_width: FastDiv::new(3),
             straight: 0,
             diagonal: 0,
             factor: FACTOR_ONE,
@@ -102,8 +102,7 @@ impl Estimator {
         if self.kind == Heuristic::Zero {
             return 0;
         }
-        let x = n.0 % self.padded_width;
-        let y = n.0 / self.padded_width;
+        let (y, x) = self.padded_width.div_rem(n.0);
         let dx = x.abs_diff(self.goal_x) as u64;
         let dy = y.abs_diff(self.goal_y) as u64;
         let h = match self.kind {

@@ -29,10 +29,10 @@ mod engine;
 mod heuristic;
 mod path;
 
-pub(crate) use engine::{Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted};
 pub use engine::SearchCache;
-pub(crate) use heuristic::{Estimator, FACTOR_ONE};
+pub(crate) use engine::{Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted};
 pub use heuristic::Heuristic;
+pub(crate) use heuristic::{Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
 
 use crate::grid::{Cost, Grid, GridError, Movement, Node, Point};

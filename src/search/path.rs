@@ -90,7 +90,7 @@ pub enum PathError {
 /// Whether a single move from `a` to `b` is legal on `grid` under `movement`
 /// (both cells passable, neighbours, corner rule respected).
 pub fn legal_move(grid: &Grid, movement: &Movement, a: Point, b: Point) -> bool {
-    move_error(grid, movement, 1, a, b).is_none()
+    grid.is_passable(a) && move_error(grid, movement, 1, a, b).is_none()
 }
 
 fn move_error(grid: &Grid, m: &Movement, index: usize, a: Point, b: Point) -> Option<PathError> {
@@ -178,6 +178,10 @@ mod tests {
             ..m
         };
         assert!(path_cost(&g, &loose, &[p(0, 1), p(1, 0)]).is_ok());
+        assert!(
+            !legal_move(&g, &m, p(1, 1), p(1, 0)),
+            "moves out of a wall are illegal"
+        );
         assert!(matches!(
             path_cost(&g, &m, &[p(0, 0), p(2, 0)]),
             Err(PathError::IllegalMove { .. })
@@ -187,7 +191,7 @@ mod tests {
             Err(PathError::Blocked { .. })
         ));
         assert!(matches!(
-            path_cost(&g, &Movement::FOUR, &[p(0, 0), p(1, 1)]),
+            path_cost(&g, &Movement::FOUR, &[p(0, 1), p(1, 2)]),
             Err(PathError::IllegalMove { .. })
         ));
     }

@@ -1,0 +1,242 @@
+//! Flat A*: tierpath against the `pathfinding` crate's `astar`, on long queries
+//! (top-10 buckets) of the large (768x768 and up) StarCraft maps of the Moving
+//! AI benchmarks, under the same rules: 8-connected, no corner cutting,
+//! straight 10,000 and diagonal 14,142 as `u64` costs, octile heuristic.
+//!
+//! Maps and queries are loaded before timing; both engines are checked to find
+//! equal costs before timing. After criterion's report a plain summary line
+//! gives the ratio, from a few timed passes over the query set.
+//!
+//! `cargo bench --bench flat`. Skips with a notice when `../shared/movingai` is
+//! absent.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use tierpath::io::BucketFilter;
+use tierpath::{AStar, Grid, Movement, Point, SearchCache, Weight, io};
+
+/// Maps sampled from the large sc1 maps, and long queries per map.
+const MAPS: usize = 4;
+const QUERIES_PER_MAP: usize = 10;
+const TOP_BUCKETS: u32 = 10;
+/// Timed passes over the whole query set for the summary line.
+const SUMMARY_PASSES: usize = 5;
+
+const STRAIGHT: u64 = 10_000;
+const DIAGONAL: u64 = 14_142;
+
+struct BenchMap {
+    name: String,
+    grid: Grid,
+    queries: Vec<(Point, Point)>,
+}
+
+/// Loads the deterministic sample of maps and queries (outside any timing).
+fn setup() -> Option<Vec<BenchMap>> {
+    let files = common::scenario_files("sc1");
+    if files.is_empty() {
+        return None;
+    }
+    let large: Vec<_> = files
+        .into_iter()
+        .filter(|f| {
+            let scen = io::read_scenario(f).unwrap_or_else(|e| panic!("{e}"));
+            scen.queries
+                .first()
+                .is_some_and(|q| q.width >= 768 && q.height >= 768)
+        })
+        .collect();
+    let picked = common::sample(&large, MAPS, common::seed_of("benches/flat"));
+    Some(
+        picked
+            .iter()
+            .map(|f| {
+                let (grid, scen) = common::load(f);
+                let name = common::short_name(f);
+                let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
+                let queries = common::sample(&long, QUERIES_PER_MAP, common::seed_of(&name))
+                    .into_iter()
+                    .map(|q| (q.start, q.goal))
+                    .collect();
+                BenchMap {
+                    name,
+                    grid,
+                    queries,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// tierpath's flat A* (default movement = the rules above), one reused cache.
+/// Returns every query's cost in the shared unit (straight step = 10,000).
+fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>) {
+    costs.clear();
+    for m in maps {
+        let astar = AStar::new(&m.grid).movement(Movement::OCTILE);
+        for &(s, g) in &m.queries {
+            let out = astar.find_path(cache, s, g).expect("valid query");
+            let cost = out
+                .path
+                .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64);
+            costs.push(cost);
+        }
+    }
+}
+
+/// The octile distance in the shared unit.
+#[inline]
+fn octile(a: Point, b: Point) -> u64 {
+    let dx = a.x.abs_diff(b.x) as u64;
+    let dy = a.y.abs_diff(b.y) as u64;
+    let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+    DIAGONAL * lo + STRAIGHT * (hi - lo)
+}
+
+/// The neighbours of `p` under the benchmark rules, as `pathfinding` wants
+/// them: a fixed array on the stack, no allocation.
+#[inline]
+fn successors(grid: &Grid, p: Point) -> impl Iterator<Item = (Point, u64)> + use<> {
+    let at =
+        |dx: i32, dy: i32| Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
+    // Off-map coordinates wrap to huge values, which `is_passable` rejects.
+    let (n, e, s, w) = (at(0, -1), at(1, 0), at(0, 1), at(-1, 0));
+    let (fn_, fe, fs, fw) = (
+        grid.is_passable(n),
+        grid.is_passable(e),
+        grid.is_passable(s),
+        grid.is_passable(w),
+    );
+    let mut out = [(p, 0u64); 8];
+    let mut len = 0;
+    let mut push = |q: Point, c: u64| {
+        out[len] = (q, c);
+        len += 1;
+    };
+    for (free, q) in [(fn_, n), (fe, e), (fs, s), (fw, w)] {
+        if free {
+            push(q, STRAIGHT);
+        }
+    }
+    for (a, b, dx, dy) in [
+        (fn_, fe, 1, -1),
+        (fs, fe, 1, 1),
+        (fs, fw, -1, 1),
+        (fn_, fw, -1, -1),
+    ] {
+        if a && b {
+            let q = at(dx, dy);
+            if grid.is_passable(q) {
+                push(q, DIAGONAL);
+            }
+        }
+    }
+    out.into_iter().take(len)
+}
+
+/// `pathfinding::prelude::astar` under the same rules.
+fn run_pathfinding(maps: &[BenchMap], costs: &mut Vec<u64>) {
+    costs.clear();
+    for m in maps {
+        let grid = &m.grid;
+        for &(s, g) in &m.queries {
+            let found = pathfinding::prelude::astar(
+                &s,
+                |&p| successors(grid, p),
+                |&p| octile(p, g),
+                |&p| p == g,
+            );
+            costs.push(found.map_or(u64::MAX, |(_, c)| c));
+        }
+    }
+}
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn main() {
+    let Some(maps) = setup() else {
+        println!("flat: skipped: ../shared/movingai not found");
+        return;
+    };
+    let n_queries: usize = maps.iter().map(|m| m.queries.len()).sum();
+    let names: Vec<String> = maps
+        .iter()
+        .map(|m| format!("{} ({}x{})", m.name, m.grid.width(), m.grid.height()))
+        .collect();
+    println!(
+        "flat: {n_queries} long queries (top {TOP_BUCKETS} buckets) on {}",
+        names.join(", ")
+    );
+
+    // Both engines must agree before anything is timed.
+    let mut cache = SearchCache::new();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    run_tierpath(&maps, &mut cache, &mut ours);
+    run_pathfinding(&maps, &mut theirs);
+    assert_eq!(ours.len(), n_queries);
+    assert!(
+        ours.iter().all(|c| *c != u64::MAX),
+        "every query is reachable"
+    );
+    assert_eq!(ours, theirs, "tierpath and pathfinding disagree on costs");
+
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .configure_from_args();
+    {
+        let mut group = c.benchmark_group("flat");
+        group.bench_function("tierpath_astar", |b| {
+            let mut costs = Vec::with_capacity(n_queries);
+            b.iter(|| {
+                run_tierpath(black_box(&maps), &mut cache, &mut costs);
+                black_box(&costs);
+            })
+        });
+        group.bench_function("pathfinding_astar", |b| {
+            let mut costs = Vec::with_capacity(n_queries);
+            b.iter(|| {
+                run_pathfinding(black_box(&maps), &mut costs);
+                black_box(&costs);
+            })
+        });
+        group.finish();
+    }
+    c.final_summary();
+
+    // The summary line: only when actually benchmarking (not `cargo test --benches`).
+    let args: Vec<String> = std::env::args().collect();
+    let benchmarking =
+        args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--test" || a == "--list");
+    if !benchmarking {
+        return;
+    }
+    let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
+    for _ in 0..SUMMARY_PASSES {
+        let t = Instant::now();
+        run_tierpath(&maps, &mut cache, &mut ours);
+        t_ours.push(t.elapsed());
+        let t = Instant::now();
+        run_pathfinding(&maps, &mut theirs);
+        t_theirs.push(t.elapsed());
+        black_box((&ours, &theirs));
+    }
+    let (x, y) = (median(t_ours), median(t_theirs));
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "flat: tierpath A* median {:.1} ms, pathfinding astar {:.1} ms, ratio Y/X = {:.2} \
+         (per pass of {n_queries} queries, median of {SUMMARY_PASSES} passes)",
+        ms(x),
+        ms(y),
+        ms(y) / ms(x)
+    );
+}

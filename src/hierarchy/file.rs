@@ -1,0 +1,572 @@
+//! Stage 5: the saved hierarchy file.
+//!
+//! # Format (all integers little-endian)
+//!
+//! ```text
+//! magic      8 bytes  "TIERPATH"
+//! version    u32      FORMAT_VERSION
+//! fingerprint u64     Grid::fingerprint of the map it was built from
+//! width, height u32   map size
+//! settings            cluster size u32, connectivity u8, corner rule u8,
+//!                     straight u32, diagonal u32, single_below u32,
+//!                     max_gap u32, keep_paths u8
+//! sections            arrays as (u64 length, elements), scalars as u64
+//! stats               the build's per-stage times and sizes
+//! checksum   u64      word hash of every byte before it
+//! ```
+//!
+//! Loading checks, in order: length, magic, version, checksum (so any damaged
+//! byte is caught before parsing), the map's fingerprint, then every array's
+//! length and index range, so even a file with a forged checksum cannot make a
+//! later query index out of bounds. Nothing is rebuilt.
+
+use std::io::Write;
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::{BuildSettings, BuildStats, Hierarchy, StageStats};
+use crate::checksum::WordHasher;
+use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::preprocess::{
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, NO_NODE,
+};
+
+/// The first eight bytes of a saved hierarchy.
+pub const MAGIC: &[u8; 8] = b"TIERPATH";
+/// The file format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a saved hierarchy could not be loaded.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with the magic bytes.
+    #[error("not a tierpath hierarchy file (bad magic bytes)")]
+    NotAHierarchy,
+    /// Written by another format version.
+    #[error(
+        "hierarchy format version {found} is not supported (this build reads version {supported})"
+    )]
+    Version {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The file ends early.
+    #[error("hierarchy file is truncated ({0})")]
+    Truncated(&'static str),
+    /// The checksum does not match: the file is damaged.
+    #[error("hierarchy file is corrupted: checksum mismatch")]
+    Checksum,
+    /// Built from another map.
+    #[error(
+        "hierarchy was built for another map (fingerprint {file:016x}, {file_width}x{file_height}; this map is {map:016x}, {map_width}x{map_height})"
+    )]
+    MapMismatch {
+        /// Fingerprint in the file.
+        file: u64,
+        /// Width in the file.
+        file_width: u32,
+        /// Height in the file.
+        file_height: u32,
+        /// Fingerprint of the map given.
+        map: u64,
+        /// Width of the map given.
+        map_width: u32,
+        /// Height of the map given.
+        map_height: u32,
+    },
+    /// Structurally invalid content.
+    #[error("hierarchy file is invalid: {0}")]
+    Invalid(String),
+}
+
+struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f64(&mut self, v: f64) {
+        self.u64(v.to_bits());
+    }
+    fn u32s(&mut self, v: &[u32]) {
+        self.u64(v.len() as u64);
+        self.buf.reserve(v.len() * 4);
+        for x in v {
+            self.buf.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    fn u64s(&mut self, v: &[u64]) {
+        self.u64(v.len() as u64);
+        self.buf.reserve(v.len() * 8);
+        for x in v {
+            self.buf.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], LoadError> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|e| *e <= self.bytes.len())
+            .ok_or(LoadError::Truncated(what))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u8(&mut self, what: &'static str) -> Result<u8, LoadError> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u32(&mut self, what: &'static str) -> Result<u32, LoadError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self, what: &'static str) -> Result<u64, LoadError> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("8 bytes"),
+        ))
+    }
+    fn f64(&mut self, what: &'static str) -> Result<f64, LoadError> {
+        Ok(f64::from_bits(self.u64(what)?))
+    }
+    fn len(&mut self, elem: usize, what: &'static str) -> Result<usize, LoadError> {
+        let n = self.u64(what)?;
+        let remaining = (self.bytes.len() - self.at) as u64;
+        if n.checked_mul(elem as u64).is_none_or(|b| b > remaining) {
+            return Err(LoadError::Truncated(what));
+        }
+        Ok(n as usize)
+    }
+    fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, LoadError> {
+        let n = self.len(4, what)?;
+        let raw = self.take(n * 4, what)?;
+        Ok(raw
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect())
+    }
+    fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, LoadError> {
+        let n = self.len(8, what)?;
+        let raw = self.take(n * 8, what)?;
+        Ok(raw
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect())
+    }
+    fn str(&mut self, what: &'static str) -> Result<String, LoadError> {
+        let n = self.len(1, what)?;
+        String::from_utf8(self.take(n, what)?.to_vec())
+            .map_err(|_| LoadError::Invalid(format!("{what} is not UTF-8")))
+    }
+}
+
+fn invalid(msg: impl Into<String>) -> LoadError {
+    LoadError::Invalid(msg.into())
+}
+
+/// Checks `v` is non-decreasing, starts at 0 and ends at `end`.
+fn check_offsets(v: &[u32], len: usize, end: usize, what: &str) -> Result<(), LoadError> {
+    if v.len() != len || v.first() != Some(&0) || v.last().map(|x| *x as usize) != Some(end) {
+        return Err(invalid(format!("{what} offsets have the wrong shape")));
+    }
+    if v.windows(2).any(|w| w[0] > w[1]) {
+        return Err(invalid(format!("{what} offsets decrease")));
+    }
+    Ok(())
+}
+
+fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), LoadError> {
+    if v.iter().any(|x| *x as usize >= bound) {
+        return Err(invalid(format!("{what} holds an index out of range")));
+    }
+    Ok(())
+}
+
+impl Hierarchy {
+    /// Serialises the hierarchy (not the grid: the file records the grid's
+    /// fingerprint, and loading needs the same grid).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer { buf: Vec::new() };
+        w.buf.extend_from_slice(MAGIC);
+        w.u32(FORMAT_VERSION);
+        w.u64(self.grid.fingerprint());
+        w.u32(self.grid.width());
+        w.u32(self.grid.height());
+        let s = &self.settings;
+        w.u32(s.cluster_size);
+        w.u8(match s.movement.connectivity {
+            Connectivity::Four => 4,
+            Connectivity::Eight => 8,
+        });
+        w.u8(match s.movement.corners {
+            CornerRule::Never => 0,
+            CornerRule::IfOneFree => 1,
+            CornerRule::Always => 2,
+        });
+        w.u32(s.movement.straight);
+        w.u32(s.movement.diagonal);
+        w.u32(s.entrances.single_below);
+        w.u32(s.entrances.max_gap);
+        w.u8(s.keep_paths as u8);
+
+        let d = &self.dead_ends;
+        w.u32s(&d.cell_anchor);
+        w.u32s(&d.block_end);
+        w.u32s(&d.block_island);
+        w.u32s(&d.island_core);
+        w.u32s(&d.island_sizes);
+        w.u64(d.dead_end_cells);
+        w.u64(d.articulation_cells);
+
+        let e = &self.entrances;
+        w.u32s(&e.cells);
+        w.u32s(&e.cluster_first);
+        let links: Vec<u32> = e.links.iter().flat_map(|(a, b)| [*a, *b]).collect();
+        w.u32s(&links);
+        w.u64(e.entrances);
+
+        let g = &self.graph;
+        w.u32s(&g.edge_first);
+        w.u32s(&g.edge_to);
+        w.u64s(&g.edge_cost);
+        w.u32s(&g.path_first);
+        w.u32s(&g.path_cells);
+        w.u64(g.intra_edges);
+        w.u64(g.inter_edges);
+
+        w.u64(self.stats.stages.len() as u64);
+        for st in &self.stats.stages {
+            w.str(&st.name);
+            w.f64(st.seconds);
+            w.u64(st.bytes);
+        }
+
+        let mut h = WordHasher::new();
+        h.write(&w.buf);
+        let sum = h.finish();
+        w.u64(sum);
+        w.buf
+    }
+
+    /// Writes the hierarchy to `out`.
+    pub fn save(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(&self.to_bytes())
+    }
+
+    /// Writes the hierarchy to a file (via a temporary file and a rename, so a
+    /// failed write never leaves a half-written hierarchy behind).
+    pub fn save_file(&self, path: impl AsRef<Path>) -> Result<(), LoadError> {
+        let path = path.as_ref();
+        let io = |source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let tmp = path.with_extension("tmp-tierpath");
+        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Loads a hierarchy file for `grid`.
+    pub fn load_file(grid: Grid, path: impl AsRef<Path>) -> Result<Hierarchy, LoadError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Hierarchy::from_bytes(grid, &bytes)
+    }
+
+    /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
+    /// be the map it was built from.
+    pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(LoadError::NotAHierarchy);
+        }
+        if bytes.len() < MAGIC.len() + 4 + 8 {
+            return Err(LoadError::Truncated("header"));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(LoadError::Version {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut h = WordHasher::new();
+        h.write(body);
+        if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(LoadError::Checksum);
+        }
+
+        let mut r = Reader {
+            bytes: body,
+            at: 12,
+        };
+        let fingerprint = r.u64("header")?;
+        let (width, height) = (r.u32("header")?, r.u32("header")?);
+        if width != grid.width() || height != grid.height() || fingerprint != grid.fingerprint() {
+            return Err(LoadError::MapMismatch {
+                file: fingerprint,
+                file_width: width,
+                file_height: height,
+                map: grid.fingerprint(),
+                map_width: grid.width(),
+                map_height: grid.height(),
+            });
+        }
+        let cluster_size = r.u32("settings")?;
+        let connectivity = match r.u8("settings")? {
+            4 => Connectivity::Four,
+            8 => Connectivity::Eight,
+            c => return Err(invalid(format!("unknown connectivity {c}"))),
+        };
+        let corners = match r.u8("settings")? {
+            0 => CornerRule::Never,
+            1 => CornerRule::IfOneFree,
+            2 => CornerRule::Always,
+            c => return Err(invalid(format!("unknown corner rule {c}"))),
+        };
+        let movement = Movement {
+            connectivity,
+            corners,
+            straight: r.u32("settings")?,
+            diagonal: r.u32("settings")?,
+        };
+        movement.validate().map_err(|e| invalid(e.to_string()))?;
+        let entrances_policy = EntrancePolicy {
+            single_below: r.u32("settings")?,
+            max_gap: r.u32("settings")?,
+        };
+        let keep_paths = r.u8("settings")? != 0;
+        if !(2..=1024).contains(&cluster_size) {
+            return Err(invalid(format!("cluster size {cluster_size}")));
+        }
+        let settings = BuildSettings {
+            cluster_size,
+            movement,
+            entrances: entrances_policy,
+            keep_paths,
+        };
+
+        let dead_ends = DeadEnds {
+            cell_anchor: r.u32s("dead ends")?,
+            block_end: r.u32s("dead ends")?,
+            block_island: r.u32s("dead ends")?,
+            island_core: r.u32s("dead ends")?,
+            island_sizes: r.u32s("dead ends")?,
+            dead_end_cells: r.u64("dead ends")?,
+            articulation_cells: r.u64("dead ends")?,
+        };
+        let cells = r.u32s("entrances")?;
+        let cluster_first = r.u32s("entrances")?;
+        let flat_links = r.u32s("entrances")?;
+        if flat_links.len() % 2 != 0 {
+            return Err(invalid("odd link list"));
+        }
+        let entrances = Entrances {
+            layout: ClusterLayout::new(&grid, cluster_size),
+            cells,
+            cluster_first,
+            links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+            entrances: r.u64("entrances")?,
+        };
+        let graph = ClusterGraph {
+            edge_first: r.u32s("cluster graph")?,
+            edge_to: r.u32s("cluster graph")?,
+            edge_cost: r.u64s("cluster graph")?,
+            path_first: r.u32s("cluster graph")?,
+            path_cells: r.u32s("cluster graph")?,
+            intra_edges: r.u64("cluster graph")?,
+            inter_edges: r.u64("cluster graph")?,
+        };
+        let n_stages = r.len(1, "stats")?;
+        let mut stages = Vec::with_capacity(n_stages.min(64));
+        for _ in 0..n_stages {
+            stages.push(StageStats {
+                name: r.str("stats")?,
+                seconds: r.f64("stats")?,
+                bytes: r.u64("stats")?,
+            });
+        }
+        if r.at != body.len() {
+            return Err(invalid("trailing bytes after the stats"));
+        }
+
+        validate(&grid, &settings, &dead_ends, &entrances, &graph)?;
+        let mut h = Hierarchy::assemble(grid, settings, dead_ends, entrances, graph, stages);
+        h.stats.stages.shrink_to_fit();
+        Ok(h)
+    }
+}
+
+/// Checks every invariant a query relies on.
+fn validate(
+    grid: &Grid,
+    settings: &BuildSettings,
+    d: &DeadEnds,
+    e: &Entrances,
+    g: &ClusterGraph,
+) -> Result<(), LoadError> {
+    let cells = grid.len();
+    let blocks = d.block_end.len();
+    if d.cell_anchor.len() != cells {
+        return Err(invalid("cell table has the wrong length"));
+    }
+    let pw = grid.padded_width() as usize;
+    let passable = grid.passable_slice();
+    for y in 0..grid.height() as usize {
+        for x in 0..grid.width() as usize {
+            let a = d.cell_anchor[y * grid.width() as usize + x];
+            if (a == NO_NODE) == passable[(y + 1) * pw + x + 1]
+                || (a != NO_NODE && a as usize >= blocks)
+            {
+                return Err(invalid(format!("cell ({x}, {y}) has an invalid anchor")));
+            }
+        }
+    }
+    if d.block_island.len() != blocks {
+        return Err(invalid("block tables differ in length"));
+    }
+    if d.block_end
+        .iter()
+        .enumerate()
+        .any(|(i, e)| (*e as usize) <= i || *e as usize > blocks)
+    {
+        return Err(invalid("block preorder ranges are invalid"));
+    }
+    check_below(&d.block_island, d.island_sizes.len(), "block islands")?;
+    if d.island_core.len() != d.island_sizes.len() {
+        return Err(invalid("island tables differ in length"));
+    }
+    check_below(&d.island_core, blocks, "island cores")?;
+
+    let layout = ClusterLayout::new(grid, settings.cluster_size);
+    let nodes = e.cells.len();
+    check_below(&e.cells, cells, "transition cells")?;
+    check_offsets(&e.cluster_first, layout.count() + 1, nodes, "cluster")?;
+    for c in 0..layout.count() {
+        for i in e.cluster_first[c]..e.cluster_first[c + 1] {
+            let cell = e.cells[i as usize];
+            let p = grid.point_of(crate::CellIndex(cell));
+            if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
+                return Err(invalid(format!("transition {i} is misplaced")));
+            }
+        }
+    }
+    for (a, b) in &e.links {
+        if *a as usize >= nodes || *b as usize >= nodes {
+            return Err(invalid("link to a missing transition"));
+        }
+    }
+    check_offsets(&g.edge_first, nodes + 1, g.edge_to.len(), "edge")?;
+    check_below(&g.edge_to, nodes, "edge targets")?;
+    if g.edge_cost.len() != g.edge_to.len() {
+        return Err(invalid("edge costs differ in length from edges"));
+    }
+    if !g.path_first.is_empty() || !g.path_cells.is_empty() {
+        check_offsets(
+            &g.path_first,
+            g.edge_to.len() + 1,
+            g.path_cells.len(),
+            "path",
+        )?;
+        check_below(&g.path_cells, cells, "path cells")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Point;
+
+    fn sample() -> Hierarchy {
+        let grid = Grid::from_fn(40, 30, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
+        Hierarchy::builder().cluster_size(8).build(grid).unwrap()
+    }
+
+    #[test]
+    fn round_trip_is_identical() {
+        let h = sample();
+        let bytes = h.to_bytes();
+        let back = Hierarchy::from_bytes(h.grid().clone(), &bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.dead_ends, h.dead_ends);
+        assert_eq!(back.entrances, h.entrances);
+        assert_eq!(back.graph, h.graph);
+        assert_eq!(back.stats, h.stats);
+    }
+
+    #[test]
+    fn every_damaged_byte_is_caught() {
+        let h = sample();
+        let bytes = h.to_bytes();
+        for i in (0..bytes.len()).step_by(7) {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(
+                Hierarchy::from_bytes(h.grid().clone(), &bad).is_err(),
+                "byte {i}"
+            );
+        }
+        for cut in [0, 5, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+            assert!(Hierarchy::from_bytes(h.grid().clone(), &bytes[..cut]).is_err());
+        }
+    }
+
+    #[test]
+    fn foreign_map_and_version_are_named() {
+        let h = sample();
+        let bytes = h.to_bytes();
+        let mut other = h.grid().clone();
+        other
+            .set_passable(Point::new(0, 0), !other.is_passable(Point::new(0, 0)))
+            .unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes(other, &bytes),
+            Err(LoadError::MapMismatch { .. })
+        ));
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert!(matches!(
+            Hierarchy::from_bytes(h.grid().clone(), &v2),
+            Err(LoadError::Version { found: 2, .. })
+        ));
+        assert!(matches!(
+            Hierarchy::from_bytes(h.grid().clone(), b"PNG\x89 whatever"),
+            Err(LoadError::NotAHierarchy)
+        ));
+    }
+}

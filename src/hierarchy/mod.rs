@@ -1,0 +1,432 @@
+//! The hierarchy: everything preprocessing produces, immutable and shared.
+//!
+//! Built once per map by [`HierarchyBuilder`] (or loaded from a file written by
+//! [`Hierarchy::save`]), then queried from any number of threads, each with its
+//! own scratch (see the query module).
+
+mod file;
+
+pub use file::{FORMAT_VERSION, LoadError, MAGIC};
+
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::grid::{Grid, GridError, Movement, Point};
+use crate::preprocess::{
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, NO_NODE, build_cluster_graph,
+    find_dead_ends, find_entrances, find_islands,
+};
+
+/// Settings a hierarchy is built with (saved with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BuildSettings {
+    /// Side of a cluster in cells.
+    pub cluster_size: u32,
+    /// Movement rules the hierarchy answers queries under.
+    pub movement: Movement,
+    /// Placement of transition cells along entrances.
+    pub entrances: EntrancePolicy,
+    /// Keep the cell path behind every abstract edge (refinement becomes a
+    /// copy, at the price of memory).
+    pub keep_paths: bool,
+}
+
+/// The default cluster side, chosen by benchmark (see the README).
+pub const DEFAULT_CLUSTER_SIZE: u32 = 16;
+
+impl Default for BuildSettings {
+    fn default() -> Self {
+        BuildSettings {
+            cluster_size: DEFAULT_CLUSTER_SIZE,
+            movement: Movement::default(),
+            entrances: EntrancePolicy::default(),
+            keep_paths: false,
+        }
+    }
+}
+
+/// Why a hierarchy could not be built.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// Unusable movement rules.
+    #[error(transparent)]
+    Movement(#[from] GridError),
+    /// A cluster side outside 2..=1024.
+    #[error("cluster size {0} is out of range: use 2 to 1024")]
+    ClusterSize(u32),
+}
+
+/// Time and size of one build stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageStats {
+    /// Stage name.
+    pub name: String,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Bytes of its product.
+    pub bytes: u64,
+}
+
+/// What a build produced and what it cost (printed by `tierpath preprocess`
+/// and `tierpath info`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BuildStats {
+    /// Per-stage timings and sizes, in build order.
+    pub stages: Vec<StageStats>,
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Passable cells.
+    pub passable_cells: u64,
+    /// Islands (connected components).
+    pub islands: u64,
+    /// Cells in dead-end regions.
+    pub dead_end_cells: u64,
+    /// Articulation cells.
+    pub articulation_cells: u64,
+    /// Clusters.
+    pub clusters: u64,
+    /// Entrances between clusters.
+    pub entrances: u64,
+    /// Abstract nodes (transition cells).
+    pub nodes: u64,
+    /// Abstract edges inside clusters.
+    pub intra_edges: u64,
+    /// Abstract edges between clusters.
+    pub inter_edges: u64,
+    /// Bytes the hierarchy holds in memory, excluding the grid itself.
+    pub memory_bytes: u64,
+}
+
+impl BuildStats {
+    /// Total build seconds over all stages.
+    pub fn total_seconds(&self) -> f64 {
+        self.stages.iter().map(|s| s.seconds).sum()
+    }
+
+    /// Share of passable cells in dead ends, 0..=1.
+    pub fn dead_end_share(&self) -> f64 {
+        if self.passable_cells == 0 {
+            0.0
+        } else {
+            self.dead_end_cells as f64 / self.passable_cells as f64
+        }
+    }
+
+    /// Memory per map cell, in bytes.
+    pub fn bytes_per_cell(&self) -> f64 {
+        self.memory_bytes as f64 / (self.width as f64 * self.height as f64)
+    }
+}
+
+/// Builds a [`Hierarchy`] in named, timed stages.
+///
+/// ```
+/// use tierpath::{Grid, HierarchyBuilder};
+/// let grid = Grid::new(64, 64).unwrap();
+/// let h = HierarchyBuilder::new().cluster_size(16).build(grid).unwrap();
+/// assert_eq!(h.stats().clusters, 16);
+/// assert_eq!(h.stats().stages.len(), 4);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct HierarchyBuilder {
+    settings: BuildSettings,
+}
+
+impl HierarchyBuilder {
+    /// A builder with [`BuildSettings::default`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A builder with these settings.
+    pub fn with_settings(settings: BuildSettings) -> Self {
+        HierarchyBuilder { settings }
+    }
+
+    /// Sets the cluster side.
+    pub fn cluster_size(mut self, size: u32) -> Self {
+        self.settings.cluster_size = size;
+        self
+    }
+
+    /// Sets the movement rules.
+    pub fn movement(mut self, movement: Movement) -> Self {
+        self.settings.movement = movement;
+        self
+    }
+
+    /// Sets the transition placement policy.
+    pub fn entrance_policy(mut self, policy: EntrancePolicy) -> Self {
+        self.settings.entrances = policy;
+        self
+    }
+
+    /// Keeps the cell paths behind abstract edges.
+    pub fn keep_paths(mut self, on: bool) -> Self {
+        self.settings.keep_paths = on;
+        self
+    }
+
+    /// The settings so far.
+    pub fn settings(&self) -> &BuildSettings {
+        &self.settings
+    }
+
+    /// Runs the stages on `grid` and returns the hierarchy, which owns the grid.
+    pub fn build(&self, grid: Grid) -> Result<Hierarchy, BuildError> {
+        let s = self.settings;
+        s.movement.validate()?;
+        if !(2..=1024).contains(&s.cluster_size) {
+            return Err(BuildError::ClusterSize(s.cluster_size));
+        }
+        let mut stages = Vec::new();
+        let mut timed = |name: &str, start: Instant, bytes: usize| {
+            stages.push(StageStats {
+                name: name.to_string(),
+                seconds: start.elapsed().as_secs_f64(),
+                bytes: bytes as u64,
+            });
+        };
+
+        let t = Instant::now();
+        let islands = find_islands(&grid, &s.movement);
+        timed("islands", t, islands.labels.len() * 4);
+
+        let t = Instant::now();
+        let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
+        timed("dead ends", t, dead_ends.memory_bytes());
+        drop(islands);
+
+        let t = Instant::now();
+        let entrances = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
+        timed("entrances", t, entrances_bytes(&entrances));
+
+        let t = Instant::now();
+        let graph = build_cluster_graph(&grid, &s.movement, &entrances, s.keep_paths);
+        timed("cluster graph", t, graph.memory_bytes());
+
+        Ok(Hierarchy::assemble(
+            grid, s, dead_ends, entrances, graph, stages,
+        ))
+    }
+}
+
+fn entrances_bytes(e: &Entrances) -> usize {
+    4 * (e.cells.len() + e.cluster_first.len()) + 8 * e.links.len()
+}
+
+/// A preprocessed map: islands, dead ends and the cluster graph, plus the grid
+/// they describe. Immutable, `Send + Sync`: build or load it once, share it
+/// between threads, and give each thread its own query scratch.
+///
+/// ```
+/// use tierpath::{Grid, Hierarchy, Point};
+/// let grid = Grid::from_ascii("
+///     ..@..
+///     ..@..
+///     @@@..
+/// ").unwrap();
+/// let h = Hierarchy::build(grid).unwrap();
+/// assert!(h.same_island(Point::new(3, 0), Point::new(4, 2)));
+/// assert!(!h.same_island(Point::new(0, 0), Point::new(4, 2)));
+/// ```
+///
+/// # Performance
+/// Memory is a few bytes per cell: one `u32` per cell (its node in the
+/// block-cut forest, which also gives its island), small per-node tables, and
+/// the cluster graph in flat compressed-sparse-row arrays. The build runs the
+/// in-cluster searches in parallel (rayon); loading a saved hierarchy
+/// re-checks and copies arrays and rebuilds nothing.
+#[derive(Debug, Clone)]
+pub struct Hierarchy {
+    pub(crate) grid: Grid,
+    pub(crate) settings: BuildSettings,
+    pub(crate) dead_ends: DeadEnds,
+    pub(crate) entrances: Entrances,
+    pub(crate) graph: ClusterGraph,
+    /// Per abstract node: its cell's anchor in the block-cut forest and the end
+    /// of the anchor's preorder range (for the dead-end test).
+    pub(crate) node_anchor: Vec<(u32, u32)>,
+    pub(crate) stats: BuildStats,
+}
+
+impl Hierarchy {
+    /// Builds a hierarchy with the default settings.
+    pub fn build(grid: Grid) -> Result<Hierarchy, BuildError> {
+        HierarchyBuilder::new().build(grid)
+    }
+
+    /// Starts a builder.
+    pub fn builder() -> HierarchyBuilder {
+        HierarchyBuilder::new()
+    }
+
+    pub(crate) fn assemble(
+        grid: Grid,
+        settings: BuildSettings,
+        dead_ends: DeadEnds,
+        entrances: Entrances,
+        graph: ClusterGraph,
+        stages: Vec<StageStats>,
+    ) -> Hierarchy {
+        let node_anchor = entrances
+            .cells
+            .iter()
+            .map(|c| {
+                let a = dead_ends.anchor_of(*c as usize);
+                (a, dead_ends.block_end[a as usize])
+            })
+            .collect();
+        let mut h = Hierarchy {
+            stats: BuildStats::default(),
+            grid,
+            settings,
+            dead_ends,
+            entrances,
+            graph,
+            node_anchor,
+        };
+        h.stats = BuildStats {
+            stages,
+            width: h.grid.width(),
+            height: h.grid.height(),
+            passable_cells: h.grid.passable_count() as u64,
+            islands: h.dead_ends.islands() as u64,
+            dead_end_cells: h.dead_ends.dead_end_cells(),
+            articulation_cells: h.dead_ends.articulation_cells(),
+            clusters: h.entrances.layout.count() as u64,
+            entrances: h.entrances.entrances(),
+            nodes: h.entrances.transitions() as u64,
+            intra_edges: h.graph.intra_edges(),
+            inter_edges: h.graph.inter_edges(),
+            memory_bytes: h.memory_bytes() as u64,
+        };
+        h
+    }
+
+    /// The grid this hierarchy describes.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The settings it was built with.
+    pub fn settings(&self) -> &BuildSettings {
+        &self.settings
+    }
+
+    /// The movement rules its queries use.
+    pub fn movement(&self) -> &Movement {
+        &self.settings.movement
+    }
+
+    /// Build statistics.
+    pub fn stats(&self) -> &BuildStats {
+        &self.stats
+    }
+
+    /// The cluster layout.
+    pub fn layout(&self) -> &ClusterLayout {
+        &self.entrances.layout
+    }
+
+    /// The island of `p`, `None` when blocked or off the map. Constant time.
+    pub fn island_of(&self, p: Point) -> Option<u32> {
+        if !self.grid.contains(p) {
+            return None;
+        }
+        self.dead_ends.island_of(self.grid.cell_index(p).index())
+    }
+
+    /// Whether `a` and `b` are passable and on the same island (a path exists).
+    /// Constant time.
+    pub fn same_island(&self, a: Point, b: Point) -> bool {
+        match (self.island_of(a), self.island_of(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// Whether `p` lies in a dead-end region (see the dead-end stage's docs).
+    pub fn in_dead_end(&self, p: Point) -> bool {
+        self.grid.contains(p) && self.dead_ends.in_dead_end(self.grid.cell_index(p).index())
+    }
+
+    /// Whether `p` may lie on a least-cost path from `s` to `t`: false only for
+    /// cells in dead-end regions that hold neither endpoint. All three must be
+    /// passable.
+    pub fn may_use(&self, p: Point, s: Point, t: Point) -> bool {
+        let idx = |q: Point| self.grid.cell_index(q).index();
+        if !(self.grid.is_passable(p) && self.grid.is_passable(s) && self.grid.is_passable(t)) {
+            return false;
+        }
+        let (ns, nt) = (
+            self.dead_ends.anchor_of(idx(s)),
+            self.dead_ends.anchor_of(idx(t)),
+        );
+        debug_assert!(ns != NO_NODE && nt != NO_NODE);
+        self.dead_ends.relevant(idx(p), ns, nt)
+    }
+
+    /// The transition cells (abstract nodes), grouped by cluster.
+    pub fn transitions(&self) -> impl Iterator<Item = Point> + '_ {
+        self.entrances
+            .cells
+            .iter()
+            .map(|c| self.grid.point_of(crate::CellIndex(*c)))
+    }
+
+    /// The abstract edges as `(from cell, to cell, cost)`.
+    pub fn abstract_edges(&self) -> impl Iterator<Item = (Point, Point, crate::Cost)> + '_ {
+        (0..self.entrances.cells.len() as u32).flat_map(move |v| {
+            self.graph.out_edges(v).map(move |(w, c, _)| {
+                let p = |n: u32| {
+                    self.grid
+                        .point_of(crate::CellIndex(self.entrances.cells[n as usize]))
+                };
+                (p(v), p(w), crate::Cost(c))
+            })
+        })
+    }
+
+    /// Bytes held, excluding the grid.
+    pub fn memory_bytes(&self) -> usize {
+        self.dead_ends.memory_bytes()
+            + entrances_bytes(&self.entrances)
+            + self.graph.memory_bytes()
+            + self.node_anchor.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Hierarchy>();
+    }
+
+    #[test]
+    fn rejects_bad_settings() {
+        let g = Grid::new(8, 8).unwrap();
+        assert_eq!(
+            HierarchyBuilder::new()
+                .cluster_size(1)
+                .build(g.clone())
+                .unwrap_err(),
+            BuildError::ClusterSize(1)
+        );
+        let bad = Movement {
+            straight: 0,
+            ..Movement::default()
+        };
+        assert!(matches!(
+            HierarchyBuilder::new().movement(bad).build(g),
+            Err(BuildError::Movement(_))
+        ));
+    }
+}

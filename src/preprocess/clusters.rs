@@ -1,0 +1,324 @@
+//! Stage 3: square clusters and the entrances between them.
+//!
+//! The map is cut into `size x size` clusters (the last row and column may be
+//! smaller). Along every border two clusters share, an *entrance* is a maximal
+//! run of cell pairs passable on both sides; each entrance gets transition
+//! cells on both sides, joined by an inter-cluster edge (one straight move).
+//! Where four clusters meet, a diagonal move between two diagonally opposite
+//! clusters gets an entrance of its own, so no least-cost route is lost to
+//! corners.
+//!
+//! How many transitions an entrance gets is [`EntrancePolicy`]: one in the
+//! middle of a short entrance, both ends of a longer one, plus evenly spaced
+//! ones so that no two are more than `max_gap` cells apart.
+
+use crate::grid::{Grid, Movement, Point};
+
+/// How transition cells are placed along an entrance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EntrancePolicy {
+    /// Entrances shorter than this get one transition, in the middle.
+    pub single_below: u32,
+    /// Largest gap between consecutive transitions along a long entrance
+    /// (0 = only the two ends).
+    pub max_gap: u32,
+}
+
+impl Default for EntrancePolicy {
+    fn default() -> Self {
+        EntrancePolicy {
+            single_below: 6,
+            max_gap: 0,
+        }
+    }
+}
+
+impl EntrancePolicy {
+    /// Offsets (from the run's first cell) of the transitions of a run of `len` cells.
+    pub(crate) fn offsets(&self, len: u32, out: &mut Vec<u32>) {
+        out.clear();
+        if len == 0 {
+            return;
+        }
+        if len < self.single_below.max(1) {
+            out.push((len - 1) / 2);
+            return;
+        }
+        out.push(0);
+        let last = len - 1;
+        if self.max_gap > 0 && last > self.max_gap {
+            let pieces = last.div_ceil(self.max_gap);
+            for i in 1..pieces {
+                out.push(i * last / pieces);
+            }
+        }
+        if last > 0 {
+            out.push(last);
+        }
+    }
+}
+
+/// The cluster grid: which cluster a cell is in and each cluster's rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClusterLayout {
+    /// Side of a cluster in cells.
+    pub size: u32,
+    /// Clusters per row.
+    pub cols: u32,
+    /// Clusters per column.
+    pub rows: u32,
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+}
+
+impl ClusterLayout {
+    /// The layout of `size`-cell clusters over `grid`.
+    pub fn new(grid: &Grid, size: u32) -> Self {
+        let size = size.max(1);
+        ClusterLayout {
+            size,
+            cols: grid.width().div_ceil(size),
+            rows: grid.height().div_ceil(size),
+            width: grid.width(),
+            height: grid.height(),
+        }
+    }
+
+    /// Number of clusters.
+    pub fn count(&self) -> usize {
+        self.cols as usize * self.rows as usize
+    }
+
+    /// The cluster holding `p`.
+    #[inline]
+    pub fn cluster_of(&self, p: Point) -> u32 {
+        (p.y / self.size) * self.cols + p.x / self.size
+    }
+
+    /// The cells of cluster `c` as inclusive bounds `(x0, y0, x1, y1)`.
+    #[inline]
+    pub fn bounds(&self, c: u32) -> (u32, u32, u32, u32) {
+        let (cx, cy) = (c % self.cols, c / self.cols);
+        let x0 = cx * self.size;
+        let y0 = cy * self.size;
+        (
+            x0,
+            y0,
+            (x0 + self.size).min(self.width) - 1,
+            (y0 + self.size).min(self.height) - 1,
+        )
+    }
+}
+
+/// Transition cells and the moves between clusters, the product of stage 3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrances {
+    pub(crate) layout: ClusterLayout,
+    /// Transition cells (row-major indices), grouped by cluster, sorted within.
+    pub(crate) cells: Vec<u32>,
+    /// `cells[cluster_first[c]..cluster_first[c + 1]]` are cluster `c`'s.
+    pub(crate) cluster_first: Vec<u32>,
+    /// Inter-cluster moves between transition nodes (indices into `cells`),
+    /// each listed once; the move is legal both ways.
+    pub(crate) links: Vec<(u32, u32)>,
+    /// Number of entrances found.
+    pub(crate) entrances: u64,
+}
+
+impl Entrances {
+    /// Number of transition cells (abstract nodes).
+    pub fn transitions(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Number of entrances.
+    pub fn entrances(&self) -> u64 {
+        self.entrances
+    }
+
+    /// The cluster layout.
+    pub fn layout(&self) -> &ClusterLayout {
+        &self.layout
+    }
+}
+
+/// Finds entrances and places transition cells (stage 3).
+pub fn find_entrances(
+    grid: &Grid,
+    movement: &Movement,
+    cluster_size: u32,
+    policy: &EntrancePolicy,
+) -> Entrances {
+    let layout = ClusterLayout::new(grid, cluster_size);
+    let open = |x: u32, y: u32| grid.is_passable(Point::new(x, y));
+    let cell = |x: u32, y: u32| y * grid.width() + x;
+    // (a, b) transition cell pairs, before de-duplication into nodes.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let mut offsets = Vec::new();
+    let mut entrances = 0u64;
+    let size = layout.size;
+
+    // Vertical borders: cells (bx - 1, y) | (bx, y), scanned per cluster row so
+    // an entrance never spans two cluster rows.
+    let mut scan = |fixed: u32, horizontal_border: bool, from: u32, to: u32| {
+        let mut run_start = None;
+        for i in from..=to + 1 {
+            let both = i <= to
+                && if horizontal_border {
+                    open(i, fixed - 1) && open(i, fixed)
+                } else {
+                    open(fixed - 1, i) && open(fixed, i)
+                };
+            match (both, run_start) {
+                (true, None) => run_start = Some(i),
+                (false, Some(s)) => {
+                    entrances += 1;
+                    policy.offsets(i - s, &mut offsets);
+                    for o in &offsets {
+                        let k = s + o;
+                        pairs.push(if horizontal_border {
+                            (cell(k, fixed - 1), cell(k, fixed))
+                        } else {
+                            (cell(fixed - 1, k), cell(fixed, k))
+                        });
+                    }
+                    run_start = None;
+                }
+                _ => {}
+            }
+        }
+    };
+    for cy in 0..layout.rows {
+        let y0 = cy * size;
+        let y1 = (y0 + size).min(grid.height()) - 1;
+        for cx in 1..layout.cols {
+            scan(cx * size, false, y0, y1);
+        }
+    }
+    for cx in 0..layout.cols {
+        let x0 = cx * size;
+        let x1 = (x0 + size).min(grid.width()) - 1;
+        for cy in 1..layout.rows {
+            scan(cy * size, true, x0, x1);
+        }
+    }
+
+    // Corners where four clusters meet: the two diagonal moves across them.
+    if movement.diagonals() {
+        for cy in 1..layout.rows {
+            for cx in 1..layout.cols {
+                let (x, y) = (cx * size, cy * size);
+                // (x-1, y-1) <-> (x, y) and (x, y-1) <-> (x-1, y).
+                for (a, b) in [((x - 1, y - 1), (x, y)), ((x, y - 1), (x - 1, y))] {
+                    if crate::search::legal_move(
+                        grid,
+                        movement,
+                        Point::new(a.0, a.1),
+                        Point::new(b.0, b.1),
+                    ) {
+                        entrances += 1;
+                        pairs.push((cell(a.0, a.1), cell(b.0, b.1)));
+                    }
+                }
+            }
+        }
+    }
+
+    // Nodes: the distinct transition cells, grouped by cluster.
+    let cluster_of_cell =
+        |c: u32| layout.cluster_of(Point::new(c % grid.width(), c / grid.width()));
+    let mut cells: Vec<(u32, u32)> = pairs
+        .iter()
+        .flat_map(|(a, b)| [*a, *b])
+        .map(|c| (cluster_of_cell(c), c))
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let mut cluster_first = vec![0u32; layout.count() + 1];
+    for (c, _) in &cells {
+        cluster_first[*c as usize + 1] += 1;
+    }
+    for i in 0..layout.count() {
+        cluster_first[i + 1] += cluster_first[i];
+    }
+    let index_of = |c: u32| -> u32 {
+        let key = (cluster_of_cell(c), c);
+        cells
+            .binary_search(&key)
+            .expect("every paired cell is a node") as u32
+    };
+    let mut links: Vec<(u32, u32)> = pairs
+        .iter()
+        .map(|(a, b)| (index_of(*a), index_of(*b)))
+        .collect();
+    links.sort_unstable();
+    links.dedup();
+    Entrances {
+        layout,
+        cells: cells.into_iter().map(|(_, c)| c).collect(),
+        cluster_first,
+        links,
+        entrances,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_offsets() {
+        let mut o = Vec::new();
+        let p = EntrancePolicy::default();
+        p.offsets(1, &mut o);
+        assert_eq!(o, vec![0]);
+        p.offsets(5, &mut o);
+        assert_eq!(o, vec![2]);
+        p.offsets(8, &mut o);
+        assert_eq!(o, vec![0, 7]);
+        let dense = EntrancePolicy {
+            single_below: 3,
+            max_gap: 4,
+        };
+        dense.offsets(16, &mut o);
+        assert_eq!(o, vec![0, 3, 7, 11, 15]);
+        for w in o.windows(2) {
+            assert!(w[1] - w[0] <= 4);
+        }
+    }
+
+    #[test]
+    fn open_map_entrances() {
+        let g = Grid::new(8, 8).unwrap();
+        let e = find_entrances(&g, &Movement::default(), 4, &EntrancePolicy::default());
+        // 4 border segments of length 4 (one transition pair each) + 2 corner diagonals.
+        assert_eq!(e.entrances(), 6);
+        assert_eq!(e.links.len(), 6);
+        assert_eq!(e.layout().count(), 4);
+        for c in 0..4u32 {
+            let (a, b) = (e.cluster_first[c as usize], e.cluster_first[c as usize + 1]);
+            for i in a..b {
+                let cell = e.cells[i as usize];
+                assert_eq!(e.layout.cluster_of(g.point_of(crate::CellIndex(cell))), c);
+            }
+        }
+    }
+
+    #[test]
+    fn blocked_border_has_no_entrance() {
+        let g = Grid::from_ascii(
+            "
+            ...@....
+            ...@....
+            ...@....
+            ........",
+        )
+        .unwrap();
+        let e = find_entrances(&g, &Movement::default(), 4, &EntrancePolicy::default());
+        // Only row 3 crosses the border at x = 4 ((3,3) | (4,3)).
+        assert_eq!(e.entrances(), 1);
+        assert_eq!(e.links.len(), 1);
+    }
+}

@@ -1,0 +1,431 @@
+//! Stage 2: dead ends, from the block-cut tree of each island.
+//!
+//! # Definition
+//!
+//! An *articulation cell* is a passable cell whose removal splits its island.
+//! The island's *blocks* (biconnected components) and articulation cells form a
+//! tree, the block-cut tree. We root each island's tree at its largest block
+//! (by cells), the island's *core*. For an articulation cell `a`, the cells in
+//! the subtree below `a` (excluding `a`) form the **dead-end region** `D(a)`:
+//! they attach to the rest of the island only through `a`. A cell is *in a dead
+//! end* when it lies in some `D(a)`, i.e. it is not a cell of the core block.
+//! Regions nest (a corridor off a corridor off the core).
+//!
+//! # Why skipping them is safe
+//!
+//! Every path from outside `D(a)` into `D(a)` passes through `a`, and so does
+//! every path back out. A path between two cells outside `D(a)` that enters
+//! `D(a)` therefore visits `a` twice; cutting out the loop between the two
+//! visits gives a path that costs strictly less (all moves cost more than
+//! zero). So no least-cost path between two cells outside `D(a)` enters it, and
+//! a planner may ignore `D(a)` unless the start or the goal is inside it.
+//!
+//! # The test the planner uses
+//!
+//! Every cell has an *anchor* block: its own block, or for an articulation
+//! cell the block above it. Only blocks are kept, numbered in preorder of the
+//! rooted tree (an articulation cell's child blocks hang directly below its
+//! anchor), so "block `v` is an ancestor-or-self of block `d`" is
+//! `v <= d < end(v)`. For a query from `s` to `t`, a cell `c` can lie on a
+//! least-cost path only if `anchor(c)` is an ancestor-or-self of `anchor(s)` or
+//! of `anchor(t)`: every block on the tree path between `s` and `t` is, and an
+//! articulation cell lies on that path only if the block above it does. All
+//! other cells are in dead-end regions holding neither endpoint.
+
+use fixedbitset::FixedBitSet;
+
+use super::islands::{Islands, NO_ISLAND};
+use crate::grid::{Grid, Movement, Node, Point};
+
+/// No node: a blocked cell.
+pub(crate) const NO_NODE: u32 = u32::MAX;
+
+/// The block forest of the map, the product of stage 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeadEnds {
+    /// Anchor block (preorder id) of every cell, row-major; [`NO_NODE`] when
+    /// blocked.
+    pub(crate) cell_anchor: Vec<u32>,
+    /// Exclusive end of each block's preorder subtree range.
+    pub(crate) block_end: Vec<u32>,
+    /// Island of each block.
+    pub(crate) block_island: Vec<u32>,
+    /// The core block of each island.
+    pub(crate) island_core: Vec<u32>,
+    /// Cells of each island.
+    pub(crate) island_sizes: Vec<u32>,
+    /// Cells in dead ends (not anchored at their island's core block).
+    pub(crate) dead_end_cells: u64,
+    /// Number of articulation cells.
+    pub(crate) articulation_cells: u64,
+}
+
+impl DeadEnds {
+    /// Cells in dead-end regions.
+    pub fn dead_end_cells(&self) -> u64 {
+        self.dead_end_cells
+    }
+
+    /// Number of articulation cells.
+    pub fn articulation_cells(&self) -> u64 {
+        self.articulation_cells
+    }
+
+    /// Number of blocks (biconnected components).
+    pub fn blocks(&self) -> usize {
+        self.block_end.len()
+    }
+
+    /// Number of islands.
+    pub fn islands(&self) -> usize {
+        self.island_sizes.len()
+    }
+
+    /// The anchor block of a row-major cell index ([`NO_NODE`] when blocked).
+    #[inline]
+    pub(crate) fn anchor_of(&self, cell: usize) -> u32 {
+        self.cell_anchor[cell]
+    }
+
+    /// The island of a row-major cell index, `None` when blocked.
+    #[inline]
+    pub(crate) fn island_of(&self, cell: usize) -> Option<u32> {
+        let a = self.cell_anchor[cell];
+        (a != NO_NODE).then(|| self.block_island[a as usize])
+    }
+
+    /// Whether a cell lies in a dead-end region.
+    #[inline]
+    pub(crate) fn in_dead_end(&self, cell: usize) -> bool {
+        let a = self.cell_anchor[cell];
+        a != NO_NODE && a != self.island_core[self.block_island[a as usize] as usize]
+    }
+
+    /// Whether block `v` is an ancestor-or-self of block `d`.
+    #[inline]
+    pub(crate) fn contains(&self, v: u32, d: u32) -> bool {
+        v <= d && d < self.block_end[v as usize]
+    }
+
+    /// Whether `cell` may lie on a least-cost path between cells anchored at
+    /// `s` and `t` (see the module docs).
+    #[inline]
+    pub(crate) fn relevant(&self, cell: usize, s: u32, t: u32) -> bool {
+        let a = self.anchor_of(cell);
+        self.contains(a, s) || self.contains(a, t)
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        4 * (self.cell_anchor.len()
+            + self.block_end.len()
+            + self.block_island.len()
+            + self.island_core.len()
+            + self.island_sizes.len())
+    }
+}
+
+/// One frame of the iterative depth-first search.
+struct Frame {
+    node: u32,
+    parent: u32,
+    dir: u8,
+}
+
+/// Finds articulation cells and blocks, builds the block-cut forest rooted at
+/// each island's largest block, and tags dead-end regions (stage 2).
+pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
+    let movement = &Grid::topology_movement(movement);
+    let len = grid.padded_len();
+    let mut disc = vec![0u32; len];
+    let mut low = vec![0u32; len];
+    let mut block_of = vec![NO_NODE; len];
+    let mut cut = FixedBitSet::with_capacity(len);
+    let mut block_top: Vec<u32> = Vec::new();
+    let mut block_size: Vec<u32> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut vstack: Vec<u32> = Vec::new();
+    let mut time = 0u32;
+    let mut roots: Vec<u32> = Vec::new();
+
+    // Hopcroft-Tarjan with a vertex stack: when a child's subtree cannot reach
+    // above its parent, the vertices above the child on the stack, with the
+    // parent, form a block. Each vertex but a DFS root is popped into exactly
+    // one block: its parent block in the DFS-rooted tree.
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            let seed = grid.node(Point::new(x, y));
+            if !grid.open(seed) || disc[seed.index()] != 0 {
+                continue;
+            }
+            roots.push(seed.0);
+            time += 1;
+            disc[seed.index()] = time;
+            low[seed.index()] = time;
+            vstack.push(seed.0);
+            frames.push(Frame {
+                node: seed.0,
+                parent: NO_NODE,
+                dir: 0,
+            });
+            let dirs: u8 = if movement.diagonals() { 8 } else { 4 };
+            let mut root_children = 0u32;
+            let mut root_block = NO_NODE;
+            while let Some(f) = frames.last_mut() {
+                let v = f.node;
+                if f.dir < dirs {
+                    let dir = f.dir;
+                    f.dir += 1;
+                    let parent = f.parent;
+                    if let Some((w, _)) = grid.neighbor_in(Node(v), dir, movement) {
+                        let w = w.0;
+                        if disc[w as usize] == 0 {
+                            time += 1;
+                            disc[w as usize] = time;
+                            low[w as usize] = time;
+                            vstack.push(w);
+                            frames.push(Frame {
+                                node: w,
+                                parent: v,
+                                dir: 0,
+                            });
+                        } else if w != parent {
+                            low[v as usize] = low[v as usize].min(disc[w as usize]);
+                        }
+                    }
+                    continue;
+                }
+                frames.pop();
+                let Some(pf) = frames.last() else { break };
+                let u = pf.node;
+                low[u as usize] = low[u as usize].min(low[v as usize]);
+                if low[v as usize] >= disc[u as usize] {
+                    let b = block_top.len() as u32;
+                    block_top.push(u);
+                    let mut size = 1u32;
+                    while let Some(x) = vstack.pop() {
+                        block_of[x as usize] = b;
+                        size += 1;
+                        if x == v {
+                            break;
+                        }
+                    }
+                    block_size.push(size);
+                    if u == seed.0 {
+                        root_children += 1;
+                        root_block = b;
+                    } else {
+                        cut.insert(u as usize);
+                    }
+                }
+            }
+            vstack.clear();
+            match root_children {
+                0 => {
+                    block_of[seed.index()] = block_top.len() as u32;
+                    block_top.push(seed.0);
+                    block_size.push(1);
+                }
+                1 => block_of[seed.index()] = root_block,
+                _ => cut.insert(seed.index()),
+            }
+        }
+    }
+    drop(low);
+
+    // Tree nodes before renumbering: blocks 0..nb, then cut cells nb.. .
+    let nb = block_top.len();
+    let cuts: Vec<u32> = cut.ones().map(|i| i as u32).collect();
+    // disc is no longer needed: reuse it as the padded node -> cut index map.
+    let mut cut_index = disc;
+    for (i, c) in cuts.iter().enumerate() {
+        cut_index[*c as usize] = (nb + i) as u32;
+    }
+    let total = nb + cuts.len();
+
+    // Tree edges, each once: a block to its top when the top is a cut cell, and
+    // a cut cell (not a DFS root) to the block it was popped into.
+    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(total);
+    for (b, top) in block_top.iter().enumerate() {
+        if cut.contains(*top as usize) {
+            edges.push((b as u32, cut_index[*top as usize]));
+        }
+    }
+    for c in &cuts {
+        let b = block_of[*c as usize];
+        if b != NO_NODE {
+            edges.push((b, cut_index[*c as usize]));
+        }
+    }
+    // Undirected adjacency in CSR form.
+    let mut first = vec![0u32; total + 1];
+    for (a, b) in &edges {
+        first[*a as usize + 1] += 1;
+        first[*b as usize + 1] += 1;
+    }
+    for i in 0..total {
+        first[i + 1] += first[i];
+    }
+    let mut fill = first.clone();
+    let mut adj = vec![0u32; edges.len() * 2];
+    for (a, b) in &edges {
+        adj[fill[*a as usize] as usize] = *b;
+        fill[*a as usize] += 1;
+        adj[fill[*b as usize] as usize] = *a;
+        fill[*b as usize] += 1;
+    }
+
+    // The core of each island: its largest block (first found on ties).
+    let mut island_core_old = vec![NO_NODE; islands.count()];
+    for (b, top) in block_top.iter().enumerate() {
+        let island = islands.label(Node(*top)) as usize;
+        let cur = island_core_old[island];
+        if cur == NO_NODE || block_size[b] > block_size[cur as usize] {
+            island_core_old[island] = b as u32;
+        }
+    }
+
+    // Preorder numbering of blocks from each core, islands in label order. A
+    // cut node gets no number; it remembers the block it was reached from.
+    let mut order = vec![NO_NODE; total]; // old id -> preorder block id, or parent block for a cut
+    let mut seen = FixedBitSet::with_capacity(total);
+    let mut block_end = vec![0u32; nb];
+    let mut block_island = vec![0u32; nb];
+    let mut next = 0u32;
+    let mut stack: Vec<(u32, u32)> = Vec::new(); // (old id, next adjacency slot)
+    for (island, core) in island_core_old.iter().enumerate() {
+        debug_assert_ne!(*core, NO_NODE);
+        seen.insert(*core as usize);
+        order[*core as usize] = next;
+        block_island[next as usize] = island as u32;
+        next += 1;
+        stack.push((*core, first[*core as usize]));
+        while let Some((v, slot)) = stack.last_mut() {
+            let v = *v;
+            if *slot < first[v as usize + 1] {
+                let w = adj[*slot as usize];
+                *slot += 1;
+                if !seen.contains(w as usize) {
+                    seen.insert(w as usize);
+                    if (w as usize) < nb {
+                        order[w as usize] = next;
+                        block_island[next as usize] = island as u32;
+                        next += 1;
+                    } else {
+                        // A cut node is always reached from a block.
+                        order[w as usize] = order[v as usize];
+                    }
+                    stack.push((w, first[w as usize]));
+                }
+            } else {
+                if (v as usize) < nb {
+                    block_end[order[v as usize] as usize] = next;
+                }
+                stack.pop();
+            }
+        }
+    }
+    debug_assert_eq!(next as usize, nb);
+    let island_core: Vec<u32> = island_core_old.iter().map(|c| order[*c as usize]).collect();
+
+    let mut cell_anchor = vec![NO_NODE; grid.len()];
+    let mut dead_end_cells = 0u64;
+    let pw = grid.padded_width() as usize;
+    for y in 0..grid.height() as usize {
+        let row = (y + 1) * pw + 1;
+        for x in 0..grid.width() as usize {
+            let n = row + x;
+            if islands.labels[n] == NO_ISLAND {
+                continue;
+            }
+            let old = if cut.contains(n) {
+                cut_index[n]
+            } else {
+                block_of[n]
+            };
+            let anchor = order[old as usize];
+            cell_anchor[y * grid.width() as usize + x] = anchor;
+            if anchor != island_core[block_island[anchor as usize] as usize] {
+                dead_end_cells += 1;
+            }
+        }
+    }
+
+    DeadEnds {
+        cell_anchor,
+        block_end,
+        block_island,
+        island_core,
+        island_sizes: islands.sizes.clone(),
+        dead_end_cells,
+        articulation_cells: cuts.len() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preprocess::islands::find_islands;
+
+    fn build(ascii: &str) -> (Grid, DeadEnds) {
+        let g = Grid::from_ascii(ascii).unwrap();
+        let m = Movement::default();
+        let isl = find_islands(&g, &m);
+        let d = find_dead_ends(&g, &m, &isl);
+        (g, d)
+    }
+
+    #[test]
+    fn corridor_off_a_room_is_a_dead_end() {
+        let (g, d) = build(
+            "
+            ....@@@@
+            ........
+            ....@@@@
+            ....@@@@",
+        );
+        let dead = |x, y| d.in_dead_end(g.cell_index(Point::new(x, y)).index());
+        // The room (4x4) is the core; the corridor beyond its door is a dead end.
+        assert!(!dead(0, 0) && !dead(3, 1) && !dead(3, 3));
+        assert!(dead(5, 1) && dead(7, 1));
+        // The door cell (4,1) is an articulation cell; it joins the corridor to
+        // the room, its anchor is the block above it (the corridor's first edge).
+        assert_eq!(d.articulation_cells(), 4);
+        assert_eq!(d.dead_end_cells(), 4);
+    }
+
+    #[test]
+    fn relevance_follows_the_tree_path() {
+        // Two rooms joined by a corridor, and a side pocket off the corridor.
+        let (g, d) = build(
+            "
+            ...@@@@...
+            ..........
+            ...@@.@...
+            ...@@.@...",
+        );
+        let node = |x, y| d.anchor_of(g.cell_index(Point::new(x, y)).index());
+        let cell = |x, y| g.cell_index(Point::new(x, y)).index();
+        let (s, t) = (node(0, 0), node(9, 3));
+        assert!(d.relevant(cell(4, 1), s, t));
+        assert!(d.relevant(cell(8, 2), s, t));
+        assert!(!d.relevant(cell(5, 3), s, t), "side pocket is skipped");
+        let inside = node(5, 3);
+        assert!(d.relevant(cell(5, 2), s, inside));
+    }
+
+    #[test]
+    fn isolated_cells_and_islands() {
+        let (g, d) = build(
+            "
+            .@.
+            @@@
+            ..@",
+        );
+        assert_eq!(d.islands(), 3);
+        let i = |x, y| d.island_of(g.cell_index(Point::new(x, y)).index());
+        assert_eq!(i(0, 2), i(1, 2));
+        assert_ne!(i(0, 0), i(2, 0));
+        assert_eq!(i(1, 1), None);
+    }
+}

@@ -1,0 +1,366 @@
+//! Stage 4: the cluster graph, the abstract graph the planner searches.
+//!
+//! Its nodes are the transition cells of stage 3. Inside each cluster every
+//! ordered pair of transitions is joined by an edge whose cost is the exact
+//! least cost between them *within the cluster* (Dijkstra from each transition,
+//! run in parallel across clusters with rayon; a fully open cluster of uniform
+//! weight gets the closed-form octile distance instead). Each inter-cluster
+//! link of stage 3 becomes a pair of edges, one per direction. Optionally the
+//! cell path behind every edge is kept, so refining a route is a copy.
+//!
+//! # Layout
+//! Compressed sparse rows: the out-edges of node `v` are
+//! `edge_to[edge_first[v]..edge_first[v + 1]]` with their costs alongside.
+//! No per-node allocation, no hashing.
+
+use rayon::prelude::*;
+
+use super::clusters::Entrances;
+use crate::grid::{Grid, Movement, Point, Weight};
+use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
+
+/// The abstract graph, the product of stage 4.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterGraph {
+    /// Out-edge ranges per node: `edge_first.len() == nodes + 1`.
+    pub(crate) edge_first: Vec<u32>,
+    /// Edge targets.
+    pub(crate) edge_to: Vec<u32>,
+    /// Edge costs, exact.
+    pub(crate) edge_cost: Vec<u64>,
+    /// When kept: the cells (row-major) behind each edge, both ends included,
+    /// as `path_cells[path_first[e]..path_first[e + 1]]`.
+    pub(crate) path_first: Vec<u32>,
+    pub(crate) path_cells: Vec<u32>,
+    /// Edges inside clusters.
+    pub(crate) intra_edges: u64,
+    /// Edges between clusters.
+    pub(crate) inter_edges: u64,
+}
+
+impl ClusterGraph {
+    /// Number of edges.
+    pub fn edges(&self) -> usize {
+        self.edge_to.len()
+    }
+
+    /// Edges inside clusters (between two transitions of one cluster).
+    pub fn intra_edges(&self) -> u64 {
+        self.intra_edges
+    }
+
+    /// Edges between clusters.
+    pub fn inter_edges(&self) -> u64 {
+        self.inter_edges
+    }
+
+    /// Whether the cell paths behind the edges are kept.
+    pub fn has_paths(&self) -> bool {
+        !self.path_first.is_empty()
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        4 * (self.edge_first.len()
+            + self.edge_to.len()
+            + self.path_first.len()
+            + self.path_cells.len())
+            + 8 * self.edge_cost.len()
+    }
+
+    /// The out-edges of node `v`: `(target, cost)`.
+    #[inline]
+    pub(crate) fn out_edges(&self, v: u32) -> impl Iterator<Item = (u32, u64, usize)> + '_ {
+        let (a, b) = (
+            self.edge_first[v as usize] as usize,
+            self.edge_first[v as usize + 1] as usize,
+        );
+        (a..b).map(move |e| (self.edge_to[e], self.edge_cost[e], e))
+    }
+
+    /// The cells behind edge `e`, when kept.
+    pub(crate) fn edge_path(&self, e: usize) -> Option<&[u32]> {
+        if self.path_first.is_empty() {
+            return None;
+        }
+        Some(&self.path_cells[self.path_first[e] as usize..self.path_first[e + 1] as usize])
+    }
+}
+
+/// One edge before assembly.
+struct RawEdge {
+    from: u32,
+    to: u32,
+    cost: u64,
+    path: Vec<u32>,
+}
+
+/// Computes the cluster graph (stage 4).
+pub fn build_cluster_graph(
+    grid: &Grid,
+    movement: &Movement,
+    entrances: &Entrances,
+    keep_paths: bool,
+) -> ClusterGraph {
+    let layout = entrances.layout;
+    let nodes = entrances.cells.len();
+    let per_cluster: Vec<Vec<RawEdge>> = (0..layout.count() as u32)
+        .into_par_iter()
+        .map_init(SearchCache::new, |cache, c| {
+            intra_cluster_edges(grid, movement, entrances, c, keep_paths, cache)
+        })
+        .collect();
+    let intra: usize = per_cluster.iter().map(Vec::len).sum();
+
+    let mut raw: Vec<RawEdge> = per_cluster.into_iter().flatten().collect();
+    for (a, b) in &entrances.links {
+        for (from, to) in [(*a, *b), (*b, *a)] {
+            let (pa, pb) = (
+                grid.point_of(crate::CellIndex(entrances.cells[from as usize])),
+                grid.point_of(crate::CellIndex(entrances.cells[to as usize])),
+            );
+            let cost = crate::search::path_cost(grid, movement, &[pa, pb])
+                .unwrap_or_else(|e| panic!("stage 3 links only legal moves: {e}"))
+                .0;
+            raw.push(RawEdge {
+                from,
+                to,
+                cost,
+                path: if keep_paths {
+                    vec![entrances.cells[from as usize], entrances.cells[to as usize]]
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+    }
+    let inter = raw.len() - intra;
+    // Stable sort by source keeps each node's intra edges before its inter ones.
+    raw.sort_by_key(|e| e.from);
+
+    let mut edge_first = vec![0u32; nodes + 1];
+    for e in &raw {
+        edge_first[e.from as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        edge_first[i + 1] += edge_first[i];
+    }
+    let mut path_first = Vec::new();
+    let mut path_cells = Vec::new();
+    if keep_paths {
+        path_first.reserve(raw.len() + 1);
+        path_first.push(0);
+    }
+    let mut edge_to = Vec::with_capacity(raw.len());
+    let mut edge_cost = Vec::with_capacity(raw.len());
+    for e in raw {
+        edge_to.push(e.to);
+        edge_cost.push(e.cost);
+        if keep_paths {
+            path_cells.extend_from_slice(&e.path);
+            path_first.push(path_cells.len() as u32);
+        }
+    }
+    ClusterGraph {
+        edge_first,
+        edge_to,
+        edge_cost,
+        path_first,
+        path_cells,
+        intra_edges: intra as u64,
+        inter_edges: inter as u64,
+    }
+}
+
+/// The weight every passable cell of `local` shares, if they all share one.
+fn uniform_weight(local: &Grid) -> Option<Weight> {
+    let mut weights = local.passable_points().map(|p| local.weight(p));
+    let first = weights.next()?;
+    weights.all(|w| w == first).then_some(first)
+}
+
+/// Whether one of the two canonical least-cost routes from `a` to `b` on open
+/// ground (diagonal moves first then straight, or straight first then
+/// diagonal) is free under `movement`. When it is, on uniformly weighted ground
+/// the least cost between them is exactly the octile distance, no search needed.
+pub(crate) fn octile_route_free(grid: &Grid, movement: &Movement, a: Point, b: Point) -> bool {
+    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+    let (sx, sy) = (
+        (b.x as i64 - a.x as i64).signum(),
+        (b.y as i64 - a.y as i64).signum(),
+    );
+    let diagonal = if movement.diagonals() { dx.min(dy) } else { 0 };
+    let step =
+        |p: Point, mx: i64, my: i64| Point::new((p.x as i64 + mx) as u32, (p.y as i64 + my) as u32);
+    let (lx, ly) = if dx > dy { (sx, 0) } else { (0, sy) };
+    let walk = |diagonal_first: bool| {
+        let mut p = a;
+        let mut moves: Vec<(i64, i64)> = Vec::with_capacity((dx.max(dy) + dx.min(dy)) as usize);
+        let straight = (dx.max(dy) - diagonal) as usize
+            + if movement.diagonals() {
+                0
+            } else {
+                diagonal as usize
+            };
+        let diag = diagonal as usize;
+        if movement.diagonals() {
+            if diagonal_first {
+                moves.extend(std::iter::repeat_n((sx, sy), diag));
+                moves.extend(std::iter::repeat_n((lx, ly), straight));
+            } else {
+                moves.extend(std::iter::repeat_n((lx, ly), straight));
+                moves.extend(std::iter::repeat_n((sx, sy), diag));
+            }
+        } else {
+            // 4-connected: along x then y, or y then x.
+            let (first, second) = if diagonal_first {
+                ((sx, 0), (0, sy))
+            } else {
+                ((0, sy), (sx, 0))
+            };
+            let (n1, n2) = if diagonal_first { (dx, dy) } else { (dy, dx) };
+            moves.extend(std::iter::repeat_n(first, n1 as usize));
+            moves.extend(std::iter::repeat_n(second, n2 as usize));
+        }
+        moves.iter().all(|(mx, my)| {
+            let q = step(p, *mx, *my);
+            let ok = crate::search::legal_move(grid, movement, p, q);
+            p = q;
+            ok
+        })
+    };
+    walk(true) || walk(false)
+}
+
+fn intra_cluster_edges(
+    grid: &Grid,
+    movement: &Movement,
+    entrances: &Entrances,
+    cluster: u32,
+    keep_paths: bool,
+    cache: &mut SearchCache,
+) -> Vec<RawEdge> {
+    let (a, b) = (
+        entrances.cluster_first[cluster as usize],
+        entrances.cluster_first[cluster as usize + 1],
+    );
+    let mut out = Vec::new();
+    if b - a < 2 {
+        return out;
+    }
+    let bounds = entrances.layout.bounds(cluster);
+    let cells = &entrances.cells[a as usize..b as usize];
+    let point = |c: u32| grid.point_of(crate::CellIndex(c));
+
+    // Search a copy of the cluster: its padding is the cluster's edge, so the
+    // search needs no region test, and its scratch stays in cache.
+    let (x0, y0, x1, y1) = bounds;
+    let local = grid.window(x0, y0, x1, y1);
+    let to_local = |c: u32| {
+        let p = point(c);
+        local.node(Point::new(p.x - x0, p.y - y0))
+    };
+    let to_global = |n: crate::grid::Node| {
+        let p = local.point(n);
+        grid.cell_index(Point::new(p.x + x0, p.y + y0)).0
+    };
+    // Unweighted costs are symmetric: search from each node to the later ones
+    // only, and mirror.
+    let symmetric = !local.is_weighted();
+    let nodes: Vec<_> = cells.iter().map(|c| to_local(*c)).collect();
+    let points: Vec<Point> = nodes.iter().map(|n| local.point(*n)).collect();
+    // On uniformly weighted ground, a pair joined by a free octile route costs
+    // the octile distance: no search (unless paths are kept).
+    let shortcut = if keep_paths {
+        None
+    } else {
+        uniform_weight(&local)
+    };
+    let mut trace = Vec::new();
+    let mut pending = Vec::new();
+    let est = Estimator::zero();
+    for (i, start) in nodes.iter().enumerate() {
+        pending.clear();
+        for j in 0..nodes.len() {
+            if j == i || (symmetric && j < i) {
+                continue;
+            }
+            let direct =
+                shortcut.filter(|_| octile_route_free(&local, movement, points[i], points[j]));
+            match direct {
+                Some(w) => {
+                    let (pi, pj) = (points[i], points[j]);
+                    let d = movement
+                        .distance(pi.x.abs_diff(pj.x), pi.y.abs_diff(pj.y))
+                        .0;
+                    let cost = d / Weight::ONE.0 as u64 * w.0 as u64;
+                    out.push(RawEdge {
+                        from: a + i as u32,
+                        to: a + j as u32,
+                        cost,
+                        path: Vec::new(),
+                    });
+                    if symmetric {
+                        out.push(RawEdge {
+                            from: a + j as u32,
+                            to: a + i as u32,
+                            cost,
+                            path: Vec::new(),
+                        });
+                    }
+                }
+                None => pending.push(j),
+            }
+        }
+        if pending.is_empty() {
+            continue;
+        }
+        cache.begin(&local);
+        for j in &pending {
+            cache.mark_target(nodes[*j]);
+        }
+        cache.push_start(*start, 0, &est, TieBreak::default());
+        let status = run_in(
+            cache,
+            &local,
+            movement,
+            Everywhere,
+            est,
+            Goal::AllTargets,
+            TieBreak::default(),
+            false,
+            u64::MAX,
+        );
+        debug_assert!(matches!(status, Status::Found(_) | Status::Exhausted));
+        for j in pending.iter().copied() {
+            let n = &nodes[j];
+            if !cache.is_closed(*n) {
+                continue;
+            }
+            let cost = cache.g(*n).expect("closed nodes have a cost");
+            let mut path = Vec::new();
+            if keep_paths {
+                trace.clear();
+                cache.trace_back(*n, &mut trace);
+                path.extend(trace.iter().map(|t| to_global(*t)));
+            }
+            if symmetric {
+                let mut back = path.clone();
+                back.reverse();
+                out.push(RawEdge {
+                    from: a + j as u32,
+                    to: a + i as u32,
+                    cost,
+                    path: back,
+                });
+            }
+            out.push(RawEdge {
+                from: a + i as u32,
+                to: a + j as u32,
+                cost,
+                path,
+            });
+        }
+    }
+    out
+}

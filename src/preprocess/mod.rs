@@ -1,0 +1,23 @@
+//! Offline preprocessing: the named stages that turn a grid into a hierarchy.
+//!
+//! Each stage is a function from the previous products to a new one, measured
+//! by the builder ([`crate::HierarchyBuilder`]):
+//!
+//! 1. [`find_islands`]: connected components ([`Islands`]).
+//! 2. [`find_dead_ends`]: the block-cut forest and dead-end regions ([`DeadEnds`]).
+//! 3. [`find_entrances`]: clusters, entrances and transition cells ([`Entrances`]).
+//! 4. [`build_cluster_graph`]: exact in-cluster costs between transitions
+//!    ([`ClusterGraph`]).
+//!
+//! Stage 5, saving and loading, lives with the hierarchy it serialises.
+
+mod clusters;
+mod dead_ends;
+mod graph;
+mod islands;
+
+pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};
+pub(crate) use dead_ends::NO_NODE;
+pub use dead_ends::{DeadEnds, find_dead_ends};
+pub use graph::{ClusterGraph, build_cluster_graph};
+pub use islands::{Islands, find_islands};

@@ -1,0 +1,205 @@
+//! Flat A* and Dijkstra on the real Moving AI benchmarks: every path must be
+//! valid under the benchmark rules, join the right endpoints, and match the
+//! scenario's optimal length.
+//!
+//! Skips, with a printed notice, when `../shared/movingai` is absent. Samples
+//! are deterministic (seeded by map name): long queries (top buckets) first,
+//! plus some from every bucket. `MOVINGAI_FLAT_SCALE=N` multiplies the sample
+//! sizes for a deeper run.
+
+mod common;
+
+use std::time::Instant;
+
+use tierpath::io::{Scenario, ScenarioQuery};
+use tierpath::{AStar, Dijkstra, Grid, Movement, Path, SearchCache};
+
+/// Relative tolerance on optimal lengths: our diagonal is 1.4142 (sqrt 2 to
+/// 1e-5) and the scenario prints lengths rounded.
+const REL: f64 = 1e-4;
+
+/// How many of the highest buckets count as "long".
+const TOP_BUCKETS: u32 = 10;
+
+/// Every map of a set.
+const ALL: usize = usize::MAX;
+
+/// Per set: how many maps to visit (`ALL`, or a deterministic sample), and
+/// per map how many long queries and how many from any bucket.
+struct Plan {
+    set: &'static str,
+    maps: usize,
+    long: usize,
+    any: usize,
+}
+
+fn scale() -> usize {
+    std::env::var("MOVINGAI_FLAT_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
+fn check_path(grid: &Grid, q: &ScenarioQuery, path: &Path, what: &str, ctx: &str) {
+    let m = Movement::default();
+    if let Err(e) = path.validate(grid, &m) {
+        panic!("{ctx}: {what}: invalid path: {e}");
+    }
+    assert_eq!(path.start(), Some(q.start), "{ctx}: {what}: wrong start");
+    assert_eq!(path.goal(), Some(q.goal), "{ctx}: {what}: wrong goal");
+    let steps = m.cost_in_steps(path.cost);
+    assert!(
+        common::length_matches(steps, q.optimal, REL),
+        "{ctx}: {what}: length {steps} but the scenario's optimum is {}",
+        q.optimal
+    );
+}
+
+/// Runs A* and Dijkstra on `q` and checks both. Returns the nodes expanded.
+fn check_query(
+    cache: &mut SearchCache,
+    grid: &Grid,
+    scen: &Scenario,
+    q: &ScenarioQuery,
+    dijkstra: bool,
+) -> u64 {
+    let ctx = format!(
+        "{}:{} (bucket {}, {} -> {}, optimal {})",
+        scen.path, q.line, q.bucket, q.start, q.goal, q.optimal
+    );
+    let out = AStar::new(grid)
+        .find_path(cache, q.start, q.goal)
+        .unwrap_or_else(|e| panic!("{ctx}: A*: {e}"));
+    let mut expanded = out.stats.expanded;
+    let astar = out
+        .path
+        .unwrap_or_else(|| panic!("{ctx}: A* found no path"));
+    check_path(grid, q, &astar, "A*", &ctx);
+    if dijkstra {
+        let out = Dijkstra::new(grid)
+            .find_path(cache, q.start, q.goal)
+            .unwrap_or_else(|e| panic!("{ctx}: Dijkstra: {e}"));
+        expanded += out.stats.expanded;
+        let dij = out
+            .path
+            .unwrap_or_else(|| panic!("{ctx}: Dijkstra found no path"));
+        check_path(grid, q, &dij, "Dijkstra", &ctx);
+        assert_eq!(
+            dij.cost, astar.cost,
+            "{ctx}: A* and Dijkstra disagree on the exact cost"
+        );
+    }
+    expanded
+}
+
+fn run_plan(plan: Plan) {
+    let files = common::scenario_files(plan.set);
+    if files.is_empty() {
+        return; // skipped (notice printed)
+    }
+    let t0 = Instant::now();
+    let k = scale();
+    let maps = common::sample(
+        &files,
+        plan.maps.saturating_mul(k),
+        common::seed_of(plan.set),
+    );
+    let mut cache = SearchCache::new();
+    let (mut queries, mut long, mut expanded) = (0usize, 0usize, 0u64);
+    for file in &maps {
+        let (grid, scen) = common::load(file);
+        let seed = common::seed_of(&common::short_name(file));
+        let top = scen.select(tierpath::io::BucketFilter::Top(TOP_BUCKETS));
+        let picked = common::pick_queries(&scen, TOP_BUCKETS, plan.long * k, plan.any * k, seed);
+        assert!(!picked.is_empty(), "{}: no queries", scen.path);
+        for q in picked {
+            long += top.iter().any(|t| t.line == q.line) as usize;
+            expanded += check_query(&mut cache, &grid, &scen, q, true);
+            queries += 1;
+        }
+    }
+    eprintln!(
+        "movingai_flat {}: {} of {} maps, {queries} queries ({long} from the top {TOP_BUCKETS} buckets), \
+         {expanded} expansions, {:.2} s",
+        plan.set,
+        maps.len(),
+        files.len(),
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn dao_sample() {
+    run_plan(Plan {
+        set: "dao",
+        maps: ALL,
+        long: 3,
+        any: 2,
+    });
+}
+
+#[test]
+fn sc1_sample() {
+    run_plan(Plan {
+        set: "sc1",
+        maps: ALL,
+        long: 3,
+        any: 1,
+    });
+}
+
+#[test]
+fn mazes_sample() {
+    run_plan(Plan {
+        set: "mazes",
+        maps: ALL,
+        long: 4,
+        any: 2,
+    });
+}
+
+#[test]
+fn rooms_sample() {
+    run_plan(Plan {
+        set: "rooms",
+        maps: ALL,
+        long: 4,
+        any: 2,
+    });
+}
+
+#[test]
+fn random_sample() {
+    run_plan(Plan {
+        set: "random",
+        maps: ALL,
+        long: 4,
+        any: 2,
+    });
+}
+
+/// Every query of one small dao map, both engines.
+#[test]
+fn dao_arena_every_query() {
+    let Some(file) = common::scenario_file("dao", "arena") else {
+        return;
+    };
+    let (grid, scen) = common::load(&file);
+    assert!(scen.queries.len() > 100, "{}: too few queries", scen.path);
+    let mut cache = SearchCache::new();
+    for q in &scen.queries {
+        check_query(&mut cache, &grid, &scen, q, true);
+    }
+}
+
+/// The sampling is deterministic and honours its sizes.
+#[test]
+fn sampling_is_deterministic() {
+    let items: Vec<u32> = (0..100).collect();
+    let a = common::sample(&items, 10, 7);
+    assert_eq!(a, common::sample(&items, 10, 7));
+    assert_eq!(a.len(), 10);
+    assert!(a.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+    assert_ne!(a, common::sample(&items, 10, 8));
+    assert_eq!(common::sample(&items[..5], 10, 1), items[..5].to_vec());
+}
