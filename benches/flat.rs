@@ -22,10 +22,10 @@ use tierpath::{AStar, Grid, Movement, Point, SearchCache, Weight, io};
 
 /// Maps sampled from the large sc1 maps, and long queries per map.
 const MAPS: usize = 4;
-const QUERIES_PER_MAP: usize = 10;
+const QUERIES_PER_MAP: usize = 4;
 const TOP_BUCKETS: u32 = 10;
 /// Timed passes over the whole query set for the summary line.
-const SUMMARY_PASSES: usize = 5;
+const SUMMARY_PASSES: usize = 3;
 
 const STRAIGHT: u64 = 10_000;
 const DIAGONAL: u64 = 14_142;
@@ -191,7 +191,7 @@ fn main() {
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
+        .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     {
         let mut group = c.benchmark_group("flat");

@@ -26,6 +26,7 @@ mod hierarchy;
 pub mod io;
 pub mod mapgen;
 mod preprocess;
+mod query;
 mod search;
 
 pub use grid::{
@@ -33,13 +34,14 @@ pub use grid::{
     Point, Weight,
 };
 pub use hierarchy::{
-    BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, FORMAT_VERSION, Hierarchy,
-    HierarchyBuilder, LoadError, MAGIC, StageStats,
+    BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
+    Hierarchy, HierarchyBuilder, LoadError, MAGIC, StageStats, TOTAL_STAGE,
 };
 pub use preprocess::{
-    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, build_cluster_graph,
-    find_dead_ends, find_entrances, find_islands,
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
+    build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
+pub use query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
 pub use search::{
     AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,
     SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,

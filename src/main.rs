@@ -1,5 +1,6 @@
-//! The `tierpath` command line: `demo`, `solve` and `generate`. Each
-//! subcommand lives in its own file under `src/cli/`; see the README.
+//! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess` and
+//! `info`. Each subcommand lives in its own file under `src/cli/`; see the
+//! README.
 
 mod cli;
 
@@ -24,6 +25,11 @@ enum Command {
     Solve(cli::solve::Args),
     /// Generate a map (rooms, caves, maze, random, mixed) in Moving AI format.
     Generate(cli::generate::Args),
+    /// Build the hierarchy of one map or many (in parallel), save each to a
+    /// `.tph` file, and print per-map build statistics.
+    Preprocess(cli::preprocess::Args),
+    /// Load a saved hierarchy file and print its statistics.
+    Info(cli::info::Args),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +37,8 @@ fn main() -> ExitCode {
         Command::Demo(args) => cli::demo::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Generate(args) => cli::generate::run(args),
+        Command::Preprocess(args) => cli::preprocess::run(args),
+        Command::Info(args) => cli::info::run(args),
     };
     cli::exit_code(result)
 }

@@ -4,7 +4,8 @@
 //!
 //! Skips, with a printed notice, when `../shared/movingai` is absent. Samples
 //! are deterministic (seeded by map name): long queries (top buckets) first,
-//! plus some from every bucket. `MOVINGAI_FLAT_SCALE=N` multiplies the sample
+//! plus some from every bucket, plus every query the data marks unsolvable
+//! (optimal length 0 between distinct cells), which must find no path. `MOVINGAI_FLAT_SCALE=N` multiplies the sample
 //! sizes for a deeper run.
 
 mod common;
@@ -55,39 +56,42 @@ fn check_path(grid: &Grid, q: &ScenarioQuery, path: &Path, what: &str, ctx: &str
     );
 }
 
-/// Runs A* and Dijkstra on `q` and checks both. Returns the nodes expanded.
-fn check_query(
-    cache: &mut SearchCache,
-    grid: &Grid,
-    scen: &Scenario,
-    q: &ScenarioQuery,
-    dijkstra: bool,
-) -> u64 {
+/// Runs A* and Dijkstra on `q` and checks both: valid optimal paths, or no
+/// path from either for the queries the data marks unsolvable. Returns the
+/// nodes expanded.
+fn check_query(cache: &mut SearchCache, grid: &Grid, scen: &Scenario, q: &ScenarioQuery) -> u64 {
     let ctx = format!(
         "{}:{} (bucket {}, {} -> {}, optimal {})",
         scen.path, q.line, q.bucket, q.start, q.goal, q.optimal
     );
-    let out = AStar::new(grid)
+    let unsolvable = common::expects_no_path(q);
+    let a = AStar::new(grid)
         .find_path(cache, q.start, q.goal)
         .unwrap_or_else(|e| panic!("{ctx}: A*: {e}"));
-    let mut expanded = out.stats.expanded;
-    let astar = out
-        .path
-        .unwrap_or_else(|| panic!("{ctx}: A* found no path"));
-    check_path(grid, q, &astar, "A*", &ctx);
-    if dijkstra {
-        let out = Dijkstra::new(grid)
-            .find_path(cache, q.start, q.goal)
-            .unwrap_or_else(|e| panic!("{ctx}: Dijkstra: {e}"));
-        expanded += out.stats.expanded;
-        let dij = out
-            .path
-            .unwrap_or_else(|| panic!("{ctx}: Dijkstra found no path"));
-        check_path(grid, q, &dij, "Dijkstra", &ctx);
-        assert_eq!(
-            dij.cost, astar.cost,
-            "{ctx}: A* and Dijkstra disagree on the exact cost"
-        );
+    let d = Dijkstra::new(grid)
+        .find_path(cache, q.start, q.goal)
+        .unwrap_or_else(|e| panic!("{ctx}: Dijkstra: {e}"));
+    let expanded = a.stats.expanded + d.stats.expanded;
+    match (a.path, d.path) {
+        (Some(a), Some(d)) if !unsolvable => {
+            check_path(grid, q, &a, "A*", &ctx);
+            check_path(grid, q, &d, "Dijkstra", &ctx);
+            assert_eq!(
+                a.cost, d.cost,
+                "{ctx}: A* and Dijkstra disagree on the exact cost"
+            );
+        }
+        (None, None) if unsolvable => {}
+        (a, d) => panic!(
+            "{ctx}: expected {}, got A* {:?}, Dijkstra {:?}",
+            if unsolvable {
+                "no path (unsolvable query)"
+            } else {
+                "a path"
+            },
+            a.map(|p| p.cost),
+            d.map(|p| p.cost)
+        ),
     }
     expanded
 }
@@ -105,21 +109,30 @@ fn run_plan(plan: Plan) {
         common::seed_of(plan.set),
     );
     let mut cache = SearchCache::new();
-    let (mut queries, mut long, mut expanded) = (0usize, 0usize, 0u64);
+    let (mut queries, mut long, mut unsolvable, mut expanded) = (0usize, 0usize, 0usize, 0u64);
     for file in &maps {
         let (grid, scen) = common::load(file);
         let seed = common::seed_of(&common::short_name(file));
         let top = scen.select(tierpath::io::BucketFilter::Top(TOP_BUCKETS));
-        let picked = common::pick_queries(&scen, TOP_BUCKETS, plan.long * k, plan.any * k, seed);
+        let mut picked =
+            common::pick_queries(&scen, TOP_BUCKETS, plan.long * k, plan.any * k, seed);
+        // Plus every query the data marks unsolvable (a few old dao ones).
+        let extra: Vec<_> = scen
+            .queries
+            .iter()
+            .filter(|q| common::expects_no_path(q) && !picked.iter().any(|p| p.line == q.line))
+            .collect();
+        picked.extend(extra);
         assert!(!picked.is_empty(), "{}: no queries", scen.path);
         for q in picked {
             long += top.iter().any(|t| t.line == q.line) as usize;
-            expanded += check_query(&mut cache, &grid, &scen, q, true);
+            unsolvable += common::expects_no_path(q) as usize;
+            expanded += check_query(&mut cache, &grid, &scen, q);
             queries += 1;
         }
     }
     eprintln!(
-        "movingai_flat {}: {} of {} maps, {queries} queries ({long} from the top {TOP_BUCKETS} buckets), \
+        "movingai_flat {}: {} of {} maps, {queries} queries ({long} from the top {TOP_BUCKETS} buckets, {unsolvable} unsolvable), \
          {expanded} expansions, {:.2} s",
         plan.set,
         maps.len(),
@@ -188,7 +201,7 @@ fn dao_arena_every_query() {
     assert!(scen.queries.len() > 100, "{}: too few queries", scen.path);
     let mut cache = SearchCache::new();
     for q in &scen.queries {
-        check_query(&mut cache, &grid, &scen, q, true);
+        check_query(&mut cache, &grid, &scen, q);
     }
 }
 

@@ -3,6 +3,8 @@
 
 pub mod demo;
 pub mod generate;
+pub mod info;
+pub mod preprocess;
 pub mod render;
 pub mod solve;
 pub mod solver;

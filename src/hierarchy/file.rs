@@ -25,11 +25,11 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use super::{BuildSettings, BuildStats, Hierarchy, StageStats};
+use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
 use crate::grid::{Connectivity, CornerRule, Grid, Movement};
 use crate::preprocess::{
-    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, NO_NODE,
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
 };
 
 /// The first eight bytes of a saved hierarchy.
@@ -239,6 +239,7 @@ impl Hierarchy {
         w.u32(s.entrances.single_below);
         w.u32(s.entrances.max_gap);
         w.u8(s.keep_paths as u8);
+        w.u32(s.landmarks);
 
         let d = &self.dead_ends;
         w.u32s(&d.cell_anchor);
@@ -264,6 +265,11 @@ impl Hierarchy {
         w.u32s(&g.path_cells);
         w.u64(g.intra_edges);
         w.u64(g.inter_edges);
+
+        let l = &self.landmarks;
+        w.u32(l.count);
+        w.u32s(&l.nodes);
+        w.u64s(&l.dist);
 
         w.u64(self.stats.stages.len() as u64);
         for st in &self.stats.stages {
@@ -370,6 +376,7 @@ impl Hierarchy {
             max_gap: r.u32("settings")?,
         };
         let keep_paths = r.u8("settings")? != 0;
+        let landmark_count = r.u32("settings")?;
         if !(2..=1024).contains(&cluster_size) {
             return Err(invalid(format!("cluster size {cluster_size}")));
         }
@@ -378,6 +385,7 @@ impl Hierarchy {
             movement,
             entrances: entrances_policy,
             keep_paths,
+            landmarks: landmark_count,
         };
 
         let dead_ends = DeadEnds {
@@ -411,6 +419,11 @@ impl Hierarchy {
             intra_edges: r.u64("cluster graph")?,
             inter_edges: r.u64("cluster graph")?,
         };
+        let landmarks = Landmarks {
+            count: r.u32("landmarks")?,
+            nodes: r.u32s("landmarks")?,
+            dist: r.u64s("landmarks")?,
+        };
         let n_stages = r.len(1, "stats")?;
         let mut stages = Vec::with_capacity(n_stages.min(64));
         for _ in 0..n_stages {
@@ -425,7 +438,17 @@ impl Hierarchy {
         }
 
         validate(&grid, &settings, &dead_ends, &entrances, &graph)?;
-        let mut h = Hierarchy::assemble(grid, settings, dead_ends, entrances, graph, stages);
+        let n = entrances.cells.len();
+        if landmarks.count > 16
+            || landmarks.nodes.len() != landmarks.count as usize
+            || landmarks.dist.len() != n * landmarks.count as usize
+        {
+            return Err(invalid("landmark tables have the wrong shape"));
+        }
+        check_below(&landmarks.nodes, n.max(1), "landmarks")?;
+        let mut h = Hierarchy::assemble(
+            grid, settings, dead_ends, entrances, graph, landmarks, stages,
+        );
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }

@@ -14,8 +14,8 @@ use thiserror::Error;
 
 use crate::grid::{Grid, GridError, Movement, Point};
 use crate::preprocess::{
-    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, NO_NODE, build_cluster_graph,
-    find_dead_ends, find_entrances, find_islands,
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
+    build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
 
 /// Settings a hierarchy is built with (saved with it).
@@ -30,10 +30,15 @@ pub struct BuildSettings {
     /// Keep the cell path behind every abstract edge (refinement becomes a
     /// copy, at the price of memory).
     pub keep_paths: bool,
+    /// Number of landmarks for the planner's heuristic (0 to 16; 0 turns the
+    /// landmark bound off).
+    pub landmarks: u32,
 }
 
 /// The default cluster side, chosen by benchmark (see the README).
 pub const DEFAULT_CLUSTER_SIZE: u32 = 16;
+/// The default number of landmarks.
+pub const DEFAULT_LANDMARKS: u32 = 8;
 
 impl Default for BuildSettings {
     fn default() -> Self {
@@ -42,6 +47,7 @@ impl Default for BuildSettings {
             movement: Movement::default(),
             entrances: EntrancePolicy::default(),
             keep_paths: false,
+            landmarks: DEFAULT_LANDMARKS,
         }
     }
 }
@@ -55,7 +61,13 @@ pub enum BuildError {
     /// A cluster side outside 2..=1024.
     #[error("cluster size {0} is out of range: use 2 to 1024")]
     ClusterSize(u32),
+    /// More than 16 landmarks.
+    #[error("{0} landmarks is out of range: use 0 to 16")]
+    Landmarks(u32),
 }
+
+/// Name of the [`BuildStats::stages`] entry that holds the whole build's time.
+pub const TOTAL_STAGE: &str = "total (wall)";
 
 /// Time and size of one build stage.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +84,9 @@ pub struct StageStats {
 /// and `tierpath info`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BuildStats {
-    /// Per-stage timings and sizes, in build order.
+    /// Per-stage timings and sizes, in build order, then the whole build's wall
+    /// time as a last entry named [`TOTAL_STAGE`] (the two stage chains run side
+    /// by side, so stage times overlap).
     pub stages: Vec<StageStats>,
     /// Map width.
     pub width: u32,
@@ -101,9 +115,15 @@ pub struct BuildStats {
 }
 
 impl BuildStats {
-    /// Total build seconds over all stages.
+    /// The whole build's wall-clock seconds.
     pub fn total_seconds(&self) -> f64 {
-        self.stages.iter().map(|s| s.seconds).sum()
+        self.stages
+            .iter()
+            .find(|s| s.name == TOTAL_STAGE)
+            .map_or_else(
+                || self.stages.iter().map(|s| s.seconds).sum(),
+                |s| s.seconds,
+            )
     }
 
     /// Share of passable cells in dead ends, 0..=1.
@@ -128,7 +148,7 @@ impl BuildStats {
 /// let grid = Grid::new(64, 64).unwrap();
 /// let h = HierarchyBuilder::new().cluster_size(16).build(grid).unwrap();
 /// assert_eq!(h.stats().clusters, 16);
-/// assert_eq!(h.stats().stages.len(), 4);
+/// assert_eq!(h.stats().stages.len(), 6); // five stages and the total
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct HierarchyBuilder {
@@ -164,6 +184,12 @@ impl HierarchyBuilder {
         self
     }
 
+    /// Sets the number of landmarks (0 to 16).
+    pub fn landmarks(mut self, count: u32) -> Self {
+        self.settings.landmarks = count;
+        self
+    }
+
     /// Keeps the cell paths behind abstract edges.
     pub fn keep_paths(mut self, on: bool) -> Self {
         self.settings.keep_paths = on;
@@ -182,34 +208,65 @@ impl HierarchyBuilder {
         if !(2..=1024).contains(&s.cluster_size) {
             return Err(BuildError::ClusterSize(s.cluster_size));
         }
-        let mut stages = Vec::new();
-        let mut timed = |name: &str, start: Instant, bytes: usize| {
-            stages.push(StageStats {
-                name: name.to_string(),
-                seconds: start.elapsed().as_secs_f64(),
-                bytes: bytes as u64,
-            });
+        if s.landmarks > 16 {
+            return Err(BuildError::Landmarks(s.landmarks));
+        }
+        let started = Instant::now();
+        let timed = |name: &str, start: Instant, bytes: usize| StageStats {
+            name: name.to_string(),
+            seconds: start.elapsed().as_secs_f64(),
+            bytes: bytes as u64,
         };
-
+        // Two independent chains, run side by side: islands -> dead ends, and
+        // entrances -> cluster graph (itself parallel across clusters).
+        let ((dead_ends, topology_stages), (entrances, graph, graph_stages)) = rayon::join(
+            || {
+                let t = Instant::now();
+                let islands = find_islands(&grid, &s.movement);
+                let st1 = timed("islands", t, islands.labels.len() * 4);
+                let t = Instant::now();
+                let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
+                let st2 = timed("dead ends", t, dead_ends.memory_bytes());
+                (dead_ends, [st1, st2])
+            },
+            || {
+                let t = Instant::now();
+                let entrances = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
+                let st3 = timed("entrances", t, entrances_bytes(&entrances));
+                let t = Instant::now();
+                let graph = build_cluster_graph(&grid, &s.movement, &entrances, s.keep_paths);
+                let st4 = timed("cluster graph", t, graph.memory_bytes());
+                (entrances, graph, [st3, st4])
+            },
+        );
+        let mut stages: Vec<StageStats> = topology_stages.into_iter().chain(graph_stages).collect();
         let t = Instant::now();
-        let islands = find_islands(&grid, &s.movement);
-        timed("islands", t, islands.labels.len() * 4);
-
-        let t = Instant::now();
-        let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
-        timed("dead ends", t, dead_ends.memory_bytes());
-        drop(islands);
-
-        let t = Instant::now();
-        let entrances = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
-        timed("entrances", t, entrances_bytes(&entrances));
-
-        let t = Instant::now();
-        let graph = build_cluster_graph(&grid, &s.movement, &entrances, s.keep_paths);
-        timed("cluster graph", t, graph.memory_bytes());
-
+        let node_points: Vec<Point> = entrances
+            .cells
+            .iter()
+            .map(|c| grid.point_of(crate::CellIndex(*c)))
+            .collect();
+        let node_island: Vec<u32> = entrances
+            .cells
+            .iter()
+            .map(|c| {
+                dead_ends
+                    .island_of(*c as usize)
+                    .expect("transitions are passable")
+            })
+            .collect();
+        let landmarks = find_landmarks(
+            &graph,
+            &node_points,
+            &node_island,
+            grid.width(),
+            grid.height(),
+            s.landmarks,
+        );
+        stages.push(timed("landmarks", t, landmarks.memory_bytes()));
+        stages.push(timed(TOTAL_STAGE, started, 0));
         Ok(Hierarchy::assemble(
-            grid, s, dead_ends, entrances, graph, stages,
+            grid, s, dead_ends, entrances, graph, landmarks, stages,
         ))
     }
 }
@@ -247,9 +304,14 @@ pub struct Hierarchy {
     pub(crate) dead_ends: DeadEnds,
     pub(crate) entrances: Entrances,
     pub(crate) graph: ClusterGraph,
+    pub(crate) landmarks: Landmarks,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
     pub(crate) node_anchor: Vec<(u32, u32)>,
+    /// Per abstract node: its cell (derived at assembly, not saved).
+    pub(crate) node_points: Vec<Point>,
+    /// The smallest weight of a passable cell (heuristics scale by it).
+    pub(crate) min_weight: crate::Weight,
     pub(crate) stats: BuildStats,
 }
 
@@ -270,6 +332,7 @@ impl Hierarchy {
         dead_ends: DeadEnds,
         entrances: Entrances,
         graph: ClusterGraph,
+        landmarks: Landmarks,
         stages: Vec<StageStats>,
     ) -> Hierarchy {
         let node_anchor = entrances
@@ -280,13 +343,21 @@ impl Hierarchy {
                 (a, dead_ends.block_end[a as usize])
             })
             .collect();
+        let node_points = entrances
+            .cells
+            .iter()
+            .map(|c| grid.point_of(crate::CellIndex(*c)))
+            .collect();
         let mut h = Hierarchy {
+            node_points,
+            min_weight: grid.min_weight(),
             stats: BuildStats::default(),
             grid,
             settings,
             dead_ends,
             entrances,
             graph,
+            landmarks,
             node_anchor,
         };
         h.stats = BuildStats {
@@ -397,6 +468,8 @@ impl Hierarchy {
             + entrances_bytes(&self.entrances)
             + self.graph.memory_bytes()
             + self.node_anchor.len() * 8
+            + self.node_points.len() * 8
+            + self.landmarks.memory_bytes()
     }
 }
 

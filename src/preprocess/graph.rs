@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use super::clusters::Entrances;
 use crate::grid::{Grid, Movement, Point, Weight};
+use crate::search::route::{self, Shape};
 use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
 
 /// The abstract graph, the product of stage 4.
@@ -179,59 +180,6 @@ fn uniform_weight(local: &Grid) -> Option<Weight> {
     weights.all(|w| w == first).then_some(first)
 }
 
-/// Whether one of the two canonical least-cost routes from `a` to `b` on open
-/// ground (diagonal moves first then straight, or straight first then
-/// diagonal) is free under `movement`. When it is, on uniformly weighted ground
-/// the least cost between them is exactly the octile distance, no search needed.
-pub(crate) fn octile_route_free(grid: &Grid, movement: &Movement, a: Point, b: Point) -> bool {
-    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
-    let (sx, sy) = (
-        (b.x as i64 - a.x as i64).signum(),
-        (b.y as i64 - a.y as i64).signum(),
-    );
-    let diagonal = if movement.diagonals() { dx.min(dy) } else { 0 };
-    let step =
-        |p: Point, mx: i64, my: i64| Point::new((p.x as i64 + mx) as u32, (p.y as i64 + my) as u32);
-    let (lx, ly) = if dx > dy { (sx, 0) } else { (0, sy) };
-    let walk = |diagonal_first: bool| {
-        let mut p = a;
-        let mut moves: Vec<(i64, i64)> = Vec::with_capacity((dx.max(dy) + dx.min(dy)) as usize);
-        let straight = (dx.max(dy) - diagonal) as usize
-            + if movement.diagonals() {
-                0
-            } else {
-                diagonal as usize
-            };
-        let diag = diagonal as usize;
-        if movement.diagonals() {
-            if diagonal_first {
-                moves.extend(std::iter::repeat_n((sx, sy), diag));
-                moves.extend(std::iter::repeat_n((lx, ly), straight));
-            } else {
-                moves.extend(std::iter::repeat_n((lx, ly), straight));
-                moves.extend(std::iter::repeat_n((sx, sy), diag));
-            }
-        } else {
-            // 4-connected: along x then y, or y then x.
-            let (first, second) = if diagonal_first {
-                ((sx, 0), (0, sy))
-            } else {
-                ((0, sy), (sx, 0))
-            };
-            let (n1, n2) = if diagonal_first { (dx, dy) } else { (dy, dx) };
-            moves.extend(std::iter::repeat_n(first, n1 as usize));
-            moves.extend(std::iter::repeat_n(second, n2 as usize));
-        }
-        moves.iter().all(|(mx, my)| {
-            let q = step(p, *mx, *my);
-            let ok = crate::search::legal_move(grid, movement, p, q);
-            p = q;
-            ok
-        })
-    };
-    walk(true) || walk(false)
-}
-
 fn intra_cluster_edges(
     grid: &Grid,
     movement: &Movement,
@@ -285,8 +233,11 @@ fn intra_cluster_edges(
             if j == i || (symmetric && j < i) {
                 continue;
             }
-            let direct =
-                shortcut.filter(|_| octile_route_free(&local, movement, points[i], points[j]));
+            let direct = shortcut.filter(|_| {
+                [Shape::DiagonalFirst, Shape::StraightFirst]
+                    .into_iter()
+                    .any(|shape| route::is_free(&local, movement, points[i], points[j], shape))
+            });
             match direct {
                 Some(w) => {
                     let (pi, pj) = (points[i], points[j]);

@@ -8,6 +8,8 @@
 //! 3. [`find_entrances`]: clusters, entrances and transition cells ([`Entrances`]).
 //! 4. [`build_cluster_graph`]: exact in-cluster costs between transitions
 //!    ([`ClusterGraph`]).
+//!    4b. [`find_landmarks`]: exact graph distances from a few rim nodes, for
+//!    a sharper planner heuristic ([`Landmarks`]).
 //!
 //! Stage 5, saving and loading, lives with the hierarchy it serialises.
 
@@ -15,9 +17,12 @@ mod clusters;
 mod dead_ends;
 mod graph;
 mod islands;
+mod landmarks;
 
 pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};
 pub(crate) use dead_ends::NO_NODE;
 pub use dead_ends::{DeadEnds, find_dead_ends};
 pub use graph::{ClusterGraph, build_cluster_graph};
 pub use islands::{Islands, find_islands};
+pub(crate) use landmarks::UNREACHED;
+pub use landmarks::{Landmarks, find_landmarks};

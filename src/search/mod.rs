@@ -28,9 +28,12 @@
 mod engine;
 mod heuristic;
 mod path;
+pub(crate) mod route;
 
 pub use engine::SearchCache;
-pub(crate) use engine::{Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted};
+pub(crate) use engine::{
+    Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted, WeightedReverse,
+};
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
@@ -148,6 +151,16 @@ pub(crate) fn check_endpoint(
     Ok(grid.node(point))
 }
 
+/// Which way a search's moves are priced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pricing {
+    /// Moves as searched: a move costs its base times the entered cell's weight.
+    Forward,
+    /// A search run backwards from a goal: each searched move stands for the
+    /// real move the other way, which enters the cell searched from.
+    Reverse,
+}
+
 /// Runs the engine with the grid's step pricing (uniform or weighted) in `region`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_in<R: Region>(
@@ -161,8 +174,49 @@ pub(crate) fn run_in<R: Region>(
     reopen: bool,
     budget: u64,
 ) -> Status {
-    match grid.weight_slice() {
-        None => cache.run(
+    run_priced(
+        cache,
+        grid,
+        movement,
+        region,
+        estimator,
+        goal,
+        tie_break,
+        reopen,
+        budget,
+        Pricing::Forward,
+    )
+}
+
+/// [`run_in`] with a choice of [`Pricing`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_priced<R: Region>(
+    cache: &mut SearchCache,
+    grid: &Grid,
+    movement: &Movement,
+    region: R,
+    estimator: Estimator,
+    goal: Goal,
+    tie_break: TieBreak,
+    reopen: bool,
+    budget: u64,
+    pricing: Pricing,
+) -> Status {
+    match (grid.weight_slice(), pricing) {
+        (Some(w), Pricing::Reverse) => cache.run(
+            &Problem {
+                grid,
+                movement,
+                step: WeightedReverse(w),
+                region,
+                estimator,
+                goal,
+                tie_break,
+                reopen,
+            },
+            budget,
+        ),
+        (None, _) => cache.run(
             &Problem {
                 grid,
                 movement,
@@ -175,7 +229,7 @@ pub(crate) fn run_in<R: Region>(
             },
             budget,
         ),
-        Some(w) => cache.run(
+        (Some(w), Pricing::Forward) => cache.run(
             &Problem {
                 grid,
                 movement,

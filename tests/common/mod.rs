@@ -178,6 +178,13 @@ pub fn pick_queries(
     picked
 }
 
+/// Whether a query is one the data marks as unsolvable: some old `dao`
+/// scenarios list queries between disconnected cells with optimal length 0
+/// (in bucket 0). A search must report no path for them.
+pub fn expects_no_path(q: &ScenarioQuery) -> bool {
+    q.optimal == 0.0 && q.start != q.goal
+}
+
 /// Whether a length found (in straight steps) matches a scenario's printed
 /// optimal length within relative tolerance `rel` (absolute below one step).
 pub fn length_matches(found: f64, optimal: f64, rel: f64) -> bool {

@@ -1,0 +1,262 @@
+//! `tierpath info FILE [--map MAP] [--json]`: loads a hierarchy saved by
+//! `tierpath preprocess` and prints what it holds: the statistics recorded
+//! when it was built (stage times, islands, dead ends, clusters, abstract
+//! nodes and edges, memory), its size on disk, its format version and how
+//! long loading it took.
+//!
+//! A hierarchy file records only a fingerprint of its map, so loading needs
+//! the map itself: `--map MAP`, or by default FILE without its `.tph`
+//! (`arena.map.tph` -> `arena.map`, where `preprocess` puts files when given
+//! no output). A damaged file, or one built from another map, is reported
+//! (exit code 1), never loaded.
+
+use super::CliResult;
+use super::preprocess::{Table, file_name, headers, round3, stage_columns, stats_json, stats_row};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tierpath::{
+    Connectivity, FORMAT_VERSION, Hierarchy, LoadError, MAGIC, Movement, TOTAL_STAGE, io,
+};
+
+/// Arguments of `tierpath info`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A hierarchy file written by `tierpath preprocess`.
+    pub file: PathBuf,
+    /// The map FILE was built from (default: FILE without its `.tph`).
+    #[arg(long, value_name = "MAP")]
+    pub map: Option<PathBuf>,
+    /// Also print everything as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `tierpath info`.
+pub fn run(args: Args) -> CliResult {
+    let file = &args.file;
+    let t = Instant::now();
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let read_ms = t.elapsed().as_secs_f64() * 1e3;
+    let map = match &args.map {
+        Some(m) => m.clone(),
+        None => default_map(file)?,
+    };
+    let t = Instant::now();
+    let grid = io::read_grid(&map)?;
+    let map_ms = t.elapsed().as_secs_f64() * 1e3;
+
+    let t = Instant::now();
+    let loaded = Hierarchy::from_bytes(grid, &bytes);
+    let parse_ms = t.elapsed().as_secs_f64() * 1e3;
+    let h = loaded.map_err(|e| load_error(file, &map, args.map.is_some(), &e))?;
+    let version = file_version(&bytes).unwrap_or(FORMAT_VERSION);
+    let s = h.stats();
+    let set = h.settings();
+
+    let mut out = std::io::stdout().lock();
+    let kv = |out: &mut std::io::StdoutLock, k: &str, v: String| writeln!(out, "{k:<12}{v}");
+    kv(
+        &mut out,
+        "file",
+        format!(
+            "{} ({} bytes, format version {version})",
+            file.display(),
+            bytes.len()
+        ),
+    )?;
+    kv(
+        &mut out,
+        "map",
+        format!(
+            "{} ({}x{}, {} passable cells, fingerprint {:016x})",
+            map.display(),
+            s.width,
+            s.height,
+            s.passable_cells,
+            h.grid().fingerprint()
+        ),
+    )?;
+    kv(
+        &mut out,
+        "settings",
+        format!(
+            "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, cell paths {}",
+            set.cluster_size,
+            describe_movement(&set.movement),
+            set.entrances.single_below,
+            set.entrances.max_gap,
+            if set.keep_paths { "kept" } else { "not kept" },
+        ),
+    )?;
+    kv(
+        &mut out,
+        "load",
+        format!(
+            "{:.3} ms (read file {read_ms:.3} ms + check and copy {parse_ms:.3} ms); map read {map_ms:.3} ms",
+            read_ms + parse_ms
+        ),
+    )?;
+    let stages: Vec<String> = s
+        .stages
+        .iter()
+        .filter(|st| st.name != TOTAL_STAGE)
+        .map(|st| format!("{} {:.3}", st.name, st.seconds * 1e3))
+        .collect();
+    kv(
+        &mut out,
+        "build",
+        format!(
+            "{:.3} ms wall when built ({} ms; stage times overlap)",
+            s.total_seconds() * 1e3,
+            stages.join(", ")
+        ),
+    )?;
+    kv(&mut out, "islands", s.islands.to_string())?;
+    kv(
+        &mut out,
+        "dead ends",
+        format!(
+            "{:.1}% of passable cells ({} cells), {} articulation cells",
+            100.0 * s.dead_end_share(),
+            s.dead_end_cells,
+            s.articulation_cells
+        ),
+    )?;
+    kv(
+        &mut out,
+        "clusters",
+        format!("{} ({} entrances)", s.clusters, s.entrances),
+    )?;
+    kv(
+        &mut out,
+        "abstract",
+        format!(
+            "{} nodes, {} edges ({} intra + {} inter)",
+            s.nodes,
+            s.intra_edges + s.inter_edges,
+            s.intra_edges,
+            s.inter_edges
+        ),
+    )?;
+    kv(
+        &mut out,
+        "memory",
+        format!(
+            "{} bytes ({:.2} bytes/cell); on disk {} bytes",
+            s.memory_bytes,
+            s.bytes_per_cell(),
+            bytes.len()
+        ),
+    )?;
+    writeln!(out)?;
+    // The same row `preprocess` prints.
+    let names = stage_columns(std::iter::once(s));
+    let mut table = Table::new(headers(&names));
+    table.row(stats_row(
+        &file_name(&map),
+        s,
+        &names,
+        Some(bytes.len() as u64),
+    ));
+    table.print(&mut out)?;
+    if args.json {
+        let mut m = serde_json::Map::new();
+        m.insert("file".into(), file.display().to_string().into());
+        m.insert("map".into(), map.display().to_string().into());
+        m.insert("format_version".into(), version.into());
+        m.insert("file_bytes".into(), (bytes.len() as u64).into());
+        m.insert("load_ms".into(), round3(read_ms + parse_ms).into());
+        m.insert("from_bytes_ms".into(), round3(parse_ms).into());
+        m.insert("map_read_ms".into(), round3(map_ms).into());
+        m.insert("cluster_size".into(), set.cluster_size.into());
+        m.insert("movement".into(), describe_movement(&set.movement).into());
+        m.insert("keep_paths".into(), set.keep_paths.into());
+        m.extend(stats_json(s));
+        writeln!(out, "{}", serde_json::Value::Object(m))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// FILE without its `.tph`, when that is a file.
+fn default_map(file: &Path) -> CliResult<PathBuf> {
+    let name = file.as_os_str().to_string_lossy();
+    let hint = "a hierarchy file stores only a fingerprint of its map, so loading needs the map: \
+                pass the map it was built from with --map MAP";
+    let Some(stem) = name.strip_suffix(".tph") else {
+        return Err(format!(
+            "{}: no --map given and the file name does not end in .tph (so no map name can be \
+             guessed from it); {hint}",
+            file.display()
+        )
+        .into());
+    };
+    let candidate = PathBuf::from(stem);
+    if candidate.is_file() {
+        Ok(candidate)
+    } else {
+        Err(format!(
+            "{}: no --map given and {} (the file name without .tph) does not exist; {hint}",
+            file.display(),
+            candidate.display()
+        )
+        .into())
+    }
+}
+
+/// The version field of a file that starts with the magic bytes.
+fn file_version(bytes: &[u8]) -> Option<u32> {
+    if bytes.len() >= 12 && &bytes[..8] == MAGIC {
+        Some(u32::from_le_bytes(bytes[8..12].try_into().ok()?))
+    } else {
+        None
+    }
+}
+
+fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super::Error {
+    let hint = match e {
+        LoadError::MapMismatch { .. } if map_given => {
+            format!(" (is {} the map it was built from?)", map.display())
+        }
+        LoadError::MapMismatch { .. } => format!(
+            " ({} was guessed from the file name: pass the map it was built from with --map MAP)",
+            map.display()
+        ),
+        LoadError::Checksum | LoadError::Truncated(_) | LoadError::Invalid(_) => {
+            " (rebuild it with `tierpath preprocess`)".to_string()
+        }
+        LoadError::Version { .. } => " (rebuild it with this `tierpath preprocess`)".to_string(),
+        _ => String::new(),
+    };
+    format!("cannot load {}: {e}{hint}", file.display()).into()
+}
+
+/// `8-connected, corners never, straight 10000, diagonal 14142`.
+pub fn describe_movement(m: &Movement) -> String {
+    let conn = match m.connectivity {
+        Connectivity::Four => "4-connected".to_string(),
+        Connectivity::Eight => format!("8-connected, corner cutting {:?}", m.corners),
+    };
+    format!("{conn}, straight {}, diagonal {}", m.straight, m.diagonal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_map_strips_tph() {
+        let dir = std::env::temp_dir().join(format!("tierpath-info-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let map = dir.join("a.map");
+        std::fs::write(&map, "x").unwrap();
+        assert_eq!(default_map(&dir.join("a.map.tph")).unwrap(), map);
+        let missing = default_map(&dir.join("b.map.tph")).unwrap_err().to_string();
+        assert!(missing.contains("--map"), "{missing}");
+        assert!(missing.contains("b.map"), "{missing}");
+        let odd = default_map(&dir.join("a.bin")).unwrap_err().to_string();
+        assert!(odd.contains("--map"), "{odd}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

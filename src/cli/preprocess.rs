@@ -1,0 +1,659 @@
+//! `tierpath preprocess MAP... [-o FILE | --out-dir DIR] [--cluster-size N]
+//! [--jobs N] [--json]`: builds the hierarchy of one map or many, saves each
+//! to a `.tph` file, and prints what every build cost and produced.
+//!
+//! # Where files go
+//! * `-o FILE`: one map only, saved to FILE.
+//! * `--out-dir DIR` (created when missing): `DIR/<map file name>.tph`, for
+//!   any number of maps (`arena.map` -> `DIR/arena.map.tph`).
+//! * Neither, one map: beside the map (`maps/arena.map` ->
+//!   `maps/arena.map.tph`), where `tierpath info` finds the map by itself.
+//!   Several maps need `--out-dir`.
+//!
+//! # Parallelism
+//! `--jobs N` maps are built at once (default: one per core), each by its own
+//! job thread, which pulls the next map when it is done; every build is itself
+//! parallel on rayon's global pool (islands and dead ends beside entrances and
+//! the cluster graph, and the cluster graph across clusters). The job threads
+//! are plain threads rather than a rayon pool on purpose: a rayon worker that
+//! waits for a build may start another map's work meanwhile, which would both
+//! exceed N maps in flight and count the other map's time in this map's build.
+//! With N > 1 the maps share the cores, so per-map times are wall times under
+//! that contention; `--jobs 1` times each map alone.
+
+use super::CliResult;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+use tierpath::{BuildStats, DEFAULT_CLUSTER_SIZE, HierarchyBuilder, TOTAL_STAGE, io};
+
+/// Arguments of `tierpath preprocess`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Maps to preprocess (Moving AI `.map` or terrain text).
+    #[arg(value_name = "MAP", required = true)]
+    pub maps: Vec<PathBuf>,
+    /// Output file, for a single MAP (default: `<MAP>.tph` beside the map).
+    #[arg(
+        short = 'o',
+        long = "output",
+        visible_alias = "out",
+        value_name = "FILE"
+    )]
+    pub output: Option<PathBuf>,
+    /// Output folder, created when missing: each map is saved as
+    /// `DIR/<map file name>.tph`. Needed for several maps.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    pub out_dir: Option<PathBuf>,
+    /// Side of a cluster, in cells (2 to 1024).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CLUSTER_SIZE,
+          value_parser = clap::value_parser!(u32).range(2..=1024))]
+    pub cluster_size: u32,
+    /// Maps built at once (default: the number of cores). Each build is itself
+    /// parallel.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// Also print everything as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One map built and saved.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The map file.
+    pub map: PathBuf,
+    /// The hierarchy file written.
+    pub output: PathBuf,
+    /// The build's statistics.
+    pub stats: BuildStats,
+    /// Milliseconds reading the map.
+    pub read_ms: f64,
+    /// Milliseconds serialising and writing the file.
+    pub save_ms: f64,
+    /// Size of the file written.
+    pub file_bytes: u64,
+}
+
+/// Runs `tierpath preprocess`.
+pub fn run(args: Args) -> CliResult {
+    let outputs = output_paths(&args)?;
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create output folder {}: {e}", dir.display()))?;
+    }
+    let builder = HierarchyBuilder::new().cluster_size(args.cluster_size);
+    let n = args.maps.len();
+    let jobs = args
+        .jobs
+        .map(|j| j as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+        .clamp(1, n.max(1));
+
+    let progress = if n > 1 {
+        let bar =
+            ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr_with_hz(8));
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} maps {elapsed} {wide_msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<Built, String>>>> =
+        (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    let map = &args.maps[i];
+                    let result = preprocess_one(&builder, map, &outputs[i]);
+                    match &result {
+                        Ok(_) => progress.set_message(file_name(map)),
+                        Err(e) => progress.suspend(|| eprintln!("error: {e}")),
+                    }
+                    progress.inc(1);
+                    *results[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
+                }
+            });
+        }
+    });
+    progress.finish_and_clear();
+    let wall = started.elapsed().as_secs_f64();
+
+    let results: Vec<Result<Built, String>> = results
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .unwrap_or_else(|| Err("not built".to_string()))
+        })
+        .collect();
+    let built: Vec<&Built> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let failed: Vec<(&PathBuf, &String)> = args
+        .maps
+        .iter()
+        .zip(&results)
+        .filter_map(|(m, r)| r.as_ref().err().map(|e| (m, e)))
+        .collect();
+
+    let mut out = std::io::stdout().lock();
+    let stage_names = stage_columns(built.iter().map(|b| &b.stats));
+    let mut table = Table::new(headers(&stage_names));
+    for (map, result) in args.maps.iter().zip(&results) {
+        match result {
+            Ok(b) => table.row(stats_row(
+                &file_name(&b.map),
+                &b.stats,
+                &stage_names,
+                Some(b.file_bytes),
+            )),
+            Err(e) => table.row(vec![file_name(map), format!("FAILED: {e}")]),
+        }
+    }
+    let totals = Totals::of(&built);
+    if n > 1 && !built.is_empty() {
+        table.separator();
+        table.row(totals.row(&stage_names, built.len()));
+    }
+    table.print(&mut out)?;
+    let destination = match (&args.output, &args.out_dir) {
+        (Some(f), _) => f.display().to_string(),
+        (_, Some(d)) => format!("{}/", d.display()),
+        _ => "beside the map".to_string(),
+    };
+    writeln!(
+        out,
+        "{} of {n} map{} built and saved ({destination}), {} failed, in {:.2} s wall \
+         (--jobs {jobs}, cluster size {}; build ms = whole build, stage times overlap)",
+        built.len(),
+        if n == 1 { "" } else { "s" },
+        failed.len(),
+        wall,
+        args.cluster_size,
+    )?;
+    if args.json {
+        let maps: Vec<serde_json::Value> = built.iter().map(|b| built_json(b)).collect();
+        let failures: Vec<serde_json::Value> = failed
+            .iter()
+            .map(|(m, e)| serde_json::json!({"map": m.display().to_string(), "error": e}))
+            .collect();
+        let json = serde_json::json!({
+            "cluster_size": args.cluster_size,
+            "jobs": jobs,
+            "wall_ms": round3(wall * 1e3),
+            "maps": maps,
+            "failed": failures,
+            "totals": totals.json(built.len()),
+        });
+        writeln!(out, "{json}")?;
+    }
+    out.flush()?;
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} of {n} maps failed", failed.len()).into())
+    }
+}
+
+/// Where each map's hierarchy goes; errors on ambiguous or clashing outputs.
+fn output_paths(args: &Args) -> CliResult<Vec<PathBuf>> {
+    let n = args.maps.len();
+    let outputs: Vec<PathBuf> = match (&args.output, &args.out_dir) {
+        (Some(file), _) => {
+            if n != 1 {
+                return Err(format!(
+                    "-o/--output names one file but {n} maps were given: use --out-dir DIR"
+                )
+                .into());
+            }
+            vec![file.clone()]
+        }
+        (None, Some(dir)) => args
+            .maps
+            .iter()
+            .map(|m| dir.join(format!("{}.tph", file_name(m))))
+            .collect(),
+        (None, None) => {
+            if n != 1 {
+                return Err(format!(
+                    "{n} maps given: pass --out-dir DIR to say where their .tph files go"
+                )
+                .into());
+            }
+            vec![beside(&args.maps[0])]
+        }
+    };
+    let mut seen: HashMap<&PathBuf, &PathBuf> = HashMap::new();
+    for (map, out) in args.maps.iter().zip(&outputs) {
+        if let Some(other) = seen.insert(out, map) {
+            return Err(format!(
+                "{} and {} would both be saved as {}",
+                other.display(),
+                map.display(),
+                out.display()
+            )
+            .into());
+        }
+    }
+    Ok(outputs)
+}
+
+/// `<map>.tph` beside the map.
+fn beside(map: &Path) -> PathBuf {
+    let mut s = map.as_os_str().to_os_string();
+    s.push(".tph");
+    PathBuf::from(s)
+}
+
+/// The last component of a path, for tables.
+pub fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Reads, builds and saves one map.
+fn preprocess_one(builder: &HierarchyBuilder, map: &Path, output: &Path) -> Result<Built, String> {
+    let t = Instant::now();
+    let grid = io::read_grid(map).map_err(|e| e.to_string())?;
+    let read_ms = ms(t.elapsed().as_secs_f64());
+    let h = builder
+        .build(grid)
+        .map_err(|e| format!("{}: {e}", map.display()))?;
+    let t = Instant::now();
+    h.save_file(output).map_err(|e| e.to_string())?;
+    let save_ms = ms(t.elapsed().as_secs_f64());
+    let file_bytes = std::fs::metadata(output)
+        .map_err(|e| format!("{}: {e}", output.display()))?
+        .len();
+    Ok(Built {
+        map: map.to_path_buf(),
+        output: output.to_path_buf(),
+        stats: h.stats().clone(),
+        read_ms,
+        save_ms,
+        file_bytes,
+    })
+}
+
+fn ms(seconds: f64) -> f64 {
+    seconds * 1e3
+}
+
+/// Rounds to three decimals (for JSON).
+pub fn round3(x: f64) -> f64 {
+    (x * 1e3).round() / 1e3
+}
+
+/// The stage names to give a column each (all but the total), in order of
+/// first appearance.
+pub fn stage_columns<'a>(stats: impl Iterator<Item = &'a BuildStats>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for s in stats {
+        for st in &s.stages {
+            if st.name != TOTAL_STAGE && !names.contains(&st.name) {
+                names.push(st.name.clone());
+            }
+        }
+    }
+    names
+}
+
+/// Table headers for [`stats_row`].
+pub fn headers(stage_names: &[String]) -> Vec<String> {
+    let mut h = vec![
+        "map".to_string(),
+        "size".to_string(),
+        "build ms".to_string(),
+    ];
+    h.extend(stage_names.iter().map(|s| format!("{s} ms")));
+    h.extend(
+        [
+            "islands",
+            "dead end",
+            "clusters",
+            "nodes",
+            "edges (intra+inter)",
+            "memory B",
+            "B/cell",
+            "file B",
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+fn stage_ms(stats: &BuildStats, name: &str) -> Option<f64> {
+    stats
+        .stages
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| ms(s.seconds))
+}
+
+/// One table row for a map's statistics.
+pub fn stats_row(
+    name: &str,
+    s: &BuildStats,
+    stage_names: &[String],
+    file_bytes: Option<u64>,
+) -> Vec<String> {
+    let mut row = vec![
+        name.to_string(),
+        format!("{}x{}", s.width, s.height),
+        format!("{:.2}", ms(s.total_seconds())),
+    ];
+    row.extend(
+        stage_names
+            .iter()
+            .map(|n| stage_ms(s, n).map_or("-".to_string(), |v| format!("{v:.2}"))),
+    );
+    row.extend([
+        s.islands.to_string(),
+        format!("{:.1}%", 100.0 * s.dead_end_share()),
+        s.clusters.to_string(),
+        s.nodes.to_string(),
+        format!(
+            "{} ({}+{})",
+            s.intra_edges + s.inter_edges,
+            s.intra_edges,
+            s.inter_edges
+        ),
+        s.memory_bytes.to_string(),
+        format!("{:.2}", s.bytes_per_cell()),
+        file_bytes.map_or("-".to_string(), |b| b.to_string()),
+    ]);
+    row
+}
+
+/// A map's statistics as JSON.
+pub fn stats_json(s: &BuildStats) -> serde_json::Map<String, serde_json::Value> {
+    let stages: Vec<serde_json::Value> = s
+        .stages
+        .iter()
+        .map(|st| {
+            serde_json::json!({"name": st.name, "ms": round3(ms(st.seconds)), "bytes": st.bytes})
+        })
+        .collect();
+    let v = serde_json::json!({
+        "width": s.width,
+        "height": s.height,
+        "passable_cells": s.passable_cells,
+        "build_ms": round3(ms(s.total_seconds())),
+        "stages": stages,
+        "islands": s.islands,
+        "dead_end_cells": s.dead_end_cells,
+        "dead_end_share": s.dead_end_share(),
+        "articulation_cells": s.articulation_cells,
+        "clusters": s.clusters,
+        "entrances": s.entrances,
+        "nodes": s.nodes,
+        "intra_edges": s.intra_edges,
+        "inter_edges": s.inter_edges,
+        "edges": s.intra_edges + s.inter_edges,
+        "memory_bytes": s.memory_bytes,
+        "bytes_per_cell": s.bytes_per_cell(),
+    });
+    match v {
+        serde_json::Value::Object(m) => m,
+        _ => unreachable!("json! of an object literal is an object"),
+    }
+}
+
+fn built_json(b: &Built) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("map".into(), b.map.display().to_string().into());
+    m.insert("output".into(), b.output.display().to_string().into());
+    m.extend(stats_json(&b.stats));
+    m.insert("file_bytes".into(), b.file_bytes.into());
+    m.insert("read_ms".into(), round3(b.read_ms).into());
+    m.insert("save_ms".into(), round3(b.save_ms).into());
+    serde_json::Value::Object(m)
+}
+
+/// Sums over a batch.
+#[derive(Debug, Default)]
+struct Totals {
+    cells: u64,
+    passable: u64,
+    build_s: f64,
+    stage_s: HashMap<String, f64>,
+    islands: u64,
+    dead_end_cells: u64,
+    clusters: u64,
+    nodes: u64,
+    intra: u64,
+    inter: u64,
+    memory: u64,
+    file: u64,
+}
+
+impl Totals {
+    fn of(built: &[&Built]) -> Totals {
+        let mut t = Totals::default();
+        for b in built {
+            let s = &b.stats;
+            t.cells += s.width as u64 * s.height as u64;
+            t.passable += s.passable_cells;
+            t.build_s += s.total_seconds();
+            for st in &s.stages {
+                if st.name != TOTAL_STAGE {
+                    *t.stage_s.entry(st.name.clone()).or_default() += st.seconds;
+                }
+            }
+            t.islands += s.islands;
+            t.dead_end_cells += s.dead_end_cells;
+            t.clusters += s.clusters;
+            t.nodes += s.nodes;
+            t.intra += s.intra_edges;
+            t.inter += s.inter_edges;
+            t.memory += s.memory_bytes;
+            t.file += b.file_bytes;
+        }
+        t
+    }
+
+    fn dead_end_share(&self) -> f64 {
+        if self.passable == 0 {
+            0.0
+        } else {
+            self.dead_end_cells as f64 / self.passable as f64
+        }
+    }
+
+    fn bytes_per_cell(&self) -> f64 {
+        if self.cells == 0 {
+            0.0
+        } else {
+            self.memory as f64 / self.cells as f64
+        }
+    }
+
+    fn row(&self, stage_names: &[String], maps: usize) -> Vec<String> {
+        let mut row = vec![
+            format!("total ({maps} maps)"),
+            format!("{:.2} Mcell", self.cells as f64 / 1e6),
+            format!("{:.2}", ms(self.build_s)),
+        ];
+        row.extend(stage_names.iter().map(|n| {
+            self.stage_s
+                .get(n)
+                .map_or("-".to_string(), |s| format!("{:.2}", ms(*s)))
+        }));
+        row.extend([
+            self.islands.to_string(),
+            format!("{:.1}%", 100.0 * self.dead_end_share()),
+            self.clusters.to_string(),
+            self.nodes.to_string(),
+            format!(
+                "{} ({}+{})",
+                self.intra + self.inter,
+                self.intra,
+                self.inter
+            ),
+            self.memory.to_string(),
+            format!("{:.2}", self.bytes_per_cell()),
+            self.file.to_string(),
+        ]);
+        row
+    }
+
+    fn json(&self, maps: usize) -> serde_json::Value {
+        let stages: serde_json::Map<String, serde_json::Value> = self
+            .stage_s
+            .iter()
+            .map(|(k, v)| (k.clone(), round3(ms(*v)).into()))
+            .collect();
+        serde_json::json!({
+            "maps": maps,
+            "cells": self.cells,
+            "passable_cells": self.passable,
+            "build_ms": round3(ms(self.build_s)),
+            "stage_ms": stages,
+            "islands": self.islands,
+            "dead_end_cells": self.dead_end_cells,
+            "dead_end_share": self.dead_end_share(),
+            "clusters": self.clusters,
+            "nodes": self.nodes,
+            "intra_edges": self.intra,
+            "inter_edges": self.inter,
+            "memory_bytes": self.memory,
+            "bytes_per_cell": self.bytes_per_cell(),
+            "file_bytes": self.file,
+        })
+    }
+}
+
+/// A plain text table: the first column left-aligned, the others right-aligned.
+pub struct Table {
+    headers: Vec<String>,
+    rows: Vec<Option<Vec<String>>>,
+}
+
+impl Table {
+    /// A table with these column headers.
+    pub fn new(headers: Vec<String>) -> Table {
+        Table {
+            headers,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row (shorter rows leave their last columns empty).
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(Some(cells));
+    }
+
+    /// Adds a rule line.
+    pub fn separator(&mut self) {
+        self.rows.push(None);
+    }
+
+    /// Writes the table.
+    pub fn print(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let cols = self.headers.len();
+        let mut width: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for row in self.rows.iter().flatten() {
+            // A short row (a failure) spans the columns: do not widen them.
+            if row.len() == cols {
+                for (w, c) in width.iter_mut().zip(row) {
+                    *w = (*w).max(c.chars().count());
+                }
+            } else if let Some(first) = row.first() {
+                width[0] = width[0].max(first.chars().count());
+            }
+        }
+        let line = |cells: &[String]| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                let w = width.get(i).copied().unwrap_or(0);
+                if i == 0 || cells.len() != cols {
+                    s.push_str(&format!("{c:<w$}"));
+                } else {
+                    s.push_str(&format!("{c:>w$}"));
+                }
+            }
+            s.trim_end().to_string()
+        };
+        writeln!(out, "{}", line(&self.headers))?;
+        let total: usize = width.iter().sum::<usize>() + 2 * cols.saturating_sub(1);
+        for row in &self.rows {
+            match row {
+                Some(cells) => writeln!(out, "{}", line(cells))?,
+                None => writeln!(out, "{}", "-".repeat(total))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_follow_the_flags() {
+        let args = |maps: &[&str], output: Option<&str>, dir: Option<&str>| Args {
+            maps: maps.iter().map(PathBuf::from).collect(),
+            output: output.map(PathBuf::from),
+            out_dir: dir.map(PathBuf::from),
+            cluster_size: 16,
+            jobs: None,
+            json: false,
+        };
+        assert_eq!(
+            output_paths(&args(&["m/a.map"], None, None)).unwrap(),
+            vec![PathBuf::from("m/a.map.tph")]
+        );
+        assert_eq!(
+            output_paths(&args(&["m/a.map"], Some("x.tph"), None)).unwrap(),
+            vec![PathBuf::from("x.tph")]
+        );
+        assert_eq!(
+            output_paths(&args(&["m/a.map", "n/b.map"], None, Some("out"))).unwrap(),
+            vec![
+                PathBuf::from("out/a.map.tph"),
+                PathBuf::from("out/b.map.tph")
+            ]
+        );
+        assert!(output_paths(&args(&["a.map", "b.map"], None, None)).is_err());
+        assert!(output_paths(&args(&["a.map", "b.map"], Some("x"), None)).is_err());
+        let clash = output_paths(&args(&["m/a.map", "n/a.map"], None, Some("out")));
+        assert!(clash.unwrap_err().to_string().contains("both"));
+    }
+
+    #[test]
+    fn table_aligns() {
+        let mut t = Table::new(vec!["map".into(), "n".into()]);
+        t.row(vec!["a".into(), "1".into()]);
+        t.row(vec!["long name".into(), "1234".into()]);
+        t.separator();
+        t.row(vec!["failed one".into()]);
+        let mut out = Vec::new();
+        t.print(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "map            n");
+        assert_eq!(lines[1], "a              1");
+        assert_eq!(lines[2], "long name   1234");
+        assert_eq!(lines[4], "failed one");
+    }
+}

@@ -1,0 +1,154 @@
+//! Stage 4b: landmarks, exact cluster-graph distances from a few nodes on the
+//! rim of the map, which give the planner a far sharper lower bound than the
+//! straight-line distance (ALT: A*, landmarks, triangle inequality).
+//!
+//! For a landmark `L`, the triangle inequality gives, for any node `v` and goal
+//! `T`, `d(v, T) >= d(L, T) - d(L, v)`, and on an unweighted map (where the
+//! graph is symmetric) also `d(v, T) >= d(L, v) - d(L, T)`. The goal is not a
+//! node of the graph, so `d(L, T)` is taken per query as the least
+//! `d(L, j) + cost(j -> goal)` over the goal's transitions `j`: the exact
+//! distance in the graph the planner searches. The bound stays valid when the
+//! planner skips dead ends (skipping only lengthens distances) and is
+//! consistent, so A* needs no re-opening.
+//!
+//! Landmarks are the transitions of the largest island (by transitions)
+//! nearest to points spread around the map's rim; their searches run in
+//! parallel.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rayon::prelude::*;
+
+use super::graph::ClusterGraph;
+use crate::grid::Point;
+
+/// Distance of a node a landmark cannot reach.
+pub(crate) const UNREACHED: u64 = u64::MAX;
+
+/// Landmark distances, the product of stage 4b.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Landmarks {
+    /// Number of landmarks, `K`.
+    pub(crate) count: u32,
+    /// The landmark nodes.
+    pub(crate) nodes: Vec<u32>,
+    /// `dist[v * K + l]`: cost from landmark `l` to node `v` ([`UNREACHED`]
+    /// when unreachable). Node-major, so one node's distances share a cache line.
+    pub(crate) dist: Vec<u64>,
+}
+
+impl Landmarks {
+    /// Number of landmarks.
+    pub fn count(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        self.dist.len() * 8 + self.nodes.len() * 4
+    }
+
+    /// The distances from every landmark to node `v`.
+    #[inline]
+    pub(crate) fn of(&self, v: u32) -> &[u64] {
+        let k = self.count as usize;
+        &self.dist[v as usize * k..v as usize * k + k]
+    }
+}
+
+/// Picks up to `count` landmarks and computes their distances (stage 4b).
+/// `node_points` are the transitions' cells, `node_island` their islands.
+pub fn find_landmarks(
+    graph: &ClusterGraph,
+    node_points: &[Point],
+    node_island: &[u32],
+    width: u32,
+    height: u32,
+    count: u32,
+) -> Landmarks {
+    let n = node_points.len();
+    if n == 0 || count == 0 {
+        return Landmarks::default();
+    }
+    // The island with the most transitions.
+    let mut per_island = std::collections::BTreeMap::<u32, u32>::new();
+    for i in node_island {
+        *per_island.entry(*i).or_default() += 1;
+    }
+    let island = per_island
+        .iter()
+        .max_by_key(|(i, c)| (**c, Reverse(**i)))
+        .map(|(i, _)| *i)
+        .expect("at least one node");
+    // Targets spread around the rim: corners and edge midpoints first.
+    let (w, h) = (width as i64 - 1, height as i64 - 1);
+    let rim = [
+        (0, 0),
+        (w, h),
+        (w, 0),
+        (0, h),
+        (w / 2, 0),
+        (w / 2, h),
+        (0, h / 2),
+        (w, h / 2),
+        (w / 4, 0),
+        (3 * w / 4, h),
+        (0, 3 * h / 4),
+        (w, h / 4),
+        (3 * w / 4, 0),
+        (w / 4, h),
+        (0, h / 4),
+        (w, 3 * h / 4),
+    ];
+    let mut nodes: Vec<u32> = Vec::new();
+    for (tx, ty) in rim.iter().take(count as usize) {
+        let best = (0..n as u32)
+            .filter(|v| node_island[*v as usize] == island && !nodes.contains(v))
+            .min_by_key(|v| {
+                let p = node_points[*v as usize];
+                let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
+                (dx * dx + dy * dy, *v)
+            });
+        if let Some(b) = best {
+            nodes.push(b);
+        }
+    }
+    let k = nodes.len();
+    let columns: Vec<Vec<u64>> = nodes
+        .par_iter()
+        .map(|l| distances_from(graph, *l, n))
+        .collect();
+    let mut dist = vec![UNREACHED; n * k];
+    for (l, col) in columns.iter().enumerate() {
+        for (v, d) in col.iter().enumerate() {
+            dist[v * k + l] = *d;
+        }
+    }
+    Landmarks {
+        count: k as u32,
+        nodes,
+        dist,
+    }
+}
+
+/// Dijkstra over the cluster graph from `source`.
+fn distances_from(graph: &ClusterGraph, source: u32, n: usize) -> Vec<u64> {
+    let mut dist = vec![UNREACHED; n];
+    let mut heap = BinaryHeap::new();
+    dist[source as usize] = 0;
+    heap.push(Reverse((0u64, source)));
+    while let Some(Reverse((d, v))) = heap.pop() {
+        if d > dist[v as usize] {
+            continue;
+        }
+        for (w, c, _) in graph.out_edges(v) {
+            let nd = d + c;
+            if nd < dist[w as usize] {
+                dist[w as usize] = nd;
+                heap.push(Reverse((nd, w)));
+            }
+        }
+    }
+    dist
+}

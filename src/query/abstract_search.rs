@@ -1,0 +1,225 @@
+//! A* over the cluster graph, from the start's transitions to a virtual goal.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use crate::grid::{Point, Weight};
+use crate::hierarchy::Hierarchy;
+use crate::preprocess::UNREACHED;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    f: u64,
+    tie: u64,
+    node: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        (self.f, self.tie) == (o.f, o.tie)
+    }
+}
+impl Eq for Entry {}
+impl Ord for Entry {
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        (o.f, o.tie).cmp(&(self.f, self.tie))
+    }
+}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Per-thread scratch of the abstract search, reset by a generation stamp.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct AbstractScratch {
+    g: Vec<u64>,
+    parent: Vec<u32>,
+    parent_edge: Vec<u32>,
+    stamp: Vec<u32>,
+    goal_cost: Vec<u64>,
+    goal_stamp: Vec<u32>,
+    generation: u32,
+    heap: BinaryHeap<Entry>,
+}
+
+/// The abstract route found: transition nodes from the first (next to the
+/// start) to the last (next to the goal), and the edge used to reach each
+/// (`u32::MAX` for the first).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AbstractRoute {
+    pub nodes: Vec<u32>,
+    pub edges: Vec<u32>,
+    pub cost: u64,
+}
+
+impl AbstractScratch {
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.g.capacity() * 8
+            + self.goal_cost.capacity() * 8
+            + (self.parent.capacity()
+                + self.parent_edge.capacity()
+                + self.stamp.capacity()
+                + self.goal_stamp.capacity())
+                * 4
+            + self.heap.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    fn begin(&mut self, nodes: usize) {
+        let len = nodes + 1;
+        if self.g.len() < len {
+            self.g.resize(len, 0);
+            self.parent.resize(len, NONE);
+            self.parent_edge.resize(len, NONE);
+            self.stamp.resize(len, 0);
+            self.goal_cost.resize(len, 0);
+            self.goal_stamp.resize(len, 0);
+        }
+        if self.generation >= u32::MAX - 4 {
+            self.stamp.fill(0);
+            self.goal_stamp.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 2;
+        self.heap.clear();
+    }
+
+    /// Runs A* from `starts` (node, cost from the start cell) to any of `goals`
+    /// (node, cost to the goal cell), skipping nodes in dead-end regions that
+    /// hold neither endpoint (anchors `sa`, `ta`). Returns the route, and the
+    /// number of expansions.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search(
+        &mut self,
+        h: &Hierarchy,
+        starts: &[(u32, u64)],
+        goals: &[(u32, u64)],
+        goal: Point,
+        sa: u32,
+        ta: u32,
+        route: &mut AbstractRoute,
+    ) -> (bool, u64) {
+        let n = h.entrances.cells.len();
+        self.begin(n);
+        let virtual_goal = n as u32;
+        let open = self.generation;
+        let closed = open + 1;
+        let min_w = h.min_weight.0 as u64;
+        let movement = h.settings.movement;
+        // Landmark bounds: d(L, goal) through the goal's transitions.
+        let lm = &h.landmarks;
+        let k = lm.count as usize;
+        let mut to_goal = [UNREACHED; 16];
+        for (v, c) in goals {
+            for (l, d) in lm.of(*v).iter().enumerate() {
+                if *d != UNREACHED {
+                    to_goal[l] = to_goal[l].min(d + c);
+                }
+            }
+        }
+        let symmetric = !h.grid.is_weighted();
+        let estimate = |v: u32| -> u64 {
+            let p = h.node_points[v as usize];
+            let mut best = movement
+                .distance(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y))
+                .0
+                / Weight::ONE.0 as u64
+                * min_w;
+            if k > 0 {
+                for (d, dt) in lm.of(v).iter().zip(&to_goal[..k]) {
+                    if *d == UNREACHED || *dt == UNREACHED {
+                        continue;
+                    }
+                    let bound = if symmetric {
+                        d.abs_diff(*dt)
+                    } else {
+                        dt.saturating_sub(*d)
+                    };
+                    best = best.max(bound);
+                }
+            }
+            best
+        };
+        for (v, c) in goals {
+            self.goal_cost[*v as usize] = *c;
+            self.goal_stamp[*v as usize] = open;
+        }
+        for (v, c) in starts {
+            let i = *v as usize;
+            if self.stamp[i] == open && self.g[i] <= *c {
+                continue;
+            }
+            self.g[i] = *c;
+            self.parent[i] = NONE;
+            self.parent_edge[i] = NONE;
+            self.stamp[i] = open;
+            self.heap.push(Entry {
+                f: c + estimate(*v),
+                tie: u64::MAX - c,
+                node: *v,
+            });
+        }
+        let relevant = |v: u32| {
+            let (a, end) = h.node_anchor[v as usize];
+            (a <= sa && sa < end) || (a <= ta && ta < end)
+        };
+        let mut expanded = 0u64;
+        let mut found = false;
+        while let Some(Entry { node, .. }) = self.heap.pop() {
+            let v = node as usize;
+            if self.stamp[v] == closed {
+                continue;
+            }
+            self.stamp[v] = closed;
+            expanded += 1;
+            if node == virtual_goal {
+                found = true;
+                break;
+            }
+            let g = self.g[v];
+            let mut relax = |w: u32, cost: u64, edge: u32, est: u64| {
+                let wi = w as usize;
+                let ng = g + cost;
+                if self.stamp[wi] == closed || (self.stamp[wi] == open && self.g[wi] <= ng) {
+                    return;
+                }
+                self.g[wi] = ng;
+                self.parent[wi] = node;
+                self.parent_edge[wi] = edge;
+                self.stamp[wi] = open;
+                self.heap.push(Entry {
+                    f: ng + est,
+                    tie: u64::MAX - ng,
+                    node: w,
+                });
+            };
+            if self.goal_stamp[v] == open {
+                relax(virtual_goal, self.goal_cost[v], NONE, 0);
+            }
+            for (w, cost, e) in h.graph.out_edges(node) {
+                if relevant(w) {
+                    relax(w, cost, e as u32, estimate(w));
+                }
+            }
+        }
+        route.nodes.clear();
+        route.edges.clear();
+        if !found {
+            return (false, expanded);
+        }
+        route.cost = self.g[n];
+        let mut cur = self.parent[n];
+        while cur != NONE {
+            route.nodes.push(cur);
+            route.edges.push(self.parent_edge[cur as usize]);
+            cur = self.parent[cur as usize];
+        }
+        route.nodes.reverse();
+        route.edges.reverse();
+        (true, expanded)
+    }
+}

@@ -1,0 +1,430 @@
+//! Two-tier queries on a [`Hierarchy`]: plan over clusters, refine into cells,
+//! smooth.
+//!
+//! A query takes, in order, the first of these that applies:
+//!
+//! 1. **Different islands**: unreachable, answered from the island labels
+//!    without searching.
+//! 2. **Near** (start and goal in the same or neighbouring clusters): an exact
+//!    A* bounded to the clusters around them, so short paths are optimal. When
+//!    the bounded area holds no path, the query goes on to 3.
+//! 3. **Hierarchical**: connect the start and the goal to their clusters'
+//!    transitions (in-cluster Dijkstra), A* over the cluster graph skipping
+//!    dead-end regions that hold neither endpoint, then refine each abstract
+//!    edge into cells (an in-cluster A*, or a copy when the hierarchy keeps edge
+//!    paths) and smooth the cells: wherever a straight octile route between two
+//!    cells of the path is free and cheaper than the stretch it replaces, it
+//!    replaces it. Smoothing never raises the cost and keeps the path valid.
+//!
+//! Refinement is lazy: [`Hierarchy::plan`] returns a [`PathPlan`] holding the
+//! abstract route, whose [`PathPlan::next_segment`] yields the cell path piece
+//! by piece, so a unit can start moving at once. [`Hierarchy::find_path`] is the
+//! same plan run to its end, so the two give identical cells.
+//!
+//! ```
+//! use tierpath::{Grid, Hierarchy, Point, QueryCache};
+//! let grid = Grid::from_fn(200, 200, |p| !(p.x == 100 && p.y < 180)).unwrap();
+//! let h = Hierarchy::build(grid).unwrap();
+//! let mut cache = QueryCache::new();
+//! let out = h.find_path(&mut cache, Point::new(10, 10), Point::new(190, 10)).unwrap();
+//! let path = out.path.expect("reachable around the wall");
+//! assert_eq!(path.goal(), Some(Point::new(190, 10)));
+//! path.validate(h.grid(), h.movement()).unwrap();
+//! ```
+
+mod abstract_search;
+mod plan;
+
+pub use plan::PathPlan;
+
+use std::time::{Duration, Instant};
+
+use abstract_search::{AbstractRoute, AbstractScratch};
+
+use crate::grid::{FastDiv, Point};
+use crate::hierarchy::Hierarchy;
+use crate::search::route::{self, SHAPES, Shape};
+use crate::search::{
+    Estimator, Goal, Heuristic, Path, Pricing, QueryError, Rect, SearchCache, Status, TieBreak,
+    check_endpoint, path_to, run_priced,
+};
+
+/// How a query was answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Start and goal on different islands: no search.
+    #[default]
+    Unreachable,
+    /// Start and goal close: an exact A* bounded to the clusters around them.
+    Near,
+    /// The two-tier search.
+    Hierarchical,
+    /// A full flat A*, used only if the hierarchy finds no route between cells
+    /// of one island (which its construction rules out; kept as a safety net).
+    Fallback,
+}
+
+/// Time spent in each phase of a query, when timing is on
+/// ([`QueryCache::time_phases`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PhaseTimes {
+    /// Connecting start and goal to their clusters (and the near search).
+    pub connect: Duration,
+    /// The search over the cluster graph.
+    pub abstract_search: Duration,
+    /// Refining abstract edges into cells.
+    pub refine: Duration,
+    /// Smoothing.
+    pub smooth: Duration,
+}
+
+/// What a query did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueryStats {
+    /// How it was answered.
+    pub method: Method,
+    /// Nodes of the cluster graph expanded.
+    pub abstract_expanded: u64,
+    /// Grid cells expanded by all its grid searches.
+    pub fine_expanded: u64,
+    /// Abstract edges on the route.
+    pub abstract_edges: u32,
+    /// Phase times, when timing is on.
+    pub phases: Option<PhaseTimes>,
+}
+
+/// A query's result: the path (`None` when unreachable) and what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryOutcome {
+    /// The path, or `None` when the goal is unreachable.
+    pub path: Option<Path>,
+    /// Counters.
+    pub stats: QueryStats,
+}
+
+/// Per-thread query scratch: grid-search state sized to the map and
+/// abstract-search state sized to the cluster graph, reused across queries
+/// and reset by generation stamps (no clearing, no per-query allocation
+/// beyond the returned path).
+#[derive(Debug, Default, Clone)]
+pub struct QueryCache {
+    pub(crate) grid: SearchCache,
+    pub(crate) abs: AbstractScratch,
+    pub(crate) route: AbstractRoute,
+    pub(crate) starts: Vec<(u32, u64)>,
+    pub(crate) goals: Vec<(u32, u64)>,
+    pub(crate) timing: bool,
+}
+
+impl QueryCache {
+    /// An empty cache; it sizes itself on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Measures time per phase in the following queries ([`QueryStats::phases`]).
+    pub fn time_phases(&mut self, on: bool) {
+        self.timing = on;
+    }
+
+    /// Bytes of scratch held.
+    pub fn memory_bytes(&self) -> usize {
+        self.grid.memory_bytes() + self.abs.memory_bytes()
+    }
+}
+
+/// A timer that costs nothing when timing is off.
+pub(crate) struct Clock(Option<Instant>);
+
+impl Clock {
+    pub(crate) fn start(on: bool) -> Clock {
+        Clock(on.then(Instant::now))
+    }
+    pub(crate) fn add_to(self, slot: &mut Duration) {
+        if let Some(t) = self.0 {
+            *slot += t.elapsed();
+        }
+    }
+}
+
+impl Hierarchy {
+    /// Finds a path from `start` to `goal`: near-optimal, valid under
+    /// [`Hierarchy::movement`]. `Ok` with `path: None` when unreachable; `Err`
+    /// for an endpoint off the map or blocked.
+    pub fn find_path(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        goal: Point,
+    ) -> Result<QueryOutcome, QueryError> {
+        let Some(mut plan) = self.plan(cache, start, goal)? else {
+            return Ok(QueryOutcome {
+                path: None,
+                stats: QueryStats {
+                    method: Method::Unreachable,
+                    phases: cache.timing.then(PhaseTimes::default),
+                    ..QueryStats::default()
+                },
+            });
+        };
+        let mut cells = Vec::new();
+        while let Some(piece) = plan.next_segment(self, cache) {
+            cells.extend_from_slice(piece);
+        }
+        let stats = plan.stats();
+        Ok(QueryOutcome {
+            path: Some(Path {
+                cells,
+                cost: plan.cost(),
+            }),
+            stats,
+        })
+    }
+
+    /// Answers many queries in parallel (rayon), one scratch per worker.
+    pub fn find_paths(&self, queries: &[(Point, Point)]) -> Vec<Result<QueryOutcome, QueryError>> {
+        use rayon::prelude::*;
+        queries
+            .par_iter()
+            .map_init(QueryCache::new, |cache, (s, t)| {
+                self.find_path(cache, *s, *t)
+            })
+            .collect()
+    }
+
+    /// Plans a path without refining it: `Ok(None)` when unreachable, else a
+    /// [`PathPlan`] holding the abstract route whose cells come piece by piece
+    /// from [`PathPlan::next_segment`].
+    pub fn plan(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        goal: Point,
+    ) -> Result<Option<PathPlan>, QueryError> {
+        let grid = &self.grid;
+        let s = check_endpoint(grid, start, "start")?;
+        let t = check_endpoint(grid, goal, "goal")?;
+        let _ = (s, t);
+        if !self.same_island(start, goal) {
+            return Ok(None);
+        }
+        let mut stats = QueryStats {
+            method: Method::Near,
+            phases: cache.timing.then(PhaseTimes::default),
+            ..QueryStats::default()
+        };
+        let mut phases = PhaseTimes::default();
+        let timing = cache.timing;
+
+        // 2. Near: an exact search bounded to the clusters around both ends.
+        let layout = self.layout();
+        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
+        let (csx, csy, ctx, cty) = (
+            cs % layout.cols,
+            cs / layout.cols,
+            ct % layout.cols,
+            ct / layout.cols,
+        );
+        if csx.abs_diff(ctx) <= 1 && csy.abs_diff(cty) <= 1 {
+            let clock = Clock::start(timing);
+            let (x0, x1) = (
+                csx.min(ctx).saturating_sub(1),
+                (csx.max(ctx) + 1).min(layout.cols - 1),
+            );
+            let (y0, y1) = (
+                csy.min(cty).saturating_sub(1),
+                (csy.max(cty) + 1).min(layout.rows - 1),
+            );
+            let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
+            let found = self.bounded_astar(&mut cache.grid, start, goal, area);
+            stats.fine_expanded += cache.grid.stats().expanded;
+            clock.add_to(&mut phases.connect);
+            if let Some(path) = found {
+                if let Some(p) = stats.phases.as_mut() {
+                    *p = phases;
+                }
+                return Ok(Some(PathPlan::finished(path, stats)));
+            }
+        }
+
+        // 3. Hierarchical.
+        stats.method = Method::Hierarchical;
+        let clock = Clock::start(timing);
+        let mut goals = std::mem::take(&mut cache.goals);
+        let mut starts = std::mem::take(&mut cache.starts);
+        stats.fine_expanded += self.connect(&mut cache.grid, goal, Pricing::Reverse, &mut goals);
+        stats.fine_expanded += self.connect(&mut cache.grid, start, Pricing::Forward, &mut starts);
+        clock.add_to(&mut phases.connect);
+
+        let clock = Clock::start(timing);
+        let anchor = |p: Point| self.dead_ends.anchor_of(grid.cell_index(p).index());
+        let mut route = std::mem::take(&mut cache.route);
+        let (found, expanded) = cache.abs.search(
+            self,
+            &starts,
+            &goals,
+            goal,
+            anchor(start),
+            anchor(goal),
+            &mut route,
+        );
+        stats.abstract_expanded = expanded;
+        clock.add_to(&mut phases.abstract_search);
+        cache.goals = goals;
+        cache.starts = starts;
+
+        let plan = if found {
+            stats.abstract_edges = route.nodes.len() as u32 + 1;
+            PathPlan::route(self, start, goal, &route, stats, phases)
+        } else {
+            // Unreachable by construction (same island); a full search keeps
+            // the answer right regardless.
+            stats.method = Method::Fallback;
+            let out = crate::search::AStar::new(grid)
+                .movement(self.settings.movement)
+                .find_path(&mut cache.grid, start, goal)?;
+            stats.fine_expanded += out.stats.expanded;
+            match out.path {
+                Some(p) => PathPlan::finished(p, stats),
+                None => {
+                    cache.route = route;
+                    return Ok(None);
+                }
+            }
+        };
+        cache.route = route;
+        Ok(Some(plan))
+    }
+
+    /// The padded rectangle covering clusters `from` (top-left) to `to`
+    /// (bottom-right).
+    pub(crate) fn cluster_rect(&self, from: u32, to: u32) -> Rect {
+        let layout = self.layout();
+        let (x0, y0, _, _) = layout.bounds(from);
+        let (_, _, x1, y1) = layout.bounds(to);
+        Rect {
+            padded_width: FastDiv::new(self.grid.padded_width()),
+            x0: x0 + 1,
+            y0: y0 + 1,
+            x1: x1 + 1,
+            y1: y1 + 1,
+        }
+    }
+
+    /// Exact A* from `a` to `b` inside `area`; `None` when no path lies inside.
+    pub(crate) fn bounded_astar(
+        &self,
+        cache: &mut SearchCache,
+        a: Point,
+        b: Point,
+        area: Rect,
+    ) -> Option<Path> {
+        let grid = &self.grid;
+        let (s, t) = (grid.node(a), grid.node(b));
+        let est = Estimator::new(
+            Heuristic::Auto,
+            &self.settings.movement,
+            self.min_weight,
+            t,
+            grid.padded_width(),
+            crate::search::FACTOR_ONE,
+        );
+        cache.begin(grid);
+        cache.push_start(s, 0, &est, TieBreak::default());
+        match run_priced(
+            cache,
+            grid,
+            &self.settings.movement,
+            area,
+            est,
+            Goal::Node(t),
+            TieBreak::default(),
+            false,
+            u64::MAX,
+            Pricing::Forward,
+        ) {
+            Status::Found(n) => Some(path_to(cache, grid, n)),
+            _ => None,
+        }
+    }
+
+    /// The least in-cluster costs between `p` and its cluster's transitions:
+    /// fills `out` with (node, cost), cost from `p` (forward) or to `p`
+    /// (reverse). On an unweighted map a transition joined to `p` by a free
+    /// straight route costs the octile distance (no route is cheaper); the
+    /// others come from one Dijkstra inside the cluster. Returns the cells
+    /// expanded.
+    fn connect(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        pricing: Pricing,
+        out: &mut Vec<(u32, u64)>,
+    ) -> u64 {
+        out.clear();
+        let grid = &self.grid;
+        let movement = &self.settings.movement;
+        let c = self.layout().cluster_of(p);
+        let (a, b) = (
+            self.entrances.cluster_first[c as usize],
+            self.entrances.cluster_first[c as usize + 1],
+        );
+        let mut pending = false;
+        for i in a..b {
+            let q = self.node_points[i as usize];
+            if !grid.is_weighted() && straight_route(grid, movement, p, q).is_some() {
+                out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
+            } else {
+                pending = true;
+            }
+        }
+        if !pending {
+            return 0;
+        }
+        cache.begin(grid);
+        let resolved = out.len();
+        let mut k = 0;
+        for i in a..b {
+            if k < resolved && out[k].0 == i {
+                k += 1;
+            } else {
+                cache.mark_target(grid.node(self.node_points[i as usize]));
+            }
+        }
+        let est = Estimator::zero();
+        cache.push_start(grid.node(p), 0, &est, TieBreak::default());
+        run_priced(
+            cache,
+            grid,
+            movement,
+            self.cluster_rect(c, c),
+            est,
+            Goal::AllTargets,
+            TieBreak::default(),
+            false,
+            u64::MAX,
+            pricing,
+        );
+        for i in a..b {
+            let n = grid.node(self.node_points[i as usize]);
+            if !out[..resolved].iter().any(|(v, _)| *v == i) && cache.is_closed(n) {
+                out.push((i, cache.g(n).expect("closed nodes have a cost")));
+            }
+        }
+        cache.stats().expanded
+    }
+}
+
+/// On an unweighted map: a free straight route from `a` to `b` (such a route
+/// costs the octile distance, the least any route can), if one exists.
+pub(crate) fn straight_route(
+    grid: &crate::Grid,
+    movement: &crate::Movement,
+    a: Point,
+    b: Point,
+) -> Option<Shape> {
+    debug_assert!(!grid.is_weighted());
+    SHAPES
+        .into_iter()
+        .find(|s| route::is_free(grid, movement, a, b, *s))
+}

@@ -1,0 +1,299 @@
+//! A planned path, refined into cells lazily and smoothed as it goes.
+
+use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
+use crate::grid::{Point, Weight};
+use crate::hierarchy::Hierarchy;
+use crate::search::Path;
+use crate::search::route::{self, SHAPES, Shape};
+
+/// How far ahead (in cells of the unsmoothed path) smoothing looks for a
+/// shortcut from each anchor. Decisions depend only on this window, which is
+/// what lets lazy refinement reproduce the eager path exactly.
+const WINDOW: usize = 64;
+/// Smoothing stops looking ahead after this many candidates in a row offer no
+/// shortcut.
+const PATIENCE: usize = 16;
+
+const NO_EDGE: u32 = u32::MAX;
+
+/// A path planned over the cluster graph and refined into cells on demand.
+///
+/// Get one from [`Hierarchy::plan`]; call [`PathPlan::next_segment`] for the
+/// cells, piece by piece (the first piece starts with the start cell). The
+/// pieces, concatenated, are exactly the path [`Hierarchy::find_path`] returns.
+///
+/// ```
+/// use tierpath::{Grid, Hierarchy, Point, QueryCache};
+/// let h = Hierarchy::build(Grid::new(300, 300).unwrap()).unwrap();
+/// let mut cache = QueryCache::new();
+/// let mut plan = h.plan(&mut cache, Point::new(0, 0), Point::new(299, 150)).unwrap().unwrap();
+/// assert!(plan.waypoints().len() > 2); // start, transitions..., goal
+/// let first = plan.next_segment(&h, &mut cache).unwrap().to_vec();
+/// assert_eq!(first[0], Point::new(0, 0)); // a unit can start moving now
+/// ```
+#[derive(Debug, Clone)]
+pub struct PathPlan {
+    /// Start, the transitions of the abstract route, goal.
+    waypoints: Vec<Point>,
+    /// The abstract edge leading to each waypoint (none for the first legs).
+    edges: Vec<u32>,
+    /// Next waypoint whose incoming leg is to be refined.
+    next_leg: usize,
+    /// Refined, not yet smoothed cells; `raw[head]` is the last cell emitted.
+    raw: Vec<Point>,
+    /// Cumulative cost along `raw`.
+    cum: Vec<u64>,
+    head: usize,
+    smooth: bool,
+    out: Vec<Point>,
+    started: bool,
+    cost: u64,
+    stats: QueryStats,
+    phases: PhaseTimes,
+}
+
+impl PathPlan {
+    /// A plan whose path is already known and exact (near or fallback searches).
+    pub(crate) fn finished(path: Path, stats: QueryStats) -> PathPlan {
+        let waypoints = vec![
+            path.cells[0],
+            *path.cells.last().expect("paths are non-empty"),
+        ];
+        let n = path.cells.len();
+        PathPlan {
+            edges: vec![NO_EDGE; 2],
+            next_leg: waypoints.len(),
+            waypoints,
+            raw: path.cells,
+            cum: vec![0; n],
+            head: 0,
+            smooth: false,
+            out: Vec::new(),
+            started: false,
+            cost: path.cost.0,
+            stats,
+            phases: stats.phases.unwrap_or_default(),
+        }
+    }
+
+    /// A plan from an abstract route.
+    pub(crate) fn route(
+        h: &Hierarchy,
+        start: Point,
+        goal: Point,
+        route: &AbstractRoute,
+        stats: QueryStats,
+        phases: PhaseTimes,
+    ) -> PathPlan {
+        let point = |v: u32| h.node_points[v as usize];
+        let mut waypoints = Vec::with_capacity(route.nodes.len() + 2);
+        waypoints.push(start);
+        waypoints.extend(route.nodes.iter().map(|v| point(*v)));
+        waypoints.push(goal);
+        let mut edges = vec![NO_EDGE, NO_EDGE];
+        edges.extend(route.edges.iter().skip(1));
+        edges.push(NO_EDGE);
+        PathPlan {
+            waypoints,
+            edges,
+            next_leg: 1,
+            raw: vec![start],
+            cum: vec![0],
+            head: 0,
+            smooth: true,
+            out: Vec::new(),
+            started: false,
+            cost: 0,
+            stats,
+            phases,
+        }
+    }
+
+    /// Start, the transition cells of the abstract route, and goal.
+    pub fn waypoints(&self) -> &[Point] {
+        &self.waypoints
+    }
+
+    /// The cost of the cells emitted so far (the whole path's cost once
+    /// [`PathPlan::next_segment`] has returned `None`).
+    pub fn cost(&self) -> crate::Cost {
+        crate::Cost(self.cost)
+    }
+
+    /// What the query did so far.
+    pub fn stats(&self) -> QueryStats {
+        let mut s = self.stats;
+        if s.phases.is_some() {
+            s.phases = Some(self.phases);
+        }
+        s
+    }
+
+    /// Whether every cell has been emitted.
+    pub fn is_complete(&self) -> bool {
+        self.started && self.next_leg >= self.waypoints.len() && self.head + 1 >= self.raw.len()
+    }
+
+    /// The next piece of the path: the first starts with the start cell, each
+    /// later one continues from the last cell of the one before. `None` once
+    /// the goal has been emitted.
+    pub fn next_segment(&mut self, h: &Hierarchy, cache: &mut QueryCache) -> Option<&[Point]> {
+        if self.is_complete() {
+            return None;
+        }
+        self.out.clear();
+        if !self.started {
+            self.started = true;
+            self.out.push(self.raw[0]);
+        }
+        loop {
+            let refined = self.next_leg >= self.waypoints.len();
+            if !refined && self.raw.len() - self.head <= WINDOW {
+                self.refine_next(h, cache);
+                continue;
+            }
+            if !self.smooth {
+                // An exact path: emit it whole.
+                self.out.extend_from_slice(&self.raw[self.head + 1..]);
+                self.head = self.raw.len() - 1;
+                break;
+            }
+            let clock = Clock::start(cache.timing);
+            while self.head + 1 < self.raw.len() && (refined || self.raw.len() - self.head > WINDOW)
+            {
+                self.smooth_step(h);
+            }
+            clock.add_to(&mut self.phases.smooth);
+            if !self.out.is_empty() || refined {
+                break;
+            }
+        }
+        if self.head > 4096 && self.head * 2 > self.raw.len() {
+            self.raw.drain(..self.head);
+            self.cum.drain(..self.head);
+            self.head = 0;
+        }
+        Some(&self.out)
+    }
+
+    /// Refines the next leg of the route into cells.
+    fn refine_next(&mut self, h: &Hierarchy, cache: &mut QueryCache) {
+        let clock = Clock::start(cache.timing);
+        let i = self.next_leg;
+        self.next_leg += 1;
+        let (u, v) = (self.waypoints[i - 1], self.waypoints[i]);
+        let layout = h.layout();
+        let (cu, cv) = (layout.cluster_of(u), layout.cluster_of(v));
+        if u == v {
+            // The start or goal is itself a transition.
+        } else if cu != cv {
+            self.append(h, &[u, v]);
+        } else if let Some(shape) = (!h.grid.is_weighted())
+            .then(|| super::straight_route(&h.grid, &h.settings.movement, u, v))
+            .flatten()
+        {
+            // A free straight route is an optimal in-cluster path.
+            let mut cells = vec![u];
+            route::cells(&h.grid, &h.settings.movement, u, v, shape, &mut cells);
+            self.append(h, &cells);
+        } else if let Some(cells) = h
+            .graph
+            .edge_path(self.edges[i] as usize)
+            .filter(|_| self.edges[i] != NO_EDGE)
+        {
+            let pts: Vec<Point> = cells
+                .iter()
+                .map(|c| h.grid.point_of(crate::CellIndex(*c)))
+                .collect();
+            self.append(h, &pts);
+        } else {
+            let path = h
+                .bounded_astar(&mut cache.grid, u, v, h.cluster_rect(cu, cu))
+                .expect("abstract edges and connections stand for in-cluster paths");
+            self.stats.fine_expanded += cache.grid.stats().expanded;
+            self.append(h, &path.cells);
+        }
+        clock.add_to(&mut self.phases.refine);
+    }
+
+    /// Appends a refined leg (whose first cell is the current last cell).
+    fn append(&mut self, h: &Hierarchy, cells: &[Point]) {
+        debug_assert_eq!(cells.first(), self.raw.last());
+        for c in cells.iter().skip(1) {
+            let prev = *self.raw.last().expect("raw is never empty");
+            let step = step_cost(h, prev, *c);
+            self.cum
+                .push(self.cum.last().expect("cum tracks raw") + step);
+            self.raw.push(*c);
+        }
+    }
+
+    /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
+    /// window reachable by a cheaper straight route (or the next cell).
+    fn smooth_step(&mut self, h: &Hierarchy) {
+        let i = self.head;
+        let last = (self.raw.len() - 1).min(i + WINDOW);
+        let a = self.raw[i];
+        let movement = &h.settings.movement;
+        let weighted = h.grid.is_weighted();
+        let mut best = (i + 1, None::<(Shape, u64)>);
+        let mut misses = 0;
+        for j in i + 2..=last {
+            let b = self.raw[j];
+            let stretch = self.cum[j] - self.cum[i];
+            let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
+                / Weight::ONE.0 as u64
+                * h.min_weight.0 as u64;
+            let candidate = if stretch <= bound {
+                Some(None) // already as short as a straight route
+            } else if !weighted {
+                SHAPES
+                    .into_iter()
+                    .find(|s| route::is_free(&h.grid, movement, a, b, *s))
+                    .map(|s| Some((s, bound)))
+            } else {
+                SHAPES
+                    .into_iter()
+                    .filter_map(|s| route::cost(&h.grid, movement, a, b, s).map(|c| (s, c)))
+                    .filter(|(_, c)| *c < stretch)
+                    .min_by_key(|(_, c)| *c)
+                    .map(Some)
+            };
+            match candidate {
+                Some(c) => {
+                    best = (j, c);
+                    misses = 0;
+                }
+                None => {
+                    misses += 1;
+                    if misses >= PATIENCE {
+                        break;
+                    }
+                }
+            }
+        }
+        let (j, shortcut) = best;
+        match shortcut {
+            None => {
+                self.out.extend_from_slice(&self.raw[i + 1..=j]);
+                self.cost += self.cum[j] - self.cum[i];
+            }
+            Some((shape, c)) => {
+                route::cells(&h.grid, movement, a, self.raw[j], shape, &mut self.out);
+                self.cost += c;
+            }
+        }
+        self.head = j;
+    }
+}
+
+/// The cost of one legal move.
+fn step_cost(h: &Hierarchy, a: Point, b: Point) -> u64 {
+    let m = &h.settings.movement;
+    let base = if a.x != b.x && a.y != b.y {
+        m.diagonal
+    } else {
+        m.straight
+    };
+    base as u64 * h.grid.weight(b).0 as u64
+}
