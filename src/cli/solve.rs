@@ -1,8 +1,14 @@
 //! `tierpath solve MAP SCEN`: runs a Moving AI scenario, validates every path
 //! and summarises speed and optimality.
+//!
+//! With `--algo hpa` the map's hierarchy is built first (or loaded with
+//! `--hierarchy FILE`); that setup time is reported apart from the query
+//! times. `--compare` also runs flat A* on the same queries in the same run
+//! and reports the ratio of the median query times: how the hierarchy's speed
+//! goals are measured.
 
 use super::CliResult;
-use super::solver::{Algo, SolveResult};
+use super::solver::{Algo, HpaOptions, Levels, SolveResult, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::fs::File;
@@ -10,7 +16,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tierpath::io::{self, BucketFilter, ScenarioQuery};
-use tierpath::{Grid, Movement, Path};
+use tierpath::{Cost, Grid, Hierarchy, Method, Movement, Path};
 
 /// Arguments of `tierpath solve`.
 #[derive(Debug, clap::Args)]
@@ -37,11 +43,32 @@ pub struct Args {
     /// Also print the summary as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// With `--algo hpa`: load this saved hierarchy (`tierpath preprocess`)
+    /// instead of building one. It must have been built from MAP.
+    #[arg(long, value_name = "FILE", conflicts_with = "cluster_size")]
+    pub hierarchy: Option<PathBuf>,
+    /// With `--algo hpa`: build the hierarchy with clusters of N x N cells
+    /// (default 16, see the README).
+    #[arg(long, value_name = "N")]
+    pub cluster_size: Option<u32>,
+    /// Also run flat A* on the same queries, after the main run, and report
+    /// its times, the speedup (flat A* median / this planner's median) and
+    /// each path's cost against A*'s exact one.
+    #[arg(long)]
+    pub compare: bool,
 }
 
 /// A path whose cost differs from the scenario's optimum by more than this
 /// (relative) is counted as not optimal.
 const OPTIMAL_TOLERANCE: f64 = 1e-4;
+
+/// A path shorter than the scenario's optimum times `1 - SHORTER_RELATIVE`,
+/// less `SHORTER_ABSOLUTE` steps, is counted as shorter than optimal:
+/// impossible for a valid path. The slack covers the diagonal cost 14,142
+/// (sqrt 2 rounded down: up to 9.6e-6 low, relative) and the rounding of the
+/// printed lengths (dao prints 4 decimals).
+const SHORTER_RELATIVE: f64 = 1e-5;
+const SHORTER_ABSOLUTE: f64 = 1e-4;
 
 /// Per-query problems printed in full; the rest are only counted.
 const MAX_REPORTED: usize = 5;
@@ -55,13 +82,66 @@ struct Tally {
     errors: usize,
     invalid: usize,
     not_optimal: usize,
+    /// Paths shorter than the scenario's optimum (see [`SHORTER_RELATIVE`]).
+    shorter: usize,
+    /// Queries the scenario marks unsolvable (optimal 0 between two cells).
+    expected_unreachable: usize,
+    /// Solvable queries answered unreachable, and unsolvable ones answered
+    /// with a path.
+    reachability_mismatch: usize,
     times: Vec<Duration>,
     ratios: Vec<f64>,
     expanded: u64,
+    /// Hierarchical planners: expansions per level and methods used.
+    levels: Option<LevelTally>,
+}
+
+/// Per-level counters of a hierarchical planner.
+#[derive(Debug, Default, Clone, Copy)]
+struct LevelTally {
+    abstract_expanded: u64,
+    fine_expanded: u64,
+    near: usize,
+    hierarchical: usize,
+    fallback: usize,
+    unreachable: usize,
+}
+
+impl LevelTally {
+    fn add(&mut self, l: &Levels) {
+        self.abstract_expanded += l.abstract_expanded;
+        self.fine_expanded += l.fine_expanded;
+        match l.method {
+            Method::Near => self.near += 1,
+            Method::Hierarchical => self.hierarchical += 1,
+            Method::Fallback => self.fallback += 1,
+            Method::Unreachable => self.unreachable += 1,
+        }
+    }
+}
+
+/// One query's answer as `--compare` needs it: `None` for an input error,
+/// `Some(None)` for unreachable, else the path's cost.
+type Answer = Option<Option<Cost>>;
+
+/// The flat A* run of `--compare` over the same queries.
+#[derive(Debug, Default)]
+struct Comparison {
+    times: Vec<Duration>,
+    expanded: u64,
+    /// Per query: this planner's cost over A*'s (both found a path).
+    ratios: Vec<f64>,
+    /// Queries where one found a path and the other did not.
+    reachability_disagreements: usize,
+    /// Paths cheaper than A*'s exact optimum (impossible for a valid path).
+    cheaper_than_exact: usize,
 }
 
 /// Runs `tierpath solve`.
 pub fn run(args: Args) -> CliResult {
+    if args.algo != Algo::Hpa && (args.hierarchy.is_some() || args.cluster_size.is_some()) {
+        return Err("--hierarchy and --cluster-size apply only to --algo hpa".into());
+    }
     let grid = io::read_grid(&args.map)?;
     let scenario = io::read_scenario(&args.scen)?;
     scenario.check_against(&grid)?;
@@ -76,8 +156,12 @@ pub fn run(args: Args) -> CliResult {
         selected.truncate(n);
     }
     let movement = Movement::default();
+    let options = HpaOptions {
+        hierarchy: args.hierarchy.clone(),
+        cluster_size: args.cluster_size,
+    };
     let setup_start = Instant::now();
-    let mut solver = args.algo.build(&grid, movement)?;
+    let mut solver = args.algo.build_with(&grid, movement, &options)?;
     let setup = setup_start.elapsed();
     let name = solver.name().to_string();
     let mut paths_out = match &args.paths {
@@ -105,7 +189,7 @@ pub fn run(args: Args) -> CliResult {
     };
 
     let progress = ProgressBar::with_draw_target(
-        Some(selected.len() as u64),
+        Some(selected.len() as u64 * if args.compare { 2 } else { 1 }),
         ProgressDrawTarget::stderr_with_hz(4),
     );
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} queries {elapsed}") {
@@ -113,15 +197,19 @@ pub fn run(args: Args) -> CliResult {
     }
 
     let mut tally = Tally::default();
+    let mut answers: Vec<Answer> = Vec::with_capacity(selected.len());
     for q in &selected {
         let index = index_of.get(&q.line).copied().unwrap_or(0);
         tally.queries += 1;
+        let unsolvable = q.optimal == 0.0 && q.start != q.goal;
+        tally.expected_unreachable += unsolvable as usize;
         let t0 = Instant::now();
         let answer = solver.solve(q.start, q.goal);
         let elapsed = t0.elapsed();
         progress.inc(1);
         match answer {
             Err(e) => {
+                answers.push(None);
                 tally.errors += 1;
                 if tally.errors <= MAX_REPORTED {
                     progress.suspend(|| {
@@ -132,9 +220,30 @@ pub fn run(args: Args) -> CliResult {
                     writeln!(w, "# {index} error: {e}")?;
                 }
             }
-            Ok(SolveResult { path, expanded }) => {
+            Ok(SolveResult {
+                path,
+                expanded,
+                levels,
+            }) => {
+                answers.push(Some(path.as_ref().map(|p| p.cost)));
                 tally.times.push(elapsed);
                 tally.expanded += expanded;
+                if let Some(l) = &levels {
+                    tally.levels.get_or_insert_with(LevelTally::default).add(l);
+                }
+                if path.is_some() == unsolvable {
+                    tally.reachability_mismatch += 1;
+                    if tally.reachability_mismatch <= MAX_REPORTED {
+                        let found = if unsolvable { "a path" } else { "no path" };
+                        progress.suspend(|| {
+                            eprintln!(
+                                "warning: query {index} (line {}): found {found}, the scenario says \
+                                 optimal length {}",
+                                q.line, q.optimal
+                            );
+                        });
+                    }
+                }
                 match path {
                     None => {
                         tally.unreachable += 1;
@@ -165,6 +274,12 @@ pub fn run(args: Args) -> CliResult {
             }
         }
     }
+    let comparison = if args.compare {
+        let mut flat = Algo::Astar.build(&grid, movement)?;
+        Some(compare(flat.as_mut(), &selected, &answers, &progress))
+    } else {
+        None
+    };
     progress.finish_and_clear();
     if let Some((p, mut w)) = paths_out {
         w.flush()
@@ -183,7 +298,9 @@ pub fn run(args: Args) -> CliResult {
         scenario_queries: scenario.queries.len(),
         algo: &name,
         setup,
+        hierarchy: solver.hierarchy(),
         tally: &tally,
+        comparison: comparison.as_ref(),
     };
     let mut out = std::io::stdout().lock();
     summary.print(&mut out)?;
@@ -192,6 +309,42 @@ pub fn run(args: Args) -> CliResult {
         return Err(format!("{} of {} paths are invalid", tally.invalid, tally.solved).into());
     }
     Ok(())
+}
+
+/// Runs flat A* over the same queries and compares its answers with the main
+/// planner's.
+fn compare(
+    flat: &mut dyn Solver,
+    selected: &[&ScenarioQuery],
+    answers: &[Answer],
+    progress: &ProgressBar,
+) -> Comparison {
+    let mut c = Comparison::default();
+    for (q, answer) in selected.iter().zip(answers) {
+        let t0 = Instant::now();
+        let exact = flat.solve(q.start, q.goal);
+        let elapsed = t0.elapsed();
+        progress.inc(1);
+        // Input errors are the same for every planner: reported once above.
+        let (Ok(exact), Some(found)) = (exact, answer) else {
+            continue;
+        };
+        c.times.push(elapsed);
+        c.expanded += exact.expanded;
+        match (exact.path.map(|p| p.cost), found) {
+            (Some(e), Some(f)) => {
+                if *f < e {
+                    c.cheaper_than_exact += 1;
+                }
+                if e.0 > 0 {
+                    c.ratios.push(f.0 as f64 / e.0 as f64);
+                }
+            }
+            (None, None) => {}
+            _ => c.reachability_disagreements += 1,
+        }
+    }
+    c
 }
 
 /// Why a path does not answer its query, if it does not.
@@ -222,6 +375,9 @@ fn score(tally: &mut Tally, cost: f64, optimal: f64) {
         if (ratio - 1.0).abs() > OPTIMAL_TOLERANCE {
             tally.not_optimal += 1;
         }
+        if cost < optimal * (1.0 - SHORTER_RELATIVE) - SHORTER_ABSOLUTE {
+            tally.shorter += 1;
+        }
     } else if cost > OPTIMAL_TOLERANCE {
         // Start equals goal (optimum 0) but the path has a cost.
         tally.not_optimal += 1;
@@ -246,34 +402,76 @@ fn percentile_us(sorted: &[Duration], p: f64) -> Option<f64> {
     Some(super::micros(sorted[rank - 1]))
 }
 
+/// The `p`-th percentile (nearest rank) of unsorted values.
+fn percentile(values: &[f64], p: f64) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_unstable_by(f64::total_cmp);
+    let rank = ((p * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    Some(v[rank - 1])
+}
+
+fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Rounds to 3 decimals (nanosecond resolution for microseconds: plenty, and
+/// it keeps the JSON short).
+fn round3(v: f64) -> f64 {
+    (v * 1e3).round() / 1e3
+}
+
+/// Median, 95th percentile (microseconds) and total (milliseconds) of times.
+fn time_stats(times: &[Duration]) -> (Option<f64>, Option<f64>, f64) {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    (
+        percentile_us(&sorted, 0.5).map(round3),
+        percentile_us(&sorted, 0.95).map(round3),
+        round3(sorted.iter().sum::<Duration>().as_secs_f64() * 1e3),
+    )
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    match v {
+        Some(v) => format!("{v:.digits$}"),
+        None => "-".to_string(),
+    }
+}
+
 struct Summary<'a> {
     args: &'a Args,
     grid: &'a Grid,
     scenario_queries: usize,
     algo: &'a str,
     setup: Duration,
+    hierarchy: Option<&'a Hierarchy>,
     tally: &'a Tally,
+    comparison: Option<&'a Comparison>,
 }
 
 impl Summary<'_> {
+    /// What the setup time measured.
+    fn setup_kind(&self) -> &'static str {
+        match (self.hierarchy, &self.args.hierarchy) {
+            (Some(_), Some(_)) => "load",
+            (Some(_), None) => "build",
+            (None, _) => "none",
+        }
+    }
+
     fn print(&self, out: &mut impl Write) -> std::io::Result<()> {
         let t = self.tally;
-        let mut times = t.times.clone();
-        times.sort_unstable();
-        // Nanosecond resolution is plenty; it keeps the JSON short.
-        let round3 = |v: f64| (v * 1e3).round() / 1e3;
-        let median = percentile_us(&times, 0.5).map(round3);
-        let p95 = percentile_us(&times, 0.95).map(round3);
-        let total_ms = round3(times.iter().sum::<Duration>().as_secs_f64() * 1e3);
-        let searched = times.len();
-        let mean_ratio =
-            (!t.ratios.is_empty()).then(|| t.ratios.iter().sum::<f64>() / t.ratios.len() as f64);
+        let (median, p95, total_ms) = time_stats(&t.times);
+        let searched = t.times.len();
+        let mean_ratio = mean(&t.ratios);
+        let p95_ratio = percentile(&t.ratios, 0.95);
         let max_ratio = t.ratios.iter().copied().reduce(f64::max);
-        let mean_expanded = (searched > 0).then(|| t.expanded as f64 / searched as f64);
-        let opt = |v: Option<f64>, digits: usize| match v {
-            Some(v) => format!("{v:.digits$}"),
-            None => "-".to_string(),
-        };
+        let per_query = |n: u64| (searched > 0).then(|| n as f64 / searched as f64);
+        let mean_expanded = per_query(t.expanded);
+        let setup_ms = round3(self.setup.as_secs_f64() * 1e3);
 
         writeln!(
             out,
@@ -291,17 +489,53 @@ impl Summary<'_> {
             self.args.buckets,
             t.queries
         )?;
-        writeln!(
-            out,
-            "algorithm   {} (setup {:.2} ms)",
-            self.algo,
-            self.setup.as_secs_f64() * 1e3
-        )?;
+        match self.setup_kind() {
+            "none" => writeln!(out, "algorithm   {} (setup {setup_ms:.2} ms)", self.algo)?,
+            "load" => writeln!(
+                out,
+                "algorithm   {} (setup {setup_ms:.2} ms: hierarchy loaded from {})",
+                self.algo,
+                self.args
+                    .hierarchy
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            )?,
+            _ => writeln!(
+                out,
+                "algorithm   {} (setup {setup_ms:.2} ms: hierarchy built)",
+                self.algo
+            )?,
+        }
+        if let Some(h) = self.hierarchy {
+            let s = h.stats();
+            writeln!(
+                out,
+                "hierarchy   cluster {}, {} clusters, {} nodes, {} edges ({} intra + {} inter), \
+                 {} islands; {} bytes ({:.2} bytes/cell)",
+                h.settings().cluster_size,
+                s.clusters,
+                s.nodes,
+                s.intra_edges + s.inter_edges,
+                s.intra_edges,
+                s.inter_edges,
+                s.islands,
+                s.memory_bytes,
+                s.bytes_per_cell()
+            )?;
+        }
         writeln!(
             out,
             "queries     {}: {} solved, {} unreachable, {} errors, {} invalid",
             t.queries, t.solved, t.unreachable, t.errors, t.invalid
         )?;
+        if t.reachability_mismatch > 0 || t.shorter > 0 {
+            writeln!(
+                out,
+                "WRONG       {} answers disagree with the scenario on reachability, {} paths \
+                 are shorter than its optimum",
+                t.reachability_mismatch, t.shorter
+            )?;
+        }
         writeln!(
             out,
             "time        median {} us, p95 {} us, total {:.3} ms",
@@ -311,8 +545,9 @@ impl Summary<'_> {
         )?;
         writeln!(
             out,
-            "optimality  cost/optimal mean {}, max {}; {} differ by more than {:e}",
+            "optimality  cost/optimal mean {}, p95 {}, max {}; {} differ by more than {:e}",
             opt(mean_ratio, 6),
+            opt(p95_ratio, 6),
             opt(max_ratio, 6),
             t.not_optimal,
             OPTIMAL_TOLERANCE
@@ -322,8 +557,74 @@ impl Summary<'_> {
             "expanded    mean {} nodes per query",
             opt(mean_expanded, 1)
         )?;
+        if let Some(l) = &t.levels {
+            writeln!(
+                out,
+                "levels      mean {} abstract + {} fine; {} near, {} hierarchical, {} fallback, \
+                 {} unreachable",
+                opt(per_query(l.abstract_expanded), 1),
+                opt(per_query(l.fine_expanded), 1),
+                l.near,
+                l.hierarchical,
+                l.fallback,
+                l.unreachable
+            )?;
+        }
+        let mut compare_json = serde_json::Value::Null;
+        let mut speedup = None;
+        if let Some(c) = self.comparison {
+            let (c_median, c_p95, c_total) = time_stats(&c.times);
+            speedup = c_median.zip(median).map(|(a, b)| a / b.max(1e-3));
+            let speedup_total = (total_ms > 0.0).then(|| c_total / total_ms);
+            let c_expanded =
+                (!c.times.is_empty()).then(|| c.expanded as f64 / c.times.len() as f64);
+            let (r_mean, r_p95, r_max) = (
+                mean(&c.ratios),
+                percentile(&c.ratios, 0.95),
+                c.ratios.iter().copied().reduce(f64::max),
+            );
+            writeln!(
+                out,
+                "compare     astar median {} us, p95 {} us, total {c_total:.3} ms; mean {} nodes \
+                 expanded",
+                opt(c_median, 2),
+                opt(c_p95, 2),
+                opt(c_expanded, 1)
+            )?;
+            writeln!(
+                out,
+                "speedup     {}x (median astar / median {}), {}x in total",
+                opt(speedup, 1),
+                self.algo,
+                opt(speedup_total, 1)
+            )?;
+            writeln!(
+                out,
+                "vs astar    cost/exact mean {}, p95 {}, max {}; {} reachability disagreements, \
+                 {} cheaper than exact",
+                opt(r_mean, 6),
+                opt(r_p95, 6),
+                opt(r_max, 6),
+                c.reachability_disagreements,
+                c.cheaper_than_exact
+            )?;
+            compare_json = serde_json::json!({
+                "algo": "astar",
+                "median_us": c_median,
+                "p95_us": c_p95,
+                "total_ms": c_total,
+                "mean_expanded": c_expanded,
+                "speedup_median": speedup,
+                "speedup_total": speedup_total,
+                "mean_cost_ratio": r_mean,
+                "p95_cost_ratio": r_p95,
+                "max_cost_ratio": r_max,
+                "reachability_disagreements": c.reachability_disagreements,
+                "cheaper_than_exact": c.cheaper_than_exact,
+            });
+        }
         if self.args.json {
-            let json = serde_json::json!({
+            let mut json = serde_json::json!({
                 "map": self.args.map.display().to_string(),
                 "scenario": self.args.scen.display().to_string(),
                 "algo": self.algo,
@@ -334,18 +635,67 @@ impl Summary<'_> {
                 "queries": t.queries,
                 "solved": t.solved,
                 "unreachable": t.unreachable,
+                "expected_unreachable": t.expected_unreachable,
+                "reachability_mismatch": t.reachability_mismatch,
                 "errors": t.errors,
                 "invalid": t.invalid,
                 "median_us": median,
                 "p95_us": p95,
                 "total_ms": total_ms,
-                "setup_ms": round3(self.setup.as_secs_f64() * 1e3),
+                "setup": self.setup_kind(),
+                "setup_ms": setup_ms,
                 "mean_ratio": mean_ratio,
+                "p95_ratio": p95_ratio,
                 "max_ratio": max_ratio,
                 "not_optimal": t.not_optimal,
+                "shorter_than_optimal": t.shorter,
                 "optimal_tolerance": OPTIMAL_TOLERANCE,
                 "mean_expanded": mean_expanded,
             });
+            let map = json.as_object_mut().expect("an object");
+            if let Some(l) = &t.levels {
+                map.insert(
+                    "mean_abstract_expanded".into(),
+                    per_query(l.abstract_expanded).into(),
+                );
+                map.insert(
+                    "mean_fine_expanded".into(),
+                    per_query(l.fine_expanded).into(),
+                );
+                map.insert(
+                    "methods".into(),
+                    serde_json::json!({
+                        "near": l.near,
+                        "hierarchical": l.hierarchical,
+                        "fallback": l.fallback,
+                        "unreachable": l.unreachable,
+                    }),
+                );
+            }
+            if let Some(h) = self.hierarchy {
+                let s = h.stats();
+                map.insert(
+                    "hierarchy".into(),
+                    serde_json::json!({
+                        "file": self.args.hierarchy.as_ref().map(|p| p.display().to_string()),
+                        "cluster_size": h.settings().cluster_size,
+                        "landmarks": h.settings().landmarks,
+                        "keep_paths": h.settings().keep_paths,
+                        "clusters": s.clusters,
+                        "nodes": s.nodes,
+                        "edges": s.intra_edges + s.inter_edges,
+                        "intra_edges": s.intra_edges,
+                        "inter_edges": s.inter_edges,
+                        "islands": s.islands,
+                        "memory_bytes": s.memory_bytes,
+                        "bytes_per_cell": round3(s.bytes_per_cell()),
+                    }),
+                );
+            }
+            if self.comparison.is_some() {
+                map.insert("speedup_median".into(), speedup.into());
+                map.insert("compare".into(), compare_json);
+            }
             writeln!(out, "{json}")?;
         }
         Ok(())
@@ -363,6 +713,9 @@ mod tests {
         assert_eq!(percentile_us(&d, 0.95), Some(95.0));
         assert_eq!(percentile_us(&d[..1], 0.95), Some(1.0));
         assert_eq!(percentile_us(&[], 0.5), None);
+        let v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+        assert_eq!(percentile(&v, 0.95), Some(95.0));
+        assert_eq!(percentile(&[], 0.95), None);
     }
 
     #[test]
@@ -372,7 +725,9 @@ mod tests {
         score(&mut t, 14.1421, 14.14213562);
         score(&mut t, 11.0, 10.0);
         score(&mut t, 0.0, 0.0);
-        assert_eq!(t.not_optimal, 1);
-        assert_eq!(t.ratios.len(), 3);
+        score(&mut t, 9.9, 10.0);
+        assert_eq!(t.not_optimal, 2);
+        assert_eq!(t.shorter, 1);
+        assert_eq!(t.ratios.len(), 4);
     }
 }

@@ -1,12 +1,17 @@
 //! Pluggable path planners for `solve` and `demo`.
 //!
 //! A planner is anything that answers point-to-point queries on one map: it
-//! owns its per-query scratch (a reused [`SearchCache`] for the flat engines)
-//! and whatever it precomputed. To add one (the hierarchical planner, say):
+//! owns its per-query scratch (a reused [`SearchCache`] for the flat engines,
+//! a [`QueryCache`] for the hierarchy) and whatever it precomputed. To add one:
 //! implement [`Solver`], add a variant to [`Algo`], and build it in
-//! [`Algo::build`]; `solve` and `demo` need no other change.
+//! [`Algo::build_with`]; `solve` and `demo` need no other change.
 
-use tierpath::{AStar, Dijkstra, Grid, Movement, Path, Point, QueryError, SearchCache};
+use std::path::PathBuf;
+
+use tierpath::{
+    AStar, Dijkstra, Grid, Hierarchy, HierarchyBuilder, LoadError, Method, Movement, Path, Point,
+    QueryCache, QueryError, SearchCache,
+};
 
 /// One query's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +20,20 @@ pub struct SolveResult {
     pub path: Option<Path>,
     /// Nodes expanded (for a hierarchical planner: at every level together).
     pub expanded: u64,
+    /// For a hierarchical planner: the split of `expanded` between levels, and
+    /// how the query was answered.
+    pub levels: Option<Levels>,
+}
+
+/// What a hierarchical query did, level by level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Levels {
+    /// Nodes of the cluster graph expanded.
+    pub abstract_expanded: u64,
+    /// Grid cells expanded (near search, connection, refinement).
+    pub fine_expanded: u64,
+    /// How the query was answered.
+    pub method: Method,
 }
 
 /// A planner bound to one map and one movement rule.
@@ -25,6 +44,11 @@ pub trait Solver {
     /// Answers one query. `Err` only for bad input (an endpoint off the map or
     /// blocked); "no path" is `Ok` with `path: None`.
     fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError>;
+
+    /// The hierarchy the planner queries, if it has one (for its statistics).
+    fn hierarchy(&self) -> Option<&Hierarchy> {
+        None
+    }
 }
 
 /// The planners the command line offers.
@@ -34,15 +58,38 @@ pub enum Algo {
     Astar,
     /// Flat Dijkstra, no heuristic (exact; the slow baseline).
     Dijkstra,
+    /// The two-tier hierarchical planner (near-optimal, smoothed): builds the
+    /// map's hierarchy first, or loads a saved one.
+    Hpa,
+}
+
+/// Where the hierarchical planner gets its hierarchy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HpaOptions {
+    /// Load this saved hierarchy (`tierpath preprocess`) instead of building.
+    pub hierarchy: Option<PathBuf>,
+    /// Build with this cluster side instead of the default.
+    pub cluster_size: Option<u32>,
 }
 
 impl Algo {
-    /// Builds the planner for `grid` (any preprocessing happens here, so
-    /// callers time it separately from the queries).
+    /// Builds the planner for `grid` with default settings (any preprocessing
+    /// happens here, so callers time it separately from the queries).
     pub fn build<'g>(
         self,
         grid: &'g Grid,
         movement: Movement,
+    ) -> super::CliResult<Box<dyn Solver + 'g>> {
+        self.build_with(grid, movement, &HpaOptions::default())
+    }
+
+    /// Builds the planner for `grid`; the `hpa` options apply to
+    /// [`Algo::Hpa`] only.
+    pub fn build_with<'g>(
+        self,
+        grid: &'g Grid,
+        movement: Movement,
+        hpa: &HpaOptions,
     ) -> super::CliResult<Box<dyn Solver + 'g>> {
         movement.validate()?;
         Ok(match self {
@@ -54,8 +101,49 @@ impl Algo {
                 engine: Dijkstra::new(grid).movement(movement),
                 cache: SearchCache::new(),
             }),
+            Algo::Hpa => Box::new(Hpa {
+                hierarchy: hierarchy_for(grid, movement, hpa)?,
+                cache: QueryCache::new(),
+            }),
         })
     }
+}
+
+/// Loads the hierarchy named in `options` (checking it belongs to `grid` and
+/// `movement`), or builds one.
+fn hierarchy_for(
+    grid: &Grid,
+    movement: Movement,
+    options: &HpaOptions,
+) -> super::CliResult<Hierarchy> {
+    if let Some(file) = &options.hierarchy {
+        let h = Hierarchy::load_file(grid.clone(), file).map_err(|e| {
+            // An I/O error already names the file.
+            let what = match e {
+                LoadError::Io { .. } => e.to_string(),
+                _ => format!("{}: {e}", file.display()),
+            };
+            format!(
+                "cannot load hierarchy {what}; rebuild it with `tierpath preprocess`, \
+                 or leave out --hierarchy to build one now"
+            )
+        })?;
+        if *h.movement() != movement {
+            return Err(format!(
+                "hierarchy {} was built for movement {:?}, but solve uses {:?}",
+                file.display(),
+                h.movement(),
+                movement
+            )
+            .into());
+        }
+        return Ok(h);
+    }
+    let mut builder = HierarchyBuilder::new().movement(movement);
+    if let Some(size) = options.cluster_size {
+        builder = builder.cluster_size(size);
+    }
+    Ok(builder.build(grid.clone())?)
 }
 
 /// [`AStar`] with one reused cache.
@@ -74,6 +162,7 @@ impl Solver for FlatAStar<'_> {
         Ok(SolveResult {
             path: out.path,
             expanded: out.stats.expanded,
+            levels: None,
         })
     }
 }
@@ -94,7 +183,39 @@ impl Solver for FlatDijkstra<'_> {
         Ok(SolveResult {
             path: out.path,
             expanded: out.stats.expanded,
+            levels: None,
         })
+    }
+}
+
+/// The two-tier planner: a [`Hierarchy`] (owning a copy of the grid) and one
+/// reused [`QueryCache`].
+struct Hpa {
+    hierarchy: Hierarchy,
+    cache: QueryCache,
+}
+
+impl Solver for Hpa {
+    fn name(&self) -> &str {
+        "hpa"
+    }
+
+    fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
+        let out = self.hierarchy.find_path(&mut self.cache, start, goal)?;
+        let s = out.stats;
+        Ok(SolveResult {
+            path: out.path,
+            expanded: s.abstract_expanded + s.fine_expanded,
+            levels: Some(Levels {
+                abstract_expanded: s.abstract_expanded,
+                fine_expanded: s.fine_expanded,
+                method: s.method,
+            }),
+        })
+    }
+
+    fn hierarchy(&self) -> Option<&Hierarchy> {
+        Some(&self.hierarchy)
     }
 }
 
@@ -124,5 +245,72 @@ mod tests {
             ));
         }
         assert_eq!(costs[0], costs[1]);
+    }
+
+    #[test]
+    fn hpa_reports_levels_and_checks_its_hierarchy() {
+        let grid = Grid::from_fn(64, 64, |p| !(p.x == 32 && p.y < 60)).unwrap();
+        let (s, g) = (Point::new(2, 2), Point::new(60, 2));
+        let options = HpaOptions {
+            hierarchy: None,
+            cluster_size: Some(8),
+        };
+        let mut hpa = Algo::Hpa
+            .build_with(&grid, Movement::default(), &options)
+            .unwrap();
+        assert_eq!(hpa.name(), "hpa");
+        assert_eq!(hpa.hierarchy().unwrap().settings().cluster_size, 8);
+        let r = hpa.solve(s, g).unwrap();
+        let levels = r.levels.unwrap();
+        assert_eq!(levels.method, Method::Hierarchical);
+        assert!(levels.abstract_expanded > 0);
+        assert_eq!(r.expanded, levels.abstract_expanded + levels.fine_expanded);
+        let path = r.path.unwrap();
+        path.validate(&grid, &Movement::default()).unwrap();
+        let exact = Algo::Astar
+            .build(&grid, Movement::default())
+            .unwrap()
+            .solve(s, g)
+            .unwrap();
+        assert!(path.cost >= exact.path.unwrap().cost);
+        assert!(matches!(
+            hpa.solve(Point::new(32, 0), g),
+            Err(QueryError::Blocked { .. })
+        ));
+
+        // A saved hierarchy loads; a missing file, or one built for another
+        // movement rule, is a clear error.
+        let dir = std::env::temp_dir().join(format!("tierpath-solver-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("h.tph");
+        hpa.hierarchy().unwrap().save_file(&file).unwrap();
+        let loaded = HpaOptions {
+            hierarchy: Some(file.clone()),
+            cluster_size: None,
+        };
+        let mut again = Algo::Hpa
+            .build_with(&grid, Movement::default(), &loaded)
+            .unwrap();
+        assert_eq!(again.solve(s, g).unwrap().path, Some(path));
+        let err = Algo::Hpa
+            .build_with(&grid, Movement::FOUR, &loaded)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("movement"), "{err}");
+        let missing = HpaOptions {
+            hierarchy: Some(dir.join("nope.tph")),
+            cluster_size: None,
+        };
+        let err = Algo::Hpa
+            .build_with(&grid, Movement::default(), &missing)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("nope.tph") && err.contains("preprocess"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

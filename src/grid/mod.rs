@@ -503,15 +503,16 @@ impl Grid {
         self.passable[n.index()]
     }
 
-    /// Calls `f(neighbour, base_cost)` for every legal move out of `n` under
-    /// `movement`, in a fixed order (N, E, S, W, then NE, SE, SW, NW): the one
-    /// place the movement rules are coded for the searches and the build stages.
+    /// Calls `f(neighbour, base_cost, dx, dy)` for every legal move out of `n`
+    /// under `movement`, in a fixed order (N, E, S, W, then NE, SE, SW, NW),
+    /// `(dx, dy)` being the move: the one place the movement rules are coded
+    /// for the searches and the build stages.
     #[inline(always)]
     pub(crate) fn for_each_neighbor(
         &self,
         n: Node,
         movement: &Movement,
-        mut f: impl FnMut(Node, u32),
+        mut f: impl FnMut(Node, u32, i32, i32),
     ) {
         let pw = self.padded_width();
         let open = &self.passable;
@@ -522,27 +523,33 @@ impl Grid {
             open[ortho[2] as usize],
             open[ortho[3] as usize],
         ];
+        const STRAIGHT: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
         for i in 0..4 {
             if free[i] {
-                f(Node(ortho[i]), movement.straight);
+                f(
+                    Node(ortho[i]),
+                    movement.straight,
+                    STRAIGHT[i].0,
+                    STRAIGHT[i].1,
+                );
             }
         }
         if movement.diagonals() {
             // Each diagonal with the two straight neighbours it passes.
             let diag = [
-                (n.0 - pw + 1, 0, 1),
-                (n.0 + pw + 1, 2, 1),
-                (n.0 + pw - 1, 2, 3),
-                (n.0 - pw - 1, 0, 3),
+                (n.0 - pw + 1, 0, 1, 1, -1),
+                (n.0 + pw + 1, 2, 1, 1, 1),
+                (n.0 + pw - 1, 2, 3, -1, 1),
+                (n.0 - pw - 1, 0, 3, -1, -1),
             ];
-            for (d, a, b) in diag {
+            for (d, a, b, dx, dy) in diag {
                 let corner_ok = match movement.corners {
                     CornerRule::Never => free[a] && free[b],
                     CornerRule::IfOneFree => free[a] || free[b],
                     CornerRule::Always => true,
                 };
                 if corner_ok && open[d as usize] {
-                    f(Node(d), movement.diagonal);
+                    f(Node(d), movement.diagonal, dx, dy);
                 }
             }
         }

@@ -56,7 +56,7 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
             stack.push(seed);
             while let Some(n) = stack.pop() {
                 size += 1;
-                grid.for_each_neighbor(n, movement, |m, _| {
+                grid.for_each_neighbor(n, movement, |m, _, _, _| {
                     if labels[m.index()] == NO_ISLAND {
                         labels[m.index()] = label;
                         stack.push(m);

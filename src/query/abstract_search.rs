@@ -1,38 +1,11 @@
 //! A* over the cluster graph, from the start's transitions to a virtual goal.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use crate::grid::{Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::UNREACHED;
+use crate::search::heap::{Entry, OpenList, tie_g};
 
 const NONE: u32 = u32::MAX;
-
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    f: u64,
-    tie: u64,
-    node: u32,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        (self.f, self.tie) == (o.f, o.tie)
-    }
-}
-impl Eq for Entry {}
-impl Ord for Entry {
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.f, o.tie).cmp(&(self.f, self.tie))
-    }
-}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
 
 /// Per-thread scratch of the abstract search, reset by a generation stamp.
 #[derive(Debug, Default, Clone)]
@@ -44,7 +17,7 @@ pub(crate) struct AbstractScratch {
     goal_cost: Vec<u64>,
     goal_stamp: Vec<u32>,
     generation: u32,
-    heap: BinaryHeap<Entry>,
+    heap: OpenList,
 }
 
 /// The abstract route found: transition nodes from the first (next to the
@@ -159,7 +132,7 @@ impl AbstractScratch {
             self.stamp[i] = open;
             self.heap.push(Entry {
                 f: c + estimate(*v),
-                tie: u64::MAX - c,
+                tie: u32::MAX - tie_g(*c),
                 node: *v,
             });
         }
@@ -193,7 +166,7 @@ impl AbstractScratch {
                 self.stamp[wi] = open;
                 self.heap.push(Entry {
                     f: ng + est,
-                    tie: u64::MAX - ng,
+                    tie: u32::MAX - tie_g(ng),
                     node: w,
                 });
             };

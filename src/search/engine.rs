@@ -7,9 +7,7 @@
 //! stops after a budget of expansions and continues where it left off, which is
 //! what time-sliced searches are made of.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
+use super::heap::{Entry, OpenList, tie_g};
 use super::heuristic::Estimator;
 use super::{Expansion, SearchStats, TieBreak};
 use crate::grid::{FastDiv, Grid, Movement, Node, Weight};
@@ -32,39 +30,6 @@ const UNTOUCHED: NodeState = NodeState {
     parent: NO_PARENT,
     stamp: 0,
 };
-
-/// An open-list entry: ordered by f, then the tie-break key, both ascending
-/// (the heap is a max-heap, so `Ord` is reversed). Entries equal on both pop in
-/// an order fixed by the sequence of heap operations, so results are still
-/// deterministic.
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    f: u64,
-    tie: u64,
-    node: u32,
-}
-
-impl Ord for Entry {
-    #[inline(always)]
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.f, other.tie).cmp(&(self.f, self.tie))
-    }
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        (self.f, self.tie) == (other.f, other.tie)
-    }
-}
-
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    #[inline(always)]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
 
 /// What a run of the search loop ended with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,7 +161,7 @@ pub struct SearchCache {
     targets: Vec<u32>,
     /// Marked targets not yet expanded, for [`Goal::AllTargets`].
     remaining: u32,
-    heap: BinaryHeap<Entry>,
+    heap: OpenList,
     generation: u32,
     sequence: u64,
     pub(crate) stats: SearchStats,
@@ -292,10 +257,10 @@ impl SearchCache {
     #[inline(always)]
     fn push(&mut self, n: Node, g: u64, h: u64, tie: TieBreak) {
         let tie = match tie {
-            TieBreak::LargerG => u64::MAX - g,
-            TieBreak::SmallerG => g,
-            TieBreak::LastAdded => u64::MAX - self.sequence,
-            TieBreak::FirstAdded => self.sequence,
+            TieBreak::LargerG => u32::MAX - tie_g(g),
+            TieBreak::SmallerG => tie_g(g),
+            TieBreak::LastAdded => u32::MAX - self.sequence as u32,
+            TieBreak::FirstAdded => self.sequence as u32,
         };
         self.sequence += 1;
         self.stats.generated += 1;
@@ -391,8 +356,22 @@ impl SearchCache {
                 return Status::Found(n);
             }
 
-            p.grid.for_each_neighbor(n, p.movement, |m, base| {
-                self.relax(p, n, g, m, base, closed);
+            let (x, y) = if p.estimator.is_zero() {
+                (0, 0)
+            } else {
+                p.estimator.coords(n)
+            };
+            p.grid.for_each_neighbor(n, p.movement, |m, base, dx, dy| {
+                self.relax(
+                    p,
+                    n,
+                    g,
+                    m,
+                    base,
+                    closed,
+                    (x as i32 + dx) as u32,
+                    (y as i32 + dy) as u32,
+                );
             });
 
             spent += 1;
@@ -403,6 +382,7 @@ impl SearchCache {
         Status::Exhausted
     }
 
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn relax<C: StepCost, R: Region>(
         &mut self,
@@ -412,6 +392,8 @@ impl SearchCache {
         to: Node,
         base: u32,
         closed: u32,
+        x: u32,
+        y: u32,
     ) {
         if !p.region.allows(to) {
             return;
@@ -431,7 +413,7 @@ impl SearchCache {
             parent: from.0,
             stamp: closed - 1,
         };
-        let h = p.estimator.estimate(to);
+        let h = p.estimator.estimate_at(x, y);
         self.push(to, ng, h, p.tie_break);
     }
 }
@@ -439,16 +421,6 @@ impl SearchCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn entry_order_is_f_then_tie() {
-        let mut heap = BinaryHeap::new();
-        for (f, tie, node) in [(5, 1, 9), (3, 7, 2), (3, 2, 8), (9, 0, 0)] {
-            heap.push(Entry { f, tie, node });
-        }
-        let order: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|e| e.node)).collect();
-        assert_eq!(order, vec![8, 2, 9, 0]);
-    }
 
     #[test]
     fn generation_wrap_clears_stamps() {

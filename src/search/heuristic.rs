@@ -97,12 +97,35 @@ impl Estimator {
         }
     }
 
+    /// The estimate at padded node `n`.
     #[inline(always)]
     pub(crate) fn estimate(&self, n: Node) -> u64 {
         if self.kind == Heuristic::Zero {
             return 0;
         }
         let (y, x) = self.padded_width.div_rem(n.0);
+        self.estimate_at(x, y)
+    }
+
+    /// The padded coordinates `(x, y)` of node `n`.
+    #[inline(always)]
+    pub(crate) fn coords(&self, n: Node) -> (u32, u32) {
+        let (y, x) = self.padded_width.div_rem(n.0);
+        (x, y)
+    }
+
+    /// Whether the estimate is always zero (no coordinates needed).
+    #[inline(always)]
+    pub(crate) fn is_zero(&self) -> bool {
+        self.kind == Heuristic::Zero
+    }
+
+    /// The estimate at padded coordinates `(x, y)`.
+    #[inline(always)]
+    pub(crate) fn estimate_at(&self, x: u32, y: u32) -> u64 {
+        if self.kind == Heuristic::Zero {
+            return 0;
+        }
         let dx = x.abs_diff(self.goal_x) as u64;
         let dy = y.abs_diff(self.goal_y) as u64;
         let h = match self.kind {

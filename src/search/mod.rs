@@ -26,6 +26,7 @@
 //! pushed again and its stale entries skipped when popped).
 
 mod engine;
+pub(crate) mod heap;
 mod heuristic;
 mod path;
 pub(crate) mod route;

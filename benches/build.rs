@@ -1,0 +1,258 @@
+//! Offline preprocessing on the largest StarCraft maps of the Moving AI
+//! benchmarks (1024x1024): tierpath's whole build and each stage alone,
+//! loading a saved hierarchy, and the `hierarchical_pathfinding` crate's
+//! `PathCache` construction (chunk size 16, 8-connected) on the same maps in
+//! the same run.
+//!
+//! Maps are read, and every stage's inputs computed, before timing; a build
+//! consumes its grid, so each timed build gets a fresh clone made outside the
+//! timing (`iter_batched`). After criterion's report, one plain summary line
+//! per map, from a direct measurement (the median of a few timed runs), checks
+//! the goals: the whole build under 50 ms, at least 5x faster than
+//! `PathCache::new`, at most 8 bytes of hierarchy per map cell, and loading
+//! the saved file at least 10x faster than building.
+//!
+//! `cargo bench --bench build`. Skips with a notice when `../shared/movingai`
+//! is absent.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use criterion::{BatchSize, Criterion};
+use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheConfig};
+use tierpath::{
+    BuildSettings, Grid, Hierarchy, HierarchyBuilder, build_cluster_graph, find_dead_ends,
+    find_entrances, find_islands, io,
+};
+
+/// How many of the 1024x1024 sc1 maps to use.
+const MAPS: usize = 3;
+/// Timed runs per measurement in the summary.
+const SUMMARY_RUNS: usize = 7;
+/// `hierarchical_pathfinding`'s chunk size.
+const HPF_CHUNK: usize = 16;
+
+/// Goals of the issue.
+const GOAL_BUILD_MS: f64 = 50.0;
+const GOAL_VS_HPF: f64 = 5.0;
+const GOAL_BYTES_PER_CELL: f64 = 8.0;
+const GOAL_BUILD_OVER_LOAD: f64 = 10.0;
+
+struct BenchMap {
+    name: String,
+    grid: Grid,
+}
+
+/// The 1024x1024 sc1 maps, a deterministic sample of them, read.
+fn setup() -> Option<Vec<BenchMap>> {
+    let root = common::movingai_root()?;
+    let dir = root.join("maps").join("sc1");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .collect();
+    files.sort();
+    let mut largest: Vec<BenchMap> = files
+        .iter()
+        .map(|f| BenchMap {
+            name: common::short_name(f),
+            grid: io::read_map(f).unwrap_or_else(|e| panic!("{e}")),
+        })
+        .filter(|m| m.grid.width() == 1024 && m.grid.height() == 1024)
+        .collect();
+    let names: Vec<String> = largest.iter().map(|m| m.name.clone()).collect();
+    let keep = common::sample(&names, MAPS, common::seed_of("benches/build"));
+    largest.retain(|m| keep.contains(&m.name));
+    Some(largest)
+}
+
+/// `hierarchical_pathfinding`'s cache for `grid`: 8-connected, cost 1 on
+/// passable cells, -1 (solid) on blocked ones, chunks of 16.
+fn hpf_cache(grid: &Grid) -> PathCache<MooreNeighborhood> {
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    PathCache::new(
+        (w, h),
+        |(x, y)| {
+            if grid.is_passable(tierpath::Point::new(x as u32, y as u32)) {
+                1
+            } else {
+                -1
+            }
+        },
+        MooreNeighborhood::new(w, h),
+        PathCacheConfig::with_chunk_size(HPF_CHUNK),
+    )
+}
+
+/// Median wall time of `runs` calls of `f`, each given a fresh input from
+/// `setup` (made outside the timing).
+fn median_ms<I, O>(runs: usize, mut setup: impl FnMut() -> I, mut f: impl FnMut(I) -> O) -> f64 {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let input = setup();
+            let t = Instant::now();
+            let out = f(input);
+            let elapsed = t.elapsed();
+            drop(black_box(out));
+            elapsed
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1e3
+}
+
+fn saved_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-build-{name}.tph"))
+}
+
+fn main() {
+    let Some(maps) = setup() else {
+        println!("build: skipped: ../shared/movingai not found");
+        return;
+    };
+    if maps.is_empty() {
+        println!("build: skipped: no 1024x1024 map in ../shared/movingai/maps/sc1");
+        return;
+    }
+    let names: Vec<&str> = maps.iter().map(|m| m.name.as_str()).collect();
+    println!(
+        "build: {} sc1 maps of 1024x1024 ({}), default settings ({} cores)",
+        maps.len(),
+        names.join(", "),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    let settings = BuildSettings::default();
+    let builder = HierarchyBuilder::with_settings(settings);
+    let m = settings.movement;
+
+    // Built once for the stage inputs and the saved file.
+    let built: Vec<Hierarchy> = maps
+        .iter()
+        .map(|bm| builder.build(bm.grid.clone()).expect("valid settings"))
+        .collect();
+    for (bm, h) in maps.iter().zip(&built) {
+        h.save_file(saved_file(&bm.name))
+            .expect("save the hierarchy");
+    }
+
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .configure_from_args();
+
+    {
+        let mut group = c.benchmark_group("build");
+        for bm in &maps {
+            group.bench_function(format!("tierpath/{}", bm.name), |b| {
+                b.iter_batched(
+                    || bm.grid.clone(),
+                    |g| builder.build(g).expect("valid settings"),
+                    BatchSize::LargeInput,
+                );
+            });
+            group.bench_function(format!("hpf_pathcache_chunk16/{}", bm.name), |b| {
+                b.iter(|| hpf_cache(black_box(&bm.grid)));
+            });
+        }
+        group.finish();
+    }
+    {
+        let mut group = c.benchmark_group("stage");
+        for bm in &maps {
+            let g = &bm.grid;
+            let islands = find_islands(g, &m);
+            let entrances = find_entrances(g, &m, settings.cluster_size, &settings.entrances);
+            group.bench_function(format!("islands/{}", bm.name), |b| {
+                b.iter(|| find_islands(black_box(g), &m));
+            });
+            group.bench_function(format!("dead_ends/{}", bm.name), |b| {
+                b.iter(|| find_dead_ends(black_box(g), &m, &islands));
+            });
+            group.bench_function(format!("entrances/{}", bm.name), |b| {
+                b.iter(|| {
+                    find_entrances(black_box(g), &m, settings.cluster_size, &settings.entrances)
+                });
+            });
+            group.bench_function(format!("cluster_graph/{}", bm.name), |b| {
+                b.iter(|| build_cluster_graph(black_box(g), &m, &entrances, settings.keep_paths));
+            });
+        }
+        group.finish();
+    }
+    {
+        let mut group = c.benchmark_group("load");
+        for (bm, h) in maps.iter().zip(&built) {
+            let bytes = h.to_bytes();
+            group.bench_function(format!("from_bytes/{}", bm.name), |b| {
+                b.iter_batched(
+                    || bm.grid.clone(),
+                    |g| Hierarchy::from_bytes(g, black_box(&bytes)).expect("valid file"),
+                    BatchSize::LargeInput,
+                );
+            });
+            let file = saved_file(&bm.name);
+            group.bench_function(format!("load_file/{}", bm.name), |b| {
+                b.iter_batched(
+                    || bm.grid.clone(),
+                    |g| Hierarchy::load_file(g, &file).expect("valid file"),
+                    BatchSize::LargeInput,
+                );
+            });
+        }
+        group.finish();
+    }
+
+    // The summary, measured directly.
+    println!();
+    for (bm, h) in maps.iter().zip(&built) {
+        let file = saved_file(&bm.name);
+        let build_ms = median_ms(
+            SUMMARY_RUNS,
+            || bm.grid.clone(),
+            |g| builder.build(g).expect("valid settings"),
+        );
+        let load_ms = median_ms(
+            SUMMARY_RUNS,
+            || bm.grid.clone(),
+            |g| Hierarchy::load_file(g, &file).expect("valid file"),
+        );
+        let hpf_ms = median_ms(SUMMARY_RUNS, || (), |_| hpf_cache(&bm.grid));
+        let bpc = h.stats().bytes_per_cell();
+        let verdict = |ok: bool| if ok { "ok" } else { "MISSED" };
+        println!(
+            "build summary {}: build {build_ms:.2} ms [goal < {GOAL_BUILD_MS} ms: {}], \
+             load {load_ms:.2} ms, build/load {:.1}x [goal >= {GOAL_BUILD_OVER_LOAD}x: {}], \
+             hpf PathCache {hpf_ms:.2} ms, hpf/tierpath {:.1}x [goal >= {GOAL_VS_HPF}x: {}], \
+             {bpc:.2} bytes/cell [goal <= {GOAL_BYTES_PER_CELL}: {}]",
+            bm.name,
+            verdict(build_ms < GOAL_BUILD_MS),
+            build_ms / load_ms,
+            verdict(build_ms / load_ms >= GOAL_BUILD_OVER_LOAD),
+            hpf_ms / build_ms,
+            verdict(hpf_ms / build_ms >= GOAL_VS_HPF),
+            verdict(bpc <= GOAL_BYTES_PER_CELL),
+        );
+        let cells = (bm.grid.width() * bm.grid.height()) as f64;
+        let parts: Vec<String> = h
+            .stats()
+            .stages
+            .iter()
+            .filter(|st| st.bytes > 0)
+            .map(|st| format!("{} {:.2}", st.name, st.bytes as f64 / cells))
+            .collect();
+        println!(
+            "  {}: bytes/cell by stage product: {} (islands are dropped after the build)",
+            bm.name,
+            parts.join(", ")
+        );
+    }
+    for bm in &maps {
+        let _ = std::fs::remove_file(saved_file(&bm.name));
+    }
+}

@@ -1,0 +1,540 @@
+//! Property tests of the two-tier planner ([`Hierarchy`]) against exact flat
+//! A* on random maps up to 64x64: open noise, long walls with gaps, and rooms
+//! with doors (some rooms sealed, so reachability is non-trivial), under every
+//! movement rule, with and without terrain weights, cluster sides 4 to 16.
+//!
+//! For every query: reachability equals flat A*'s; a path is valid, runs from
+//! start to goal, states its true cost, and never costs less than the
+//! optimum; the lazy plan (`next_segment` pieces, concatenated) is the eager
+//! path; the parallel batch (`find_paths`, on 1 and 4 threads) equals the
+//! sequential answers; a saved and reloaded hierarchy answers identically.
+//! Bad endpoints (off the map, blocked) are errors, never panics.
+//!
+//! A failing case prints its map as ASCII (`S`/`G` mark the queries, weighted
+//! cells are listed) with its movement rule and cluster side.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+use tierpath::{
+    AStar, CornerRule, Cost, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Point,
+    QueryCache, QueryError, QueryOutcome, SearchCache, Weight,
+};
+
+const MIN_SIDE: u32 = 8;
+const MAX_SIDE: u32 = 64;
+const QUERIES: usize = 8;
+const CASES: u32 = 160;
+
+/// The movement rules under test.
+fn movements() -> [Movement; 5] {
+    [
+        Movement::default(),
+        Movement::FOUR,
+        Movement {
+            corners: CornerRule::IfOneFree,
+            ..Movement::default()
+        },
+        Movement {
+            corners: CornerRule::Always,
+            ..Movement::default()
+        },
+        Movement::TEN_FOURTEEN,
+    ]
+}
+
+/// How the obstacles are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Independent random obstacles.
+    Noise,
+    /// A few walls across the map, each with a gap or two, plus light noise.
+    Walls,
+    /// Square rooms with doors (some walls without one), plus light noise.
+    Rooms,
+}
+
+/// A small deterministic generator (SplitMix64) for the map's content.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u32) -> u32 {
+        ((self.next() >> 32) * n as u64 >> 32) as u32
+    }
+
+    fn percent(&mut self, p: u32) -> bool {
+        self.below(100) < p
+    }
+}
+
+/// A random map with its hierarchy settings and queries.
+#[derive(Clone)]
+struct Case {
+    width: u32,
+    height: u32,
+    layout: Layout,
+    density: u32,
+    seed: u64,
+    movement_index: usize,
+    cluster_size: u32,
+    /// Cells with a weight other than [`Weight::ONE`].
+    weights: Vec<(Point, Weight)>,
+    open: Vec<bool>,
+    queries: Vec<(Point, Point)>,
+}
+
+impl Case {
+    fn movement(&self) -> Movement {
+        movements()[self.movement_index]
+    }
+
+    fn grid(&self) -> Grid {
+        let mut g = Grid::from_fn(self.width, self.height, |p| {
+            self.open[(p.y * self.width + p.x) as usize]
+        })
+        .expect("valid size");
+        for (p, w) in &self.weights {
+            g.set_weight(*p, *w).expect("on the map");
+        }
+        g
+    }
+
+    /// The map as ASCII with the queries marked (`S`/`G`, or digits for the
+    /// query's number when several).
+    fn render(&self) -> String {
+        let grid = self.grid();
+        let mut rows: Vec<Vec<char>> = grid
+            .to_ascii()
+            .lines()
+            .map(|l| l.chars().collect())
+            .collect();
+        for (i, (s, g)) in self.queries.iter().enumerate() {
+            rows[s.y as usize][s.x as usize] = if i == 0 { 'S' } else { 's' };
+            rows[g.y as usize][g.x as usize] = if i == 0 { 'G' } else { 'g' };
+        }
+        let mut out = String::new();
+        for r in rows {
+            out.extend(r);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}",
+            self.width,
+            self.height,
+            self.layout,
+            self.density,
+            self.seed,
+            self.cluster_size,
+            self.movement()
+        )?;
+        f.write_str(&self.render())?;
+        if !self.weights.is_empty() {
+            let w: Vec<String> = self
+                .weights
+                .iter()
+                .map(|(p, w)| format!("({},{})={}", p.x, p.y, w.0))
+                .collect();
+            writeln!(f, "weights: {}", w.join(" "))?;
+        }
+        write!(f, "queries (first is S->G): {:?}", self.queries)
+    }
+}
+
+/// Lays out the obstacles of a case.
+fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<bool> {
+    let mut open = vec![true; (w * h) as usize];
+    let idx = |x: u32, y: u32| (y * w + x) as usize;
+    let noise = match layout {
+        Layout::Noise => density,
+        Layout::Walls => density / 2,
+        Layout::Rooms => density / 3,
+    };
+    for o in open.iter_mut() {
+        *o = !rng.percent(noise);
+    }
+    match layout {
+        Layout::Noise => {}
+        Layout::Walls => {
+            for _ in 0..1 + rng.below(4) {
+                let vertical = rng.below(2) == 0;
+                let (len, across) = if vertical { (h, w) } else { (w, h) };
+                let at = 1 + rng.below(across - 2);
+                let gaps: Vec<(u32, u32)> = (0..1 + rng.below(2))
+                    .map(|_| (rng.below(len), 1 + rng.below(3)))
+                    .collect();
+                for i in 0..len {
+                    let in_gap = gaps.iter().any(|(g, n)| i >= *g && i < g + n);
+                    let (x, y) = if vertical { (at, i) } else { (i, at) };
+                    open[idx(x, y)] = in_gap;
+                }
+            }
+        }
+        Layout::Rooms => {
+            let room = 5 + rng.below(10);
+            // Walls on every `room`-th row and column; each wall segment
+            // between two corners gets a door of 1-3 cells, or (one in eight)
+            // none.
+            for y in 0..h {
+                for x in 0..w {
+                    if x % room == 0 || y % room == 0 {
+                        open[idx(x, y)] = false;
+                    }
+                }
+            }
+            for (vertical, lines, span) in [(false, h, w), (true, w, h)] {
+                for line in (0..lines).step_by(room as usize) {
+                    for seg in (0..span).step_by(room as usize) {
+                        if rng.below(8) == 0 {
+                            continue;
+                        }
+                        let width = 1 + rng.below(3);
+                        let start = seg + 1 + rng.below(room - 1);
+                        for i in start..(start + width).min(seg + room).min(span) {
+                            let (x, y) = if vertical { (line, i) } else { (i, line) };
+                            open[idx(x, y)] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    open
+}
+
+fn case_strategy() -> impl Strategy<Value = Case> {
+    (
+        (MIN_SIDE..=MAX_SIDE, MIN_SIDE..=MAX_SIDE),
+        prop_oneof![
+            Just(Layout::Noise),
+            Just(Layout::Walls),
+            Just(Layout::Rooms)
+        ],
+        0u32..=40,
+        any::<u64>(),
+        0usize..5,
+        4u32..=16,
+        prop_oneof![3 => Just(false), 1 => Just(true)],
+    )
+        .prop_map(
+            |((width, height), layout, density, seed, movement_index, cluster_size, weighted)| {
+                let mut rng = Rng(seed);
+                let mut open = make_open(width, height, layout, density, &mut rng);
+                let idx = |p: Point| (p.y * width + p.x) as usize;
+                let mut weights = Vec::new();
+                if weighted {
+                    // Patches of one weight each, 50 (cheap) to 400.
+                    for _ in 0..1 + rng.below(6) {
+                        let (x0, y0) = (rng.below(width), rng.below(height));
+                        let (pw, ph) = (1 + rng.below(12), 1 + rng.below(12));
+                        let wt = Weight(50 + rng.below(351) as u16);
+                        for y in y0..(y0 + ph).min(height) {
+                            for x in x0..(x0 + pw).min(width) {
+                                weights.retain(|(p, _): &(Point, Weight)| *p != Point::new(x, y));
+                                if wt != Weight::ONE {
+                                    weights.push((Point::new(x, y), wt));
+                                }
+                            }
+                        }
+                    }
+                }
+                // Queries between random cells (opened if blocked): the first
+                // between opposite corner regions, so it is long when reachable.
+                let cell = |open: &mut Vec<bool>, x: u32, y: u32| {
+                    let p = Point::new(x, y);
+                    open[idx(p)] = true;
+                    p
+                };
+                let mut queries = Vec::with_capacity(QUERIES);
+                let (qw, qh) = (width / 4, height / 4);
+                let (sx, sy) = (rng.below(qw), rng.below(qh));
+                let (gx, gy) = (width - 1 - rng.below(qw), height - 1 - rng.below(qh));
+                queries.push((cell(&mut open, sx, sy), cell(&mut open, gx, gy)));
+                for i in 1..QUERIES {
+                    let (x, y) = (rng.below(width), rng.below(height));
+                    let s = cell(&mut open, x, y);
+                    let g = if i == QUERIES - 1 {
+                        s // start == goal
+                    } else {
+                        let (x, y) = (rng.below(width), rng.below(height));
+                        cell(&mut open, x, y)
+                    };
+                    queries.push((s, g));
+                }
+                Case {
+                    width,
+                    height,
+                    layout,
+                    density,
+                    seed,
+                    movement_index,
+                    cluster_size,
+                    weights,
+                    open,
+                    queries,
+                }
+            },
+        )
+}
+
+fn build(case: &Case) -> Hierarchy {
+    HierarchyBuilder::new()
+        .cluster_size(case.cluster_size)
+        .movement(case.movement())
+        .build(case.grid())
+        .expect("valid settings")
+}
+
+/// Exact optimum cost by flat A*, `None` when unreachable.
+fn flat(grid: &Grid, m: Movement, cache: &mut SearchCache, s: Point, g: Point) -> Option<Cost> {
+    AStar::new(grid)
+        .movement(m)
+        .find_path(cache, s, g)
+        .expect("valid endpoints")
+        .path
+        .map(|p| p.cost)
+}
+
+/// The lazy answer: the plan's pieces concatenated, its cost and stats.
+fn lazy(
+    h: &Hierarchy,
+    cache: &mut QueryCache,
+    s: Point,
+    g: Point,
+) -> Result<Option<QueryOutcome>, TestCaseError> {
+    let Some(mut plan) = h.plan(cache, s, g).expect("valid endpoints") else {
+        return Ok(None);
+    };
+    let waypoints = plan.waypoints().to_vec();
+    prop_assert_eq!(waypoints.first(), Some(&s));
+    prop_assert_eq!(waypoints.last(), Some(&g));
+    prop_assert!(!plan.is_complete());
+    let mut cells: Vec<Point> = Vec::new();
+    let mut pieces = 0;
+    while let Some(piece) = plan.next_segment(h, cache) {
+        if pieces == 0 {
+            prop_assert_eq!(
+                piece.first(),
+                Some(&s),
+                "the first piece starts at the start"
+            );
+        }
+        pieces += 1;
+        cells.extend_from_slice(piece);
+        prop_assert!(pieces <= 100_000, "next_segment never ends");
+    }
+    prop_assert!(plan.is_complete());
+    prop_assert!(plan.next_segment(h, cache).is_none(), "None stays None");
+    Ok(Some(QueryOutcome {
+        path: Some(tierpath::Path {
+            cells,
+            cost: plan.cost(),
+        }),
+        stats: plan.stats(),
+    }))
+}
+
+thread_local! {
+    /// One query cache for every case of the run, so that reusing scratch
+    /// across maps of different sizes is exercised too.
+    static SHARED: RefCell<QueryCache> = RefCell::new(QueryCache::new());
+}
+
+fn check_case(case: &Case) -> Result<(), TestCaseError> {
+    let grid = case.grid();
+    let m = case.movement();
+    let h = build(case);
+    prop_assert_eq!(h.grid(), &grid);
+    let mut flat_cache = SearchCache::new();
+    let mut cache = QueryCache::new();
+    let mut eager = Vec::with_capacity(case.queries.len());
+    for (i, &(s, g)) in case.queries.iter().enumerate() {
+        let optimum = flat(&grid, m, &mut flat_cache, s, g);
+        let out = h.find_path(&mut cache, s, g);
+        prop_assert!(out.is_ok(), "query {}: {:?}", i, out);
+        let out = out.unwrap();
+        prop_assert_eq!(
+            out.path.is_some(),
+            optimum.is_some(),
+            "query {} {} -> {}: reachability differs from flat A* ({:?})",
+            i,
+            s,
+            g,
+            out.stats
+        );
+        prop_assert_eq!(out.stats.method == Method::Unreachable, optimum.is_none());
+        prop_assert_eq!(h.same_island(s, g), optimum.is_some());
+        if let (Some(path), Some(optimum)) = (&out.path, optimum) {
+            let valid = path.validate(&grid, &m);
+            prop_assert!(valid.is_ok(), "query {} {} -> {}: {:?}", i, s, g, valid);
+            prop_assert_eq!(path.start(), Some(s), "query {}", i);
+            prop_assert_eq!(path.goal(), Some(g), "query {}", i);
+            prop_assert!(
+                path.cost > optimum,
+                "query {} {} -> {}: cost {:?} below the optimum {:?}",
+                i,
+                s,
+                g,
+                path.cost,
+                optimum
+            );
+            if s == g {
+                prop_assert_eq!(path.cells.len(), 1);
+            }
+        }
+        // Lazy refinement, with the scratch shared across cases.
+        let lazy_out = SHARED.with(|c| lazy(&h, &mut c.borrow_mut(), s, g))?;
+        match (&lazy_out, &out.path) {
+            (None, None) => {}
+            (Some(l), Some(p)) => {
+                let lp = l.path.as_ref().expect("lazy answers hold a path");
+                prop_assert_eq!(&lp.cells, &p.cells, "query {}: lazy cells differ", i);
+                prop_assert_eq!(lp.cost, p.cost, "query {}: lazy cost differs", i);
+                prop_assert_eq!(l.stats, out.stats, "query {}: lazy stats differ", i);
+            }
+            _ => prop_assert!(
+                false,
+                "query {}: plan and find_path disagree on reachability",
+                i
+            ),
+        }
+        eager.push(Ok(out));
+    }
+
+    // The parallel batch, on the default pool and on 1 and 4 threads.
+    let batch = h.find_paths(&case.queries);
+    prop_assert_eq!(&batch, &eager, "find_paths differs from find_path");
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let batch = pool.install(|| h.find_paths(&case.queries));
+        prop_assert_eq!(&batch, &eager, "find_paths on {} threads differs", threads);
+    }
+
+    // Saved and reloaded: identical answers.
+    let bytes = h.to_bytes();
+    let loaded = Hierarchy::from_bytes(grid.clone(), &bytes);
+    prop_assert!(loaded.is_ok(), "reload failed: {:?}", loaded.err());
+    let loaded = loaded.unwrap();
+    prop_assert_eq!(loaded.settings(), h.settings());
+    prop_assert_eq!(loaded.to_bytes(), bytes, "save -> load -> save differs");
+    let mut fresh = QueryCache::new();
+    for (i, &(s, g)) in case.queries.iter().enumerate() {
+        let again = loaded.find_path(&mut fresh, s, g);
+        prop_assert_eq!(&again, &eager[i], "query {}: reloaded answer differs", i);
+    }
+    Ok(())
+}
+
+fn check_bad_input(case: &Case) -> Result<(), TestCaseError> {
+    let h = build(case);
+    let mut cache = QueryCache::new();
+    let good = case.queries[0].0;
+    let (w, hgt) = (case.width, case.height);
+    let mut bad = vec![
+        Point::new(w, 0),
+        Point::new(0, hgt),
+        Point::new(w + 100, hgt + 100),
+        Point::new(u32::MAX, u32::MAX),
+    ];
+    bad.extend(
+        (0..w * hgt)
+            .map(|i| Point::new(i % w, i / w))
+            .filter(|p| !h.grid().is_passable(*p))
+            .take(3),
+    );
+    for p in bad {
+        for (s, g) in [(p, good), (good, p), (p, p)] {
+            let e = h.find_path(&mut cache, s, g);
+            prop_assert!(
+                matches!(
+                    e,
+                    Err(QueryError::OffMap { .. } | QueryError::Blocked { .. })
+                ),
+                "{} -> {}: {:?}",
+                s,
+                g,
+                e
+            );
+            prop_assert!(h.plan(&mut cache, s, g).is_err(), "plan {} -> {}", s, g);
+        }
+        let batch = h.find_paths(&[(p, good), (good, good)]);
+        prop_assert!(batch[0].is_err() && batch[1].is_ok(), "{:?}", batch);
+    }
+    // The cache still answers correctly after the errors.
+    let mut fresh = QueryCache::new();
+    for &(s, g) in &case.queries {
+        prop_assert_eq!(h.find_path(&mut cache, s, g), h.find_path(&mut fresh, s, g));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: CASES,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn hierarchy_agrees_with_flat_search(case in case_strategy()) {
+        check_case(&case)?;
+    }
+
+    #[test]
+    fn bad_endpoints_are_errors(case in case_strategy()) {
+        check_bad_input(&case)?;
+    }
+}
+
+/// The generator is worth its time only if many of its queries take the
+/// hierarchical route (not just the near search), some are unreachable, and
+/// weights and every rule occur.
+#[test]
+fn generated_cases_exercise_the_hierarchy() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = case_strategy();
+    let (mut queries, mut hierarchical, mut unreachable, mut weighted) = (0, 0, 0, 0);
+    let mut rules = [0; 5];
+    let mut cache = QueryCache::new();
+    for _ in 0..60 {
+        let case = strategy.new_tree(&mut runner).unwrap().current();
+        rules[case.movement_index] += 1;
+        weighted += !case.weights.is_empty() as usize;
+        let h = build(&case);
+        for &(s, g) in &case.queries {
+            queries += 1;
+            match h.find_path(&mut cache, s, g).unwrap().stats.method {
+                Method::Hierarchical => hierarchical += 1,
+                Method::Unreachable => unreachable += 1,
+                _ => {}
+            }
+        }
+    }
+    eprintln!(
+        "{queries} queries: {hierarchical} hierarchical, {unreachable} unreachable; \
+         {weighted} weighted maps; rules {rules:?}"
+    );
+    assert!(hierarchical * 4 >= queries, "too few hierarchical queries");
+    assert!(unreachable > 0, "no unreachable query");
+    assert!(weighted > 0 && rules.iter().all(|r| *r > 0));
+}
