@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion};
 use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheConfig};
 use tierpath::{
-    BuildSettings, Grid, Hierarchy, HierarchyBuilder, build_cluster_graph, find_dead_ends,
-    find_entrances, find_islands, io,
+    BuildSettings, Grid, Hierarchy, HierarchyBuilder, Point, build_cluster_graph, find_dead_ends,
+    find_entrances, find_islands, find_landmarks, io,
 };
 
 /// How many of the 1024x1024 sc1 maps to use.
@@ -78,7 +78,7 @@ fn hpf_cache(grid: &Grid) -> PathCache<MooreNeighborhood> {
     PathCache::new(
         (w, h),
         |(x, y)| {
-            if grid.is_passable(tierpath::Point::new(x as u32, y as u32)) {
+            if grid.is_passable(Point::new(x as u32, y as u32)) {
                 1
             } else {
                 -1
@@ -164,10 +164,16 @@ fn main() {
     }
     {
         let mut group = c.benchmark_group("stage");
-        for bm in &maps {
+        for (bm, h) in maps.iter().zip(&built) {
             let g = &bm.grid;
             let islands = find_islands(g, &m);
             let entrances = find_entrances(g, &m, settings.cluster_size, &settings.entrances);
+            let graph = build_cluster_graph(g, &m, &entrances, settings.keep_paths);
+            let node_points: Vec<Point> = h.transitions().collect();
+            let node_island: Vec<u32> = node_points
+                .iter()
+                .map(|p| h.island_of(*p).expect("transitions are passable"))
+                .collect();
             group.bench_function(format!("islands/{}", bm.name), |b| {
                 b.iter(|| find_islands(black_box(g), &m));
             });
@@ -181,6 +187,18 @@ fn main() {
             });
             group.bench_function(format!("cluster_graph/{}", bm.name), |b| {
                 b.iter(|| build_cluster_graph(black_box(g), &m, &entrances, settings.keep_paths));
+            });
+            group.bench_function(format!("landmarks/{}", bm.name), |b| {
+                b.iter(|| {
+                    find_landmarks(
+                        black_box(&graph),
+                        &node_points,
+                        &node_island,
+                        g.width(),
+                        g.height(),
+                        settings.landmarks,
+                    )
+                });
             });
         }
         group.finish();

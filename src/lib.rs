@@ -25,6 +25,7 @@ mod grid;
 mod hierarchy;
 pub mod io;
 pub mod mapgen;
+mod packed;
 mod preprocess;
 mod query;
 mod search;

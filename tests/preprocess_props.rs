@@ -81,6 +81,8 @@ struct Case {
     cluster_size: u32,
     policy: EntrancePolicy,
     keep_paths: bool,
+    /// Landmarks for the planner's bound (saved with the file).
+    landmarks: u32,
     /// Query picks: (start, goal, start from a dead end when there is one).
     pairs: Vec<(Index, Index, bool)>,
     /// Bytes of the saved file to damage: (position, bit).
@@ -124,6 +126,7 @@ impl Case {
             .movement(m)
             .entrance_policy(self.policy)
             .keep_paths(self.keep_paths)
+            .landmarks(self.landmarks)
             .build(self.grid())
             .expect("valid settings")
     }
@@ -147,8 +150,14 @@ impl Case {
             rows[p.y as usize][p.x as usize] = *c;
         }
         let mut s = format!(
-            "\n{}x{} map ({:?}), cluster size {}, {:?}, keep_paths {}\n",
-            self.width, self.height, self.shape, self.cluster_size, self.policy, self.keep_paths
+            "\n{}x{} map ({:?}), cluster size {}, {:?}, keep_paths {}, {} landmarks\n",
+            self.width,
+            self.height,
+            self.shape,
+            self.cluster_size,
+            self.policy,
+            self.keep_paths,
+            self.landmarks
         );
         for r in rows {
             s.extend(r);
@@ -191,7 +200,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
     ];
     (
         (1..=MAX_SIDE, 1..=MAX_SIDE, 0u32..=45, any::<bool>(), shape),
-        (2u32..=10, 1u32..=8, 0u32..=6, any::<bool>()),
+        (2u32..=10, 1u32..=8, 0u32..=6, any::<bool>(), 0u32..=16),
         prop::collection::vec((any::<Index>(), any::<Index>(), any::<bool>()), 6),
         prop::collection::vec((any::<Index>(), 0u8..8), 4),
         (any::<Index>(), any::<Index>()),
@@ -200,7 +209,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
         .prop_map(
             move |(
                 (w, h, density, weighted, shape),
-                (cluster_size, single_below, max_gap, keep_paths),
+                (cluster_size, single_below, max_gap, keep_paths, landmarks),
                 pairs,
                 flips,
                 (cut, foreign),
@@ -243,6 +252,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                         max_gap,
                     },
                     keep_paths,
+                    landmarks,
                     pairs,
                     flips,
                     cut,

@@ -81,11 +81,13 @@ pub fn run(args: Args) -> CliResult {
         &mut out,
         "settings",
         format!(
-            "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, cell paths {}",
+            "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, \
+             {} landmarks, cell paths {}",
             set.cluster_size,
             describe_movement(&set.movement),
             set.entrances.single_below,
             set.entrances.max_gap,
+            set.landmarks,
             if set.keep_paths { "kept" } else { "not kept" },
         ),
     )?;
@@ -172,6 +174,7 @@ pub fn run(args: Args) -> CliResult {
         m.insert("cluster_size".into(), set.cluster_size.into());
         m.insert("movement".into(), describe_movement(&set.movement).into());
         m.insert("keep_paths".into(), set.keep_paths.into());
+        m.insert("landmarks".into(), set.landmarks.into());
         m.extend(stats_json(s));
         writeln!(out, "{}", serde_json::Value::Object(m))?;
     }

@@ -472,7 +472,7 @@ impl Grid {
 
     /// The neighbour of `n` in direction `dir` (0..8 in the order of
     /// [`Grid::for_each_neighbor`]) when that move is legal, with its base cost.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn neighbor_in(&self, n: Node, dir: u8, movement: &Movement) -> Option<(Node, u32)> {
         let pw = self.padded_width();
         let open = |i: u32| self.passable[i as usize];

@@ -28,6 +28,7 @@ use thiserror::Error;
 use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
 use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::packed::{Column32, Column64};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
 };
@@ -122,6 +123,34 @@ impl Writer {
             self.buf.extend_from_slice(&x.to_le_bytes());
         }
     }
+    fn col32(&mut self, c: &Column32) {
+        match c {
+            Column32::Narrow(v) => {
+                self.u8(2);
+                self.u64(v.len() as u64);
+                self.buf.reserve(v.len() * 2);
+                for x in v {
+                    self.buf.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            Column32::Wide(v) => {
+                self.u8(4);
+                self.u32s(v);
+            }
+        }
+    }
+    fn col64(&mut self, c: &Column64) {
+        match c {
+            Column64::Narrow(v) => {
+                self.u8(4);
+                self.u32s(v);
+            }
+            Column64::Wide(v) => {
+                self.u8(8);
+                self.u64s(v);
+            }
+        }
+    }
     fn str(&mut self, s: &str) {
         self.u64(s.len() as u64);
         self.buf.extend_from_slice(s.as_bytes());
@@ -184,6 +213,28 @@ impl<'a> Reader<'a> {
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect())
     }
+    fn col32(&mut self, what: &'static str) -> Result<Column32, LoadError> {
+        match self.u8(what)? {
+            2 => {
+                let n = self.len(2, what)?;
+                let raw = self.take(n * 2, what)?;
+                Ok(Column32::Narrow(
+                    raw.chunks_exact(2)
+                        .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes")))
+                        .collect(),
+                ))
+            }
+            4 => Ok(Column32::Wide(self.u32s(what)?)),
+            w => Err(invalid(format!("{what}: unknown column width {w}"))),
+        }
+    }
+    fn col64(&mut self, what: &'static str) -> Result<Column64, LoadError> {
+        match self.u8(what)? {
+            4 => Ok(Column64::Narrow(self.u32s(what)?)),
+            8 => Ok(Column64::Wide(self.u64s(what)?)),
+            w => Err(invalid(format!("{what}: unknown column width {w}"))),
+        }
+    }
     fn str(&mut self, what: &'static str) -> Result<String, LoadError> {
         let n = self.len(1, what)?;
         String::from_utf8(self.take(n, what)?.to_vec())
@@ -242,7 +293,7 @@ impl Hierarchy {
         w.u32(s.landmarks);
 
         let d = &self.dead_ends;
-        w.u32s(&d.cell_anchor);
+        w.col32(&d.cell_anchor);
         w.u32s(&d.block_end);
         w.u32s(&d.block_island);
         w.u32s(&d.island_core);
@@ -260,7 +311,7 @@ impl Hierarchy {
         let g = &self.graph;
         w.u32s(&g.edge_first);
         w.u32s(&g.edge_to);
-        w.u64s(&g.edge_cost);
+        w.col64(&g.edge_cost);
         w.u32s(&g.path_first);
         w.u32s(&g.path_cells);
         w.u64(g.intra_edges);
@@ -269,7 +320,7 @@ impl Hierarchy {
         let l = &self.landmarks;
         w.u32(l.count);
         w.u32s(&l.nodes);
-        w.u64s(&l.dist);
+        w.col64(&l.dist);
 
         w.u64(self.stats.stages.len() as u64);
         for st in &self.stats.stages {
@@ -389,7 +440,7 @@ impl Hierarchy {
         };
 
         let dead_ends = DeadEnds {
-            cell_anchor: r.u32s("dead ends")?,
+            cell_anchor: r.col32("dead ends")?,
             block_end: r.u32s("dead ends")?,
             block_island: r.u32s("dead ends")?,
             island_core: r.u32s("dead ends")?,
@@ -413,7 +464,7 @@ impl Hierarchy {
         let graph = ClusterGraph {
             edge_first: r.u32s("cluster graph")?,
             edge_to: r.u32s("cluster graph")?,
-            edge_cost: r.u64s("cluster graph")?,
+            edge_cost: r.col64("cluster graph")?,
             path_first: r.u32s("cluster graph")?,
             path_cells: r.u32s("cluster graph")?,
             intra_edges: r.u64("cluster graph")?,
@@ -422,7 +473,7 @@ impl Hierarchy {
         let landmarks = Landmarks {
             count: r.u32("landmarks")?,
             nodes: r.u32s("landmarks")?,
-            dist: r.u64s("landmarks")?,
+            dist: r.col64("landmarks")?,
         };
         let n_stages = r.len(1, "stats")?;
         let mut stages = Vec::with_capacity(n_stages.min(64));
@@ -471,7 +522,7 @@ fn validate(
     let passable = grid.passable_slice();
     for y in 0..grid.height() as usize {
         for x in 0..grid.width() as usize {
-            let a = d.cell_anchor[y * grid.width() as usize + x];
+            let a = d.cell_anchor.get(y * grid.width() as usize + x);
             if (a == NO_NODE) == passable[(y + 1) * pw + x + 1]
                 || (a != NO_NODE && a as usize >= blocks)
             {

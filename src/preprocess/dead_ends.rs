@@ -36,6 +36,7 @@ use fixedbitset::FixedBitSet;
 
 use super::islands::{Islands, NO_ISLAND};
 use crate::grid::{Grid, Movement, Node, Point};
+use crate::packed::Column32;
 
 /// No node: a blocked cell.
 pub(crate) const NO_NODE: u32 = u32::MAX;
@@ -45,7 +46,7 @@ pub(crate) const NO_NODE: u32 = u32::MAX;
 pub struct DeadEnds {
     /// Anchor block (preorder id) of every cell, row-major; [`NO_NODE`] when
     /// blocked.
-    pub(crate) cell_anchor: Vec<u32>,
+    pub(crate) cell_anchor: Column32,
     /// Exclusive end of each block's preorder subtree range.
     pub(crate) block_end: Vec<u32>,
     /// Island of each block.
@@ -84,20 +85,20 @@ impl DeadEnds {
     /// The anchor block of a row-major cell index ([`NO_NODE`] when blocked).
     #[inline]
     pub(crate) fn anchor_of(&self, cell: usize) -> u32 {
-        self.cell_anchor[cell]
+        self.cell_anchor.get(cell)
     }
 
     /// The island of a row-major cell index, `None` when blocked.
     #[inline]
     pub(crate) fn island_of(&self, cell: usize) -> Option<u32> {
-        let a = self.cell_anchor[cell];
+        let a = self.cell_anchor.get(cell);
         (a != NO_NODE).then(|| self.block_island[a as usize])
     }
 
     /// Whether a cell lies in a dead-end region.
     #[inline]
     pub(crate) fn in_dead_end(&self, cell: usize) -> bool {
-        let a = self.cell_anchor[cell];
+        let a = self.cell_anchor.get(cell);
         a != NO_NODE && a != self.island_core[self.block_island[a as usize] as usize]
     }
 
@@ -117,11 +118,11 @@ impl DeadEnds {
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        4 * (self.cell_anchor.len()
-            + self.block_end.len()
-            + self.block_island.len()
-            + self.island_core.len()
-            + self.island_sizes.len())
+        self.cell_anchor.memory_bytes()
+            + 4 * (self.block_end.len()
+                + self.block_island.len()
+                + self.island_core.len()
+                + self.island_sizes.len())
     }
 }
 
@@ -136,6 +137,10 @@ struct Frame {
 /// each island's largest block, and tags dead-end regions (stage 2).
 pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
     let movement = &Grid::topology_movement(movement);
+    let four = !movement.diagonals();
+    let pwi = grid.padded_width() as i64;
+    let offsets = [-pwi, 1, pwi, -1];
+    let open = grid.passable_slice();
     let len = grid.padded_len();
     let mut disc = vec![0u32; len];
     let mut low = vec![0u32; len];
@@ -168,7 +173,7 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
                 parent: NO_NODE,
                 dir: 0,
             });
-            let dirs: u8 = if movement.diagonals() { 8 } else { 4 };
+            let dirs: u8 = if four { 4 } else { 8 };
             let mut root_children = 0u32;
             let mut root_block = NO_NODE;
             while let Some(f) = frames.last_mut() {
@@ -177,8 +182,14 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
                     let dir = f.dir;
                     f.dir += 1;
                     let parent = f.parent;
-                    if let Some((w, _)) = grid.neighbor_in(Node(v), dir, movement) {
-                        let w = w.0;
+                    let next = if four {
+                        // Straight moves only: a neighbour is its offset away.
+                        let w = (v as i64 + offsets[dir as usize]) as u32;
+                        open[w as usize].then_some(w)
+                    } else {
+                        grid.neighbor_in(Node(v), dir, movement).map(|(w, _)| w.0)
+                    };
+                    if let Some(w) = next {
                         if disc[w as usize] == 0 {
                             time += 1;
                             disc[w as usize] = time;
@@ -352,7 +363,7 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
     }
 
     DeadEnds {
-        cell_anchor,
+        cell_anchor: Column32::pack(cell_anchor),
         block_end,
         block_island,
         island_core,

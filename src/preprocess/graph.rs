@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use super::clusters::Entrances;
 use crate::grid::{Grid, Movement, Point, Weight};
+use crate::packed::Column64;
 use crate::search::route::{self, Shape};
 use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
 
@@ -28,7 +29,7 @@ pub struct ClusterGraph {
     /// Edge targets.
     pub(crate) edge_to: Vec<u32>,
     /// Edge costs, exact.
-    pub(crate) edge_cost: Vec<u64>,
+    pub(crate) edge_cost: Column64,
     /// When kept: the cells (row-major) behind each edge, both ends included,
     /// as `path_cells[path_first[e]..path_first[e + 1]]`.
     pub(crate) path_first: Vec<u32>,
@@ -66,7 +67,7 @@ impl ClusterGraph {
             + self.edge_to.len()
             + self.path_first.len()
             + self.path_cells.len())
-            + 8 * self.edge_cost.len()
+            + self.edge_cost.memory_bytes()
     }
 
     /// The out-edges of node `v`: `(target, cost)`.
@@ -76,7 +77,7 @@ impl ClusterGraph {
             self.edge_first[v as usize] as usize,
             self.edge_first[v as usize + 1] as usize,
         );
-        (a..b).map(move |e| (self.edge_to[e], self.edge_cost[e], e))
+        (a..b).map(move |e| (self.edge_to[e], self.edge_cost.get(e), e))
     }
 
     /// The cells behind edge `e`, when kept.
@@ -136,9 +137,8 @@ pub fn build_cluster_graph(
         }
     }
     let inter = raw.len() - intra;
-    // Stable sort by source keeps each node's intra edges before its inter ones.
-    raw.sort_by_key(|e| e.from);
-
+    // A counting sort by source (stable: each node's intra edges stay before
+    // its inter ones).
     let mut edge_first = vec![0u32; nodes + 1];
     for e in &raw {
         edge_first[e.from as usize + 1] += 1;
@@ -146,14 +146,24 @@ pub fn build_cluster_graph(
     for i in 0..nodes {
         edge_first[i + 1] += edge_first[i];
     }
+    let mut slot: Vec<u32> = edge_first[..nodes].to_vec();
+    let mut order = vec![0u32; raw.len()];
+    for (k, e) in raw.iter().enumerate() {
+        order[slot[e.from as usize] as usize] = k as u32;
+        slot[e.from as usize] += 1;
+    }
+    let mut taken: Vec<Option<RawEdge>> = raw.into_iter().map(Some).collect();
+    let raw = order
+        .iter()
+        .map(|k| taken[*k as usize].take().expect("each edge placed once"));
     let mut path_first = Vec::new();
     let mut path_cells = Vec::new();
     if keep_paths {
-        path_first.reserve(raw.len() + 1);
+        path_first.reserve(order.len() + 1);
         path_first.push(0);
     }
-    let mut edge_to = Vec::with_capacity(raw.len());
-    let mut edge_cost = Vec::with_capacity(raw.len());
+    let mut edge_to = Vec::with_capacity(order.len());
+    let mut edge_cost = Vec::with_capacity(order.len());
     for e in raw {
         edge_to.push(e.to);
         edge_cost.push(e.cost);
@@ -165,7 +175,7 @@ pub fn build_cluster_graph(
     ClusterGraph {
         edge_first,
         edge_to,
-        edge_cost,
+        edge_cost: Column64::pack(edge_cost),
         path_first,
         path_cells,
         intra_edges: intra as u64,
@@ -224,12 +234,30 @@ fn intra_cluster_edges(
     } else {
         uniform_weight(&local)
     };
-    let mut trace = Vec::new();
-    let mut pending = Vec::new();
-    let est = Estimator::zero();
-    for (i, start) in nodes.iter().enumerate() {
-        pending.clear();
-        for j in 0..nodes.len() {
+    let n = nodes.len();
+    let push = |out: &mut Vec<RawEdge>, i: usize, j: usize, cost: u64, path: Vec<u32>| {
+        if symmetric {
+            let mut back = path.clone();
+            back.reverse();
+            out.push(RawEdge {
+                from: a + j as u32,
+                to: a + i as u32,
+                cost,
+                path: back,
+            });
+        }
+        out.push(RawEdge {
+            from: a + i as u32,
+            to: a + j as u32,
+            cost,
+            path,
+        });
+    };
+    // Pairs no straight route settles, as a row-major n x n table (both
+    // orders set when symmetric).
+    let mut unresolved = vec![false; n * n];
+    for i in 0..n {
+        for j in 0..n {
             if j == i || (symmetric && j < i) {
                 continue;
             }
@@ -244,33 +272,51 @@ fn intra_cluster_edges(
                     let d = movement
                         .distance(pi.x.abs_diff(pj.x), pi.y.abs_diff(pj.y))
                         .0;
-                    let cost = d / Weight::ONE.0 as u64 * w.0 as u64;
-                    out.push(RawEdge {
-                        from: a + i as u32,
-                        to: a + j as u32,
-                        cost,
-                        path: Vec::new(),
-                    });
+                    push(
+                        &mut out,
+                        i,
+                        j,
+                        d / Weight::ONE.0 as u64 * w.0 as u64,
+                        Vec::new(),
+                    );
+                }
+                None => {
+                    unresolved[i * n + j] = true;
                     if symmetric {
-                        out.push(RawEdge {
-                            from: a + j as u32,
-                            to: a + i as u32,
-                            cost,
-                            path: Vec::new(),
-                        });
+                        unresolved[j * n + i] = true;
                     }
                 }
-                None => pending.push(j),
             }
         }
-        if pending.is_empty() {
-            continue;
-        }
+    }
+    // Search from the node with the most unresolved partners first: on a
+    // symmetric map one search settles every pair it is part of, so the
+    // searches form a small vertex cover of the unresolved pairs.
+    let mut trace = Vec::new();
+    let mut targets = Vec::new();
+    let est = Estimator::zero();
+    loop {
+        let count = |i: usize| {
+            unresolved[i * n..(i + 1) * n]
+                .iter()
+                .filter(|u| **u)
+                .count()
+        };
+        let source = if symmetric {
+            (0..n).max_by_key(|i| (count(*i), std::cmp::Reverse(*i)))
+        } else {
+            (0..n).find(|i| count(*i) > 0)
+        };
+        let Some(i) = source.filter(|i| count(*i) > 0) else {
+            break;
+        };
+        targets.clear();
+        targets.extend((0..n).filter(|j| unresolved[i * n + j]));
         cache.begin(&local);
-        for j in &pending {
+        for j in &targets {
             cache.mark_target(nodes[*j]);
         }
-        cache.push_start(*start, 0, &est, TieBreak::default());
+        cache.push_start(nodes[i], 0, &est, TieBreak::default());
         let status = run_in(
             cache,
             &local,
@@ -283,34 +329,23 @@ fn intra_cluster_edges(
             u64::MAX,
         );
         debug_assert!(matches!(status, Status::Found(_) | Status::Exhausted));
-        for j in pending.iter().copied() {
-            let n = &nodes[j];
-            if !cache.is_closed(*n) {
-                continue;
+        for j in targets.iter().copied() {
+            unresolved[i * n + j] = false;
+            if symmetric {
+                unresolved[j * n + i] = false;
             }
-            let cost = cache.g(*n).expect("closed nodes have a cost");
+            let node = nodes[j];
+            if !cache.is_closed(node) {
+                continue; // not connected inside the cluster
+            }
+            let cost = cache.g(node).expect("closed nodes have a cost");
             let mut path = Vec::new();
             if keep_paths {
                 trace.clear();
-                cache.trace_back(*n, &mut trace);
+                cache.trace_back(node, &mut trace);
                 path.extend(trace.iter().map(|t| to_global(*t)));
             }
-            if symmetric {
-                let mut back = path.clone();
-                back.reverse();
-                out.push(RawEdge {
-                    from: a + j as u32,
-                    to: a + i as u32,
-                    cost,
-                    path: back,
-                });
-            }
-            out.push(RawEdge {
-                from: a + i as u32,
-                to: a + j as u32,
-                cost,
-                path,
-            });
+            push(&mut out, i, j, cost, path);
         }
     }
     out

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use super::graph::ClusterGraph;
 use crate::grid::Point;
+use crate::packed::Column64;
 
 /// Distance of a node a landmark cannot reach.
 pub(crate) const UNREACHED: u64 = u64::MAX;
@@ -35,7 +36,7 @@ pub struct Landmarks {
     pub(crate) nodes: Vec<u32>,
     /// `dist[v * K + l]`: cost from landmark `l` to node `v` ([`UNREACHED`]
     /// when unreachable). Node-major, so one node's distances share a cache line.
-    pub(crate) dist: Vec<u64>,
+    pub(crate) dist: Column64,
 }
 
 impl Landmarks {
@@ -46,14 +47,13 @@ impl Landmarks {
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        self.dist.len() * 8 + self.nodes.len() * 4
+        self.dist.memory_bytes() + self.nodes.len() * 4
     }
 
-    /// The distances from every landmark to node `v`.
-    #[inline]
-    pub(crate) fn of(&self, v: u32) -> &[u64] {
-        let k = self.count as usize;
-        &self.dist[v as usize * k..v as usize * k + k]
+    /// The distance from landmark `l` to node `v`.
+    #[inline(always)]
+    pub(crate) fn get(&self, v: u32, l: usize) -> u64 {
+        self.dist.get(v as usize * self.count as usize + l)
     }
 }
 
@@ -128,7 +128,7 @@ pub fn find_landmarks(
     Landmarks {
         count: k as u32,
         nodes,
-        dist,
+        dist: Column64::pack(dist),
     }
 }
 

@@ -88,9 +88,10 @@ impl AbstractScratch {
         let k = lm.count as usize;
         let mut to_goal = [UNREACHED; 16];
         for (v, c) in goals {
-            for (l, d) in lm.of(*v).iter().enumerate() {
-                if *d != UNREACHED {
-                    to_goal[l] = to_goal[l].min(d + c);
+            for (l, best) in to_goal.iter_mut().enumerate().take(k) {
+                let d = lm.get(*v, l);
+                if d != UNREACHED {
+                    *best = (*best).min(d + c);
                 }
             }
         }
@@ -103,14 +104,15 @@ impl AbstractScratch {
                 / Weight::ONE.0 as u64
                 * min_w;
             if k > 0 {
-                for (d, dt) in lm.of(v).iter().zip(&to_goal[..k]) {
-                    if *d == UNREACHED || *dt == UNREACHED {
+                for (l, dt) in to_goal.iter().enumerate().take(k) {
+                    let d = lm.get(v, l);
+                    if d == UNREACHED || *dt == UNREACHED {
                         continue;
                     }
                     let bound = if symmetric {
                         d.abs_diff(*dt)
                     } else {
-                        dt.saturating_sub(*d)
+                        dt.saturating_sub(d)
                     };
                     best = best.max(bound);
                 }

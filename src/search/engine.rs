@@ -231,12 +231,6 @@ impl SearchCache {
         self.targets[n.index()] = self.generation;
     }
 
-    /// Whether `n` is a target of the current search.
-    #[inline]
-    pub(crate) fn is_target(&self, n: Node) -> bool {
-        self.targets[n.index()] == self.generation
-    }
-
     /// Adds a start node with initial cost `g` (several starts make a
     /// multi-source search).
     pub(crate) fn push_start(&mut self, n: Node, g: u64, estimator: &Estimator, tie: TieBreak) {
@@ -300,19 +294,6 @@ impl SearchCache {
             cur = self.parent(c);
         }
         out[first..].reverse();
-    }
-
-    /// The smallest f on the open list (a lower bound on any unexpanded route).
-    pub(crate) fn min_open_f(&mut self) -> Option<u64> {
-        let stamp_gen = self.generation;
-        while let Some(top) = self.heap.peek() {
-            if self.nodes[top.node as usize].stamp == stamp_gen + 1 {
-                self.heap.pop();
-            } else {
-                return Some(top.f);
-            }
-        }
-        None
     }
 
     /// Runs the search for at most `budget` expansions.

@@ -70,12 +70,6 @@ impl OpenList {
         self.items.capacity()
     }
 
-    /// The smallest entry.
-    #[inline]
-    pub(crate) fn peek(&self) -> Option<&Entry> {
-        self.items.peek()
-    }
-
     /// Adds an entry.
     #[inline(always)]
     pub(crate) fn push(&mut self, e: Entry) {

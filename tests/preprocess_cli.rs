@@ -1,0 +1,208 @@
+//! End-to-end tests of `tierpath preprocess` and `tierpath info`: outputs
+//! where the flags say, stats that match the library's, batches that survive a
+//! bad map, and clean failures (never a panic) on damaged or foreign files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tierpath::mapgen::{self, MapKind};
+use tierpath::{Hierarchy, HierarchyBuilder, io};
+
+fn tierpath(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tierpath"))
+        .args(args)
+        .output()
+        .expect("run tierpath")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("preprocess-cli-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn last_json(o: &Output) -> serde_json::Value {
+    let out = stdout(o);
+    let line = out.lines().last().unwrap_or_default();
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {out}"))
+}
+
+fn assert_fails(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert!(!o.status.success(), "expected failure, got success: {err}");
+    assert!(!err.contains("panicked"), "panicked: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "stderr lacks {needle:?}: {err}"
+    );
+}
+
+/// Writes a generated map and returns its path.
+fn map(dir: &Path, name: &str, kind: MapKind, seed: u64) -> PathBuf {
+    let grid = mapgen::generate(kind, 90, 70, seed).unwrap();
+    let path = dir.join(name);
+    io::save_map(&grid, &path).unwrap();
+    path
+}
+
+#[test]
+fn one_map_is_saved_beside_it_and_info_finds_the_map() {
+    let dir = scratch("one");
+    let m = map(&dir, "caves.map", MapKind::Caves, 3);
+    let o = tierpath(&["preprocess", s(&m), "--cluster-size", "8", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("caves.map") && out.contains("90x70"), "{out}");
+    let file = dir.join("caves.map.tph");
+    assert!(file.is_file(), "{out}");
+
+    // The stats printed are the library's for the same settings.
+    let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), &file).unwrap();
+    assert_eq!(h.settings().cluster_size, 8);
+    let json = last_json(&o);
+    let row = &json["maps"][0];
+    let st = h.stats();
+    assert_eq!(row["islands"], st.islands);
+    assert_eq!(row["clusters"], st.clusters);
+    assert_eq!(row["nodes"], st.nodes);
+    assert_eq!(row["intra_edges"], st.intra_edges);
+    assert_eq!(row["inter_edges"], st.inter_edges);
+    assert_eq!(row["memory_bytes"], st.memory_bytes);
+    assert_eq!(row["dead_end_cells"], st.dead_end_cells);
+    assert_eq!(row["file_bytes"], std::fs::metadata(&file).unwrap().len());
+    let fresh = HierarchyBuilder::new()
+        .cluster_size(8)
+        .build(io::read_grid(&m).unwrap())
+        .unwrap();
+    assert_eq!(fresh.stats().nodes, st.nodes);
+
+    // info: the map is guessed from the file name.
+    let o = tierpath(&["info", s(&file), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "format version",
+        "load",
+        "dead ends",
+        "abstract",
+        "bytes/cell",
+    ] {
+        assert!(out.contains(needle), "info lacks {needle:?}: {out}");
+    }
+    let json = last_json(&o);
+    assert_eq!(json["nodes"], st.nodes);
+    assert_eq!(json["format_version"], tierpath::FORMAT_VERSION);
+    assert!(json["load_ms"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn output_flags() {
+    let dir = scratch("flags");
+    let a = map(&dir, "a.map", MapKind::Rooms, 1);
+    let b = map(&dir, "b.map", MapKind::Maze, 2);
+    let file = dir.join("custom.bin");
+    let o = tierpath(&["preprocess", s(&a), "-o", s(&file)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(file.is_file());
+    // No .tph suffix: info needs --map, and says so.
+    assert_fails(&tierpath(&["info", s(&file)]), "--map");
+    let o = tierpath(&["info", s(&file), "--map", s(&a)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Several maps need --out-dir (not -o, not nothing).
+    assert_fails(
+        &tierpath(&["preprocess", s(&a), s(&b), "-o", s(&file)]),
+        "--out-dir",
+    );
+    assert_fails(&tierpath(&["preprocess", s(&a), s(&b)]), "--out-dir");
+    assert_fails(
+        &tierpath(&["preprocess", s(&a), "--cluster-size", "1"]),
+        "cluster-size",
+    );
+}
+
+#[test]
+fn batch_reports_failures_and_keeps_going() {
+    let dir = scratch("batch");
+    let maps_dir = dir.join("maps");
+    std::fs::create_dir_all(&maps_dir).unwrap();
+    let mut maps = Vec::new();
+    for (i, kind) in MapKind::ALL.into_iter().enumerate() {
+        maps.push(map(&maps_dir, &format!("m{i}.map"), kind, i as u64));
+    }
+    let bad = maps_dir.join("broken.map");
+    std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n").unwrap();
+    maps.insert(2, bad);
+    let out_dir = dir.join("out/nested");
+    let mut args = vec![
+        "preprocess",
+        "--out-dir",
+        s(&out_dir),
+        "--jobs",
+        "2",
+        "--json",
+    ];
+    args.extend(maps.iter().map(|m| s(m)));
+    let o = tierpath(&args);
+    assert_fails(&o, "broken.map");
+    let out = stdout(&o);
+    assert!(out.contains("FAILED"), "{out}");
+    assert!(out.contains("total (5 maps)"), "{out}");
+    let json = last_json(&o);
+    assert_eq!(json["maps"].as_array().unwrap().len(), 5);
+    assert_eq!(json["failed"].as_array().unwrap().len(), 1);
+    assert_eq!(json["totals"]["maps"], 5);
+    for i in 0..5 {
+        assert!(out_dir.join(format!("m{i}.map.tph")).is_file());
+    }
+    assert!(!out_dir.join("broken.map.tph").exists());
+}
+
+#[test]
+fn info_rejects_damaged_and_foreign_files_cleanly() {
+    let dir = scratch("damaged");
+    let a = map(&dir, "a.map", MapKind::Caves, 5);
+    let b = map(&dir, "b.map", MapKind::Caves, 6);
+    let o = tierpath(&["preprocess", s(&a)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = dir.join("a.map.tph");
+    let bytes = std::fs::read(&file).unwrap();
+
+    assert_fails(
+        &tierpath(&["info", s(&file), "--map", s(&b)]),
+        "another map",
+    );
+
+    for (i, what) in [(bytes.len() / 2, "corrupted"), (3, "not a tierpath")] {
+        let mut bad = bytes.clone();
+        bad[i] ^= 0x20;
+        let damaged = dir.join("damaged.map.tph");
+        std::fs::write(&damaged, &bad).unwrap();
+        assert_fails(&tierpath(&["info", s(&damaged), "--map", s(&a)]), what);
+    }
+    let cut = dir.join("cut.map.tph");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    assert_fails(&tierpath(&["info", s(&cut), "--map", s(&a)]), "cannot load");
+
+    // The guessed map does not exist: the message names --map.
+    let orphan = dir.join("orphan.map.tph");
+    std::fs::write(&orphan, &bytes).unwrap();
+    assert_fails(&tierpath(&["info", s(&orphan)]), "--map");
+    assert_fails(
+        &tierpath(&["info", s(&dir.join("missing.tph"))]),
+        "cannot read",
+    );
+}
