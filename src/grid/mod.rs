@@ -89,6 +89,43 @@ pub enum GridError {
     },
 }
 
+/// The unit moves by direction code, in the order of
+/// [`Grid::for_each_neighbor`]: N, E, S, W, NE, SE, SW, NW.
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The direction code of a unit move `(dx, dy)` (see [`DIRECTIONS`]).
+#[inline]
+pub(crate) fn direction_code(dx: i64, dy: i64) -> u8 {
+    match (dx, dy) {
+        (0, -1) => 0,
+        (1, 0) => 1,
+        (0, 1) => 2,
+        (-1, 0) => 3,
+        (1, -1) => 4,
+        (1, 1) => 5,
+        (-1, 1) => 6,
+        _ => 7,
+    }
+}
+
+/// The code of the opposite move.
+#[inline]
+pub(crate) fn opposite_direction(code: u8) -> u8 {
+    match code {
+        0..=3 => (code + 2) % 4,
+        _ => 4 + (code - 4 + 2) % 4,
+    }
+}
+
 /// Division by a fixed `u32` divisor with one multiplication (Lemire, Kaser and
 /// Kurz, "Faster remainder by direct computation", 2019): exact for every
 /// `u32` dividend. Turns padded indices into coordinates in hot loops.

@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
-use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::grid::{Connectivity, CornerRule, DIRECTIONS, Grid, Movement, Point};
 use crate::packed::{Column32, Column64};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
@@ -123,6 +123,10 @@ impl Writer {
             self.buf.extend_from_slice(&x.to_le_bytes());
         }
     }
+    fn bytes(&mut self, v: &[u8]) {
+        self.u64(v.len() as u64);
+        self.buf.extend_from_slice(v);
+    }
     fn col32(&mut self, c: &Column32) {
         match c {
             Column32::Narrow(v) => {
@@ -212,6 +216,10 @@ impl<'a> Reader<'a> {
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect())
+    }
+    fn bytes(&mut self, what: &'static str) -> Result<Vec<u8>, LoadError> {
+        let n = self.len(1, what)?;
+        Ok(self.take(n, what)?.to_vec())
     }
     fn col32(&mut self, what: &'static str) -> Result<Column32, LoadError> {
         match self.u8(what)? {
@@ -313,7 +321,7 @@ impl Hierarchy {
         w.u32s(&g.edge_to);
         w.col64(&g.edge_cost);
         w.u32s(&g.path_first);
-        w.u32s(&g.path_cells);
+        w.bytes(&g.path_codes);
         w.u64(g.intra_edges);
         w.u64(g.inter_edges);
 
@@ -466,7 +474,7 @@ impl Hierarchy {
             edge_to: r.u32s("cluster graph")?,
             edge_cost: r.col64("cluster graph")?,
             path_first: r.u32s("cluster graph")?,
-            path_cells: r.u32s("cluster graph")?,
+            path_codes: r.bytes("cluster graph")?,
             intra_edges: r.u64("cluster graph")?,
             inter_edges: r.u64("cluster graph")?,
         };
@@ -569,14 +577,42 @@ fn validate(
     if g.edge_cost.len() != g.edge_to.len() {
         return Err(invalid("edge costs differ in length from edges"));
     }
-    if !g.path_first.is_empty() || !g.path_cells.is_empty() {
+    if !g.path_first.is_empty() || !g.path_codes.is_empty() {
         check_offsets(
             &g.path_first,
             g.edge_to.len() + 1,
-            g.path_cells.len(),
+            g.path_codes.len(),
             "path",
         )?;
-        check_below(&g.path_cells, cells, "path cells")?;
+        // Every stored path must walk, by legal moves, from its edge's source
+        // to its target: queries copy them without further checks.
+        for v in 0..nodes {
+            let from = grid.point_of(crate::CellIndex(e.cells[v]));
+            for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
+                let Some(codes) = g.edge_path(edge) else {
+                    continue;
+                };
+                let mut p = from;
+                for c in codes {
+                    let (dx, dy) = *DIRECTIONS
+                        .get(*c as usize)
+                        .ok_or_else(|| invalid("bad path code"))?;
+                    let q = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
+                    if !crate::search::legal_move(grid, &settings.movement, p, q) {
+                        return Err(invalid(format!(
+                            "stored path of edge {edge} makes an illegal move"
+                        )));
+                    }
+                    p = q;
+                }
+                let to = grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize]));
+                if p != to {
+                    return Err(invalid(format!(
+                        "stored path of edge {edge} ends off its target"
+                    )));
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -27,8 +27,9 @@ pub struct BuildSettings {
     pub movement: Movement,
     /// Placement of transition cells along entrances.
     pub entrances: EntrancePolicy,
-    /// Keep the cell path behind every abstract edge (refinement becomes a
-    /// copy, at the price of memory).
+    /// Keep the path behind every abstract edge that is not a straight route,
+    /// one byte per move: refinement becomes a copy instead of a search (on
+    /// open maps few edges need one; on mazes most do).
     pub keep_paths: bool,
     /// Number of landmarks for the planner's heuristic (0 to 16; 0 turns the
     /// landmark bound off).
@@ -46,7 +47,7 @@ impl Default for BuildSettings {
             cluster_size: DEFAULT_CLUSTER_SIZE,
             movement: Movement::default(),
             entrances: EntrancePolicy::default(),
-            keep_paths: false,
+            keep_paths: true,
             landmarks: DEFAULT_LANDMARKS,
         }
     }

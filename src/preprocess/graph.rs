@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 
 use super::clusters::Entrances;
-use crate::grid::{Grid, Movement, Point, Weight};
+use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
 use crate::packed::Column64;
 use crate::search::route::{self, Shape};
 use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
@@ -30,10 +30,12 @@ pub struct ClusterGraph {
     pub(crate) edge_to: Vec<u32>,
     /// Edge costs, exact.
     pub(crate) edge_cost: Column64,
-    /// When kept: the cells (row-major) behind each edge, both ends included,
-    /// as `path_cells[path_first[e]..path_first[e + 1]]`.
+    /// When kept: the moves behind each edge, as direction codes (see
+    /// `grid::DIRECTIONS`), one byte per move:
+    /// `path_codes[path_first[e]..path_first[e + 1]]`. Empty for an edge that
+    /// is a single move or a straight route (those are rebuilt at no cost).
     pub(crate) path_first: Vec<u32>,
-    pub(crate) path_cells: Vec<u32>,
+    pub(crate) path_codes: Vec<u8>,
     /// Edges inside clusters.
     pub(crate) intra_edges: u64,
     /// Edges between clusters.
@@ -63,10 +65,8 @@ impl ClusterGraph {
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        4 * (self.edge_first.len()
-            + self.edge_to.len()
-            + self.path_first.len()
-            + self.path_cells.len())
+        4 * (self.edge_first.len() + self.edge_to.len() + self.path_first.len())
+            + self.path_codes.len()
             + self.edge_cost.memory_bytes()
     }
 
@@ -80,12 +80,14 @@ impl ClusterGraph {
         (a..b).map(move |e| (self.edge_to[e], self.edge_cost.get(e), e))
     }
 
-    /// The cells behind edge `e`, when kept.
-    pub(crate) fn edge_path(&self, e: usize) -> Option<&[u32]> {
+    /// The moves behind edge `e` as direction codes, when stored (not for
+    /// single moves and straight routes, nor when paths are not kept).
+    pub(crate) fn edge_path(&self, e: usize) -> Option<&[u8]> {
         if self.path_first.is_empty() {
             return None;
         }
-        Some(&self.path_cells[self.path_first[e] as usize..self.path_first[e + 1] as usize])
+        let codes = &self.path_codes[self.path_first[e] as usize..self.path_first[e + 1] as usize];
+        (!codes.is_empty()).then_some(codes)
     }
 }
 
@@ -94,7 +96,8 @@ struct RawEdge {
     from: u32,
     to: u32,
     cost: u64,
-    path: Vec<u32>,
+    /// Direction codes of the moves, when kept and not a straight route.
+    path: Vec<u8>,
 }
 
 /// Computes the cluster graph (stage 4).
@@ -128,11 +131,7 @@ pub fn build_cluster_graph(
                 from,
                 to,
                 cost,
-                path: if keep_paths {
-                    vec![entrances.cells[from as usize], entrances.cells[to as usize]]
-                } else {
-                    Vec::new()
-                },
+                path: Vec::new(),
             });
         }
     }
@@ -157,7 +156,7 @@ pub fn build_cluster_graph(
         .iter()
         .map(|k| taken[*k as usize].take().expect("each edge placed once"));
     let mut path_first = Vec::new();
-    let mut path_cells = Vec::new();
+    let mut path_codes = Vec::new();
     if keep_paths {
         path_first.reserve(order.len() + 1);
         path_first.push(0);
@@ -168,8 +167,8 @@ pub fn build_cluster_graph(
         edge_to.push(e.to);
         edge_cost.push(e.cost);
         if keep_paths {
-            path_cells.extend_from_slice(&e.path);
-            path_first.push(path_cells.len() as u32);
+            path_codes.extend_from_slice(&e.path);
+            path_first.push(path_codes.len() as u32);
         }
     }
     ClusterGraph {
@@ -177,7 +176,7 @@ pub fn build_cluster_graph(
         edge_to,
         edge_cost: Column64::pack(edge_cost),
         path_first,
-        path_cells,
+        path_codes,
         intra_edges: intra as u64,
         inter_edges: inter as u64,
     }
@@ -218,27 +217,19 @@ fn intra_cluster_edges(
         let p = point(c);
         local.node(Point::new(p.x - x0, p.y - y0))
     };
-    let to_global = |n: crate::grid::Node| {
-        let p = local.point(n);
-        grid.cell_index(Point::new(p.x + x0, p.y + y0)).0
-    };
     // Unweighted costs are symmetric: search from each node to the later ones
     // only, and mirror.
     let symmetric = !local.is_weighted();
     let nodes: Vec<_> = cells.iter().map(|c| to_local(*c)).collect();
     let points: Vec<Point> = nodes.iter().map(|n| local.point(*n)).collect();
     // On uniformly weighted ground, a pair joined by a free octile route costs
-    // the octile distance: no search (unless paths are kept).
-    let shortcut = if keep_paths {
-        None
-    } else {
-        uniform_weight(&local)
-    };
+    // the octile distance: no search, and no path to keep.
+    let shortcut = uniform_weight(&local);
     let n = nodes.len();
-    let push = |out: &mut Vec<RawEdge>, i: usize, j: usize, cost: u64, path: Vec<u32>| {
+    let push = |out: &mut Vec<RawEdge>, i: usize, j: usize, cost: u64, path: Vec<u8>| {
         if symmetric {
-            let mut back = path.clone();
-            back.reverse();
+            // The way back: the moves reversed, each turned around.
+            let back = path.iter().rev().map(|c| opposite_direction(*c)).collect();
             out.push(RawEdge {
                 from: a + j as u32,
                 to: a + i as u32,
@@ -343,7 +334,10 @@ fn intra_cluster_edges(
             if keep_paths {
                 trace.clear();
                 cache.trace_back(node, &mut trace);
-                path.extend(trace.iter().map(|t| to_global(*t)));
+                path.extend(trace.windows(2).map(|w| {
+                    let (p, q) = (local.point(w[0]), local.point(w[1]));
+                    direction_code(q.x as i64 - p.x as i64, q.y as i64 - p.y as i64)
+                }));
             }
             push(&mut out, i, j, cost, path);
         }

@@ -16,6 +16,8 @@ pub(crate) struct AbstractScratch {
     stamp: Vec<u32>,
     goal_cost: Vec<u64>,
     goal_stamp: Vec<u32>,
+    /// The estimate of each node seen in this search (valid with `stamp`).
+    h: Vec<u64>,
     generation: u32,
     heap: OpenList,
 }
@@ -38,7 +40,7 @@ impl AbstractScratch {
                 + self.parent_edge.capacity()
                 + self.stamp.capacity()
                 + self.goal_stamp.capacity())
-                * 4
+            + self.h.capacity() * 8 * 4
             + self.heap.capacity() * std::mem::size_of::<Entry>()
     }
 
@@ -51,6 +53,7 @@ impl AbstractScratch {
             self.stamp.resize(len, 0);
             self.goal_cost.resize(len, 0);
             self.goal_stamp.resize(len, 0);
+            self.h.resize(len, 0);
         }
         if self.generation >= u32::MAX - 4 {
             self.stamp.fill(0);
@@ -129,11 +132,12 @@ impl AbstractScratch {
                 continue;
             }
             self.g[i] = *c;
+            self.h[i] = estimate(*v);
             self.parent[i] = NONE;
             self.parent_edge[i] = NONE;
             self.stamp[i] = open;
             self.heap.push(Entry {
-                f: c + estimate(*v),
+                f: c + self.h[i],
                 tie: u32::MAX - tie_g(*c),
                 node: *v,
             });
@@ -156,28 +160,34 @@ impl AbstractScratch {
                 break;
             }
             let g = self.g[v];
-            let mut relax = |w: u32, cost: u64, edge: u32, est: u64| {
+            // Relaxes `w`; its estimate is computed once per search, on first
+            // reaching it.
+            let mut relax = |w: u32, cost: u64, edge: u32| {
                 let wi = w as usize;
                 let ng = g + cost;
-                if self.stamp[wi] == closed || (self.stamp[wi] == open && self.g[wi] <= ng) {
+                let seen = self.stamp[wi] == open;
+                if self.stamp[wi] == closed || (seen && self.g[wi] <= ng) {
                     return;
+                }
+                if !seen {
+                    self.h[wi] = if w == virtual_goal { 0 } else { estimate(w) };
                 }
                 self.g[wi] = ng;
                 self.parent[wi] = node;
                 self.parent_edge[wi] = edge;
                 self.stamp[wi] = open;
                 self.heap.push(Entry {
-                    f: ng + est,
+                    f: ng + self.h[wi],
                     tie: u32::MAX - tie_g(ng),
                     node: w,
                 });
             };
             if self.goal_stamp[v] == open {
-                relax(virtual_goal, self.goal_cost[v], NONE, 0);
+                relax(virtual_goal, self.goal_cost[v], NONE);
             }
             for (w, cost, e) in h.graph.out_edges(node) {
                 if relevant(w) {
-                    relax(w, cost, e as u32, estimate(w));
+                    relax(w, cost, e as u32);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
-use crate::grid::{Point, Weight};
+use crate::grid::{DIRECTIONS, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::search::Path;
 use crate::search::route::{self, SHAPES, Shape};
@@ -12,7 +12,7 @@ use crate::search::route::{self, SHAPES, Shape};
 const WINDOW: usize = 64;
 /// Smoothing stops looking ahead after this many candidates in a row offer no
 /// shortcut.
-const PATIENCE: usize = 16;
+const PATIENCE: usize = 6;
 
 const NO_EDGE: u32 = u32::MAX;
 
@@ -188,6 +188,20 @@ impl PathPlan {
             // The start or goal is itself a transition.
         } else if cu != cv {
             self.append(h, &[u, v]);
+        } else if let Some(codes) = (self.edges[i] != NO_EDGE)
+            .then(|| h.graph.edge_path(self.edges[i] as usize))
+            .flatten()
+        {
+            // A stored path: replay its moves.
+            let mut cells = Vec::with_capacity(codes.len() + 1);
+            let mut p = u;
+            cells.push(p);
+            for c in codes {
+                let (dx, dy) = DIRECTIONS[*c as usize];
+                p = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
+                cells.push(p);
+            }
+            self.append(h, &cells);
         } else if let Some(shape) = (!h.grid.is_weighted())
             .then(|| super::straight_route(&h.grid, &h.settings.movement, u, v))
             .flatten()
@@ -196,16 +210,6 @@ impl PathPlan {
             let mut cells = vec![u];
             route::cells(&h.grid, &h.settings.movement, u, v, shape, &mut cells);
             self.append(h, &cells);
-        } else if let Some(cells) = h
-            .graph
-            .edge_path(self.edges[i] as usize)
-            .filter(|_| self.edges[i] != NO_EDGE)
-        {
-            let pts: Vec<Point> = cells
-                .iter()
-                .map(|c| h.grid.point_of(crate::CellIndex(*c)))
-                .collect();
-            self.append(h, &pts);
         } else {
             let path = h
                 .bounded_astar(&mut cache.grid, u, v, h.cluster_rect(cu, cu))
@@ -237,6 +241,10 @@ impl PathPlan {
         let movement = &h.settings.movement;
         let weighted = h.grid.is_weighted();
         let mut best = (i + 1, None::<(Shape, u64)>);
+        // Routes whose first move is illegal need no walk.
+        let legal = route::legal_moves(&h.grid, movement, a);
+        let may_walk =
+            |b: Point, shape: Shape| legal & (1 << route::first_move(movement, a, b, shape)) != 0;
         let mut misses = 0;
         for j in i + 2..=last {
             let b = self.raw[j];
@@ -249,11 +257,12 @@ impl PathPlan {
             } else if !weighted {
                 SHAPES
                     .into_iter()
-                    .find(|s| route::is_free(&h.grid, movement, a, b, *s))
+                    .find(|s| may_walk(b, *s) && route::is_free(&h.grid, movement, a, b, *s))
                     .map(|s| Some((s, bound)))
             } else {
                 SHAPES
                     .into_iter()
+                    .filter(|s| may_walk(b, *s))
                     .filter_map(|s| route::cost(&h.grid, movement, a, b, s).map(|c| (s, c)))
                     .filter(|(_, c)| *c < stretch)
                     .min_by_key(|(_, c)| *c)

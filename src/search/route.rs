@@ -9,7 +9,7 @@
 //! spread evenly (the look of a straight line), diagonals first, and straight
 //! moves first.
 
-use crate::grid::{Grid, Movement, Node, Point};
+use crate::grid::{CornerRule, Grid, Movement, Node, Point, direction_code};
 
 /// The order of a route's moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,77 +25,49 @@ pub(crate) enum Shape {
 /// Every shape, in the order smoothing tries them.
 pub(crate) const SHAPES: [Shape; 3] = [Shape::Spread, Shape::DiagonalFirst, Shape::StraightFirst];
 
-/// Direction index (as [`Grid::neighbor_in`] numbers them) of a unit move.
-#[inline]
-fn dir_of(mx: i32, my: i32) -> u8 {
-    match (mx, my) {
-        (0, -1) => 0,
-        (1, 0) => 1,
-        (0, 1) => 2,
-        (-1, 0) => 3,
-        (1, -1) => 4,
-        (1, 1) => 5,
-        (-1, 1) => 6,
-        _ => 7,
-    }
+/// One kind of unit move, precomputed for walking padded indices: the index
+/// offset, its base cost, and (for a diagonal) the two straight cells beside it.
+#[derive(Clone, Copy)]
+struct Step {
+    offset: i64,
+    base: u32,
+    corners: Option<(i64, i64)>,
 }
 
-/// The moves of a route from `a` to `b` of the given shape, as unit steps.
-struct Moves {
-    /// The two kinds of move: `first` taken `n_first` times, `second` `n_second` times.
-    first: (i32, i32),
-    second: (i32, i32),
-    n_first: u32,
-    n_second: u32,
-    shape: Shape,
-    k: u32,
-}
-
-impl Moves {
-    fn new(movement: &Movement, a: Point, b: Point, shape: Shape) -> Moves {
-        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
-        let sx = if b.x > a.x { 1 } else { -1 };
-        let sy = if b.y > a.y { 1 } else { -1 };
-        let (first, second, n_first, n_second) = if movement.diagonals() {
-            let d = dx.min(dy);
-            let straight = if dx > dy { (sx, 0) } else { (0, sy) };
-            ((sx, sy), straight, d, dx.max(dy) - d)
-        } else {
-            ((sx, 0), (0, sy), dx, dy)
-        };
-        Moves {
-            first,
-            second,
-            n_first,
-            n_second,
-            shape,
-            k: 0,
+impl Step {
+    fn new(grid: &Grid, movement: &Movement, (mx, my): (i64, i64)) -> Step {
+        let pw = grid.padded_width() as i64;
+        let diagonal = mx != 0 && my != 0;
+        Step {
+            offset: my * pw + mx,
+            base: if diagonal {
+                movement.diagonal
+            } else {
+                movement.straight
+            },
+            corners: diagonal.then_some((mx, my * pw)),
         }
     }
-}
 
-impl Iterator for Moves {
-    type Item = (i32, i32);
-    #[inline]
-    fn next(&mut self) -> Option<(i32, i32)> {
-        let total = self.n_first + self.n_second;
-        if self.k >= total {
+    /// The node after this move from `n`, if the move is legal.
+    #[inline(always)]
+    fn take(&self, open: &[bool], corners: CornerRule, n: i64) -> Option<i64> {
+        let m = n + self.offset;
+        if !open[m as usize] {
             return None;
         }
-        let k = self.k;
-        self.k += 1;
-        let is_first = match self.shape {
-            Shape::DiagonalFirst => k < self.n_first,
-            Shape::StraightFirst => k >= self.n_second,
-            // Bresenham-like: the (k+1)-th move is a `first` when the running
-            // share of `first` moves crosses an integer.
-            Shape::Spread => {
-                let before = (k as u64 * self.n_first as u64) / total as u64;
-                let after = ((k + 1) as u64 * self.n_first as u64) / total as u64;
-                after > before
+        if let Some((a, b)) = self.corners {
+            let (ca, cb) = (open[(n + a) as usize], open[(n + b) as usize]);
+            let ok = match corners {
+                CornerRule::Never => ca && cb,
+                CornerRule::IfOneFree => ca || cb,
+                CornerRule::Always => true,
+            };
+            if !ok {
+                return None;
             }
-        };
-        Some(if is_first { self.first } else { self.second })
+        }
+        Some(m)
     }
 }
 
@@ -111,19 +83,97 @@ pub(crate) fn walk(
     shape: Shape,
     mut visit: impl FnMut(Node, u32),
 ) -> bool {
-    let mut n = grid.node(a);
-    let pw = grid.padded_width() as i64;
-    for (mx, my) in Moves::new(movement, a, b, shape) {
-        match grid.neighbor_in(n, dir_of(mx, my), movement) {
-            Some((m, base)) => {
-                debug_assert_eq!(m.0 as i64, n.0 as i64 + my as i64 * pw + mx as i64);
-                visit(m, base);
+    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
+    let sx = if b.x > a.x { 1 } else { -1 };
+    let sy = if b.y > a.y { 1 } else { -1 };
+    // Two kinds of move, `first` taken `n_first` times and `second` `n_second`.
+    let (first, second, n_first, n_second) = if movement.diagonals() {
+        let d = dx.min(dy);
+        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
+        ((sx, sy), straight, d, dx.max(dy) - d)
+    } else {
+        ((sx, 0), (0, sy), dx, dy)
+    };
+    let (first, second) = (
+        Step::new(grid, movement, first),
+        Step::new(grid, movement, second),
+    );
+    let open = grid.passable_slice();
+    let corners = movement.corners;
+    let total = n_first + n_second;
+    let mut n = grid.node(a).0 as i64;
+    // Spread: Bresenham's error term decides each move, spreading the
+    // `first` moves evenly among the others.
+    let mut err = 0i64;
+    for k in 0..total {
+        let use_first = match shape {
+            Shape::DiagonalFirst => k < n_first,
+            Shape::StraightFirst => k >= n_second,
+            Shape::Spread => {
+                err += n_first;
+                if err >= total {
+                    err -= total;
+                    true
+                } else {
+                    false
+                }
+            }
+        };
+        let step = if use_first { &first } else { &second };
+        match step.take(open, corners, n) {
+            Some(m) => {
+                visit(Node(m as u32), step.base);
                 n = m;
             }
             None => return false,
         }
     }
     true
+}
+
+/// The legal first moves out of `a`, as a bit set over the directions of
+/// [`Grid::neighbor_in`]: a cheap filter before walking routes from `a`.
+pub(crate) fn legal_moves(grid: &Grid, movement: &Movement, a: Point) -> u8 {
+    let n = grid.node(a);
+    (0..8u8).fold(0, |mask, dir| {
+        mask | (u8::from(grid.neighbor_in(n, dir, movement).is_some()) << dir)
+    })
+}
+
+/// The first move of the route of `shape` from `a` to `b` (`a != b`), as a
+/// direction index.
+#[inline]
+pub(crate) fn first_move(movement: &Movement, a: Point, b: Point, shape: Shape) -> u8 {
+    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
+    let sx = if b.x > a.x {
+        1
+    } else if b.x < a.x {
+        -1
+    } else {
+        0
+    };
+    let sy = if b.y > a.y {
+        1
+    } else if b.y < a.y {
+        -1
+    } else {
+        0
+    };
+    let (first, second, n_first, n_second) = if movement.diagonals() {
+        let d = dx.min(dy);
+        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
+        ((sx, sy), straight, d, dx.max(dy) - d)
+    } else {
+        ((sx, 0), (0, sy), dx, dy)
+    };
+    let use_first = match shape {
+        Shape::DiagonalFirst => n_first > 0,
+        Shape::StraightFirst => n_second == 0,
+        // Bresenham's first decision: err = n_first against total.
+        Shape::Spread => n_first >= n_first + n_second,
+    };
+    let (mx, my) = if use_first { first } else { second };
+    direction_code(mx, my)
 }
 
 /// Whether the route of `shape` from `a` to `b` is legal throughout.
@@ -186,6 +236,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn first_move_matches_the_walk() {
+        let g = Grid::new(30, 30).unwrap();
+        for m in [Movement::default(), Movement::FOUR] {
+            let a = Point::new(12, 9);
+            for b in [
+                (0, 0),
+                (29, 3),
+                (12, 29),
+                (20, 9),
+                (5, 25),
+                (13, 10),
+                (12, 8),
+            ] {
+                let b = Point::new(b.0, b.1);
+                for shape in SHAPES {
+                    let mut cells = vec![a];
+                    super::cells(&g, &m, a, b, shape, &mut cells);
+                    let (p, q) = (cells[0], cells[1]);
+                    let want = crate::grid::direction_code(
+                        q.x as i64 - p.x as i64,
+                        q.y as i64 - p.y as i64,
+                    );
+                    assert_eq!(first_move(&m, a, b, shape), want, "{m:?} {b:?} {shape:?}");
+                }
+            }
+        }
+        assert_eq!(
+            legal_moves(&g, &Movement::default(), Point::new(0, 0)),
+            0b0010_0110
+        );
     }
 
     #[test]
