@@ -124,8 +124,8 @@ fn hierarchy_for(
                 _ => format!("{}: {e}", file.display()),
             };
             format!(
-                "cannot load hierarchy {what}; rebuild it with `tierpath preprocess`, \
-                 or leave out --hierarchy to build one now"
+                "cannot load hierarchy {what}; save one for this map with `tierpath \
+                 preprocess MAP -o FILE`, or leave out --hierarchy to build it in this run"
             )
         })?;
         if *h.movement() != movement {

@@ -217,6 +217,9 @@ impl Hierarchy {
         let timing = cache.timing;
 
         // 2. Near: an exact search bounded to the clusters around both ends.
+        // Its path is returned when provably optimal; otherwise it competes
+        // with the hierarchical one below.
+        let mut near = None;
         let layout = self.layout();
         let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
         let (csx, csy, ctx, cty) = (
@@ -240,10 +243,14 @@ impl Hierarchy {
             stats.fine_expanded += cache.grid.stats().expanded;
             clock.add_to(&mut phases.connect);
             if let Some(path) = found {
-                if let Some(p) = stats.phases.as_mut() {
-                    *p = phases;
+                if path.cost.0 <= self.escape_bound(start, goal, &area) {
+                    // No path leaving the area can be cheaper: this one is optimal.
+                    if let Some(p) = stats.phases.as_mut() {
+                        *p = phases;
+                    }
+                    return Ok(Some(PathPlan::finished(path, stats)));
                 }
-                return Ok(Some(PathPlan::finished(path, stats)));
+                near = Some(path);
             }
         }
 
@@ -293,7 +300,53 @@ impl Hierarchy {
             }
         };
         cache.route = route;
-        Ok(Some(plan))
+        match near {
+            None => Ok(Some(plan)),
+            Some(near) => {
+                // Refine the hierarchical path whole and keep the cheaper.
+                let mut plan = plan;
+                let mut cells = Vec::new();
+                while let Some(piece) = plan.next_segment(self, cache) {
+                    cells.extend_from_slice(piece);
+                }
+                let mut stats = plan.stats();
+                let best = if plan.cost() < near.cost {
+                    Path {
+                        cells,
+                        cost: plan.cost(),
+                    }
+                } else {
+                    stats.method = Method::Near;
+                    near
+                };
+                Ok(Some(PathPlan::finished(best, stats)))
+            }
+        }
+    }
+
+    /// A lower bound on the cost of any path from `s` to `t` that leaves
+    /// `area`: it must walk out to a column or row beyond one of the area's
+    /// sides (one column or row per move at best) and back. Sides on the map's
+    /// edge cannot be crossed. `u64::MAX` when the area is the whole map.
+    fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
+        let step = self.settings.movement.straight as u64 * self.min_weight.0 as u64;
+        let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let mut bound = u64::MAX;
+        let mut side = |moves: u32| bound = bound.min(moves as u64 * step);
+        if x0 > 0 {
+            side((s.x - (x0 - 1)) + (t.x - (x0 - 1)));
+        }
+        if x1 + 1 < w {
+            side((x1 + 1 - s.x) + (x1 + 1 - t.x));
+        }
+        if y0 > 0 {
+            side((s.y - (y0 - 1)) + (t.y - (y0 - 1)));
+        }
+        if y1 + 1 < h {
+            side((y1 + 1 - s.y) + (y1 + 1 - t.y));
+        }
+        bound
     }
 
     /// The padded rectangle covering clusters `from` (top-left) to `to`
@@ -427,4 +480,85 @@ pub(crate) fn straight_route(
     SHAPES
         .into_iter()
         .find(|s| route::is_free(grid, movement, a, b, *s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AStar, Grid, HierarchyBuilder};
+
+    /// A deterministic maze-ish map: walls on a lattice with random gaps.
+    fn lattice(seed: u64, w: u32, h: u32) -> Grid {
+        let mut x = seed;
+        Grid::from_fn(w, h, |p| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = (x >> 33) % 100;
+            !((p.x % 5 == 0 || p.y % 7 == 0) && r < 75)
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn near_answers_are_exact_and_never_worse_than_the_hierarchy() {
+        let mut flat = SearchCache::new();
+        let mut cache = QueryCache::new();
+        let mut methods = std::collections::BTreeMap::new();
+        for seed in 0..6 {
+            let grid = lattice(seed, 60, 44);
+            let h = HierarchyBuilder::new()
+                .cluster_size(6)
+                .build(grid.clone())
+                .unwrap();
+            let pts: Vec<Point> = grid.passable_points().collect();
+            for k in 0..300 {
+                let (s, t) = (
+                    pts[(k * 7919) % pts.len()],
+                    pts[(k * 104_729 + 13) % pts.len()],
+                );
+                let exact = AStar::new(&grid).find_path(&mut flat, s, t).unwrap().path;
+                let out = h.find_path(&mut cache, s, t).unwrap();
+                *methods
+                    .entry(format!("{:?}", out.stats.method))
+                    .or_insert(0) += 1;
+                match (exact, out.path) {
+                    (None, None) => assert_eq!(out.stats.method, Method::Unreachable),
+                    (Some(e), Some(p)) => {
+                        p.validate(&grid, h.movement()).unwrap();
+                        assert!(p.cost >= e.cost);
+                        if out.stats.method == Method::Near {
+                            assert_eq!(p.cost, e.cost, "near answer {s} -> {t} is not optimal");
+                        }
+                    }
+                    (e, p) => panic!("reachability differs for {s} -> {t}: {e:?} vs {p:?}"),
+                }
+            }
+        }
+        assert!(
+            methods.get("Near").copied().unwrap_or(0) > 50,
+            "{methods:?}"
+        );
+        assert!(
+            methods.get("Hierarchical").copied().unwrap_or(0) > 50,
+            "{methods:?}"
+        );
+    }
+
+    #[test]
+    fn bad_endpoints_are_errors() {
+        let h = crate::Hierarchy::build(Grid::from_ascii("..\n.@").unwrap()).unwrap();
+        let mut cache = QueryCache::new();
+        let p = Point::new;
+        assert!(matches!(
+            h.find_path(&mut cache, p(0, 0), p(1, 1)),
+            Err(QueryError::Blocked { role: "goal", .. })
+        ));
+        assert!(matches!(
+            h.find_path(&mut cache, p(5, 0), p(0, 0)),
+            Err(QueryError::OffMap { role: "start", .. })
+        ));
+        let same = h.find_path(&mut cache, p(0, 0), p(0, 0)).unwrap();
+        assert_eq!(same.path.unwrap().cells, vec![p(0, 0)]);
+    }
 }
