@@ -78,6 +78,7 @@ impl AbstractScratch {
         sa: u32,
         ta: u32,
         route: &mut AbstractRoute,
+        mut trace: Option<&mut Vec<Point>>,
     ) -> (bool, u64) {
         let n = h.entrances.cells.len();
         self.begin(n);
@@ -155,6 +156,11 @@ impl AbstractScratch {
             }
             self.stamp[v] = closed;
             expanded += 1;
+            if let Some(t) = trace.as_deref_mut()
+                && node != virtual_goal
+            {
+                t.push(h.node_points[v]);
+            }
             if node == virtual_goal {
                 found = true;
                 break;

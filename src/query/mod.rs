@@ -114,6 +114,10 @@ pub struct QueryCache {
     pub(crate) starts: Vec<(u32, u64)>,
     pub(crate) goals: Vec<(u32, u64)>,
     pub(crate) timing: bool,
+    /// Whether to record expansions, and what was recorded for the last query.
+    pub(crate) recording: bool,
+    pub(crate) fine_trace: Vec<Point>,
+    pub(crate) abstract_trace: Vec<Point>,
 }
 
 impl QueryCache {
@@ -125,6 +129,34 @@ impl QueryCache {
     /// Measures time per phase in the following queries ([`QueryStats::phases`]).
     pub fn time_phases(&mut self, on: bool) {
         self.timing = on;
+    }
+
+    /// Records, for the following queries, every grid cell their searches
+    /// expand and every cluster-graph node (as its cell) the abstract search
+    /// expands; off by default. For rendering and teaching.
+    pub fn record_expansions(&mut self, on: bool) {
+        self.recording = on;
+        self.grid.record_expansions(on);
+        self.fine_trace.clear();
+        self.abstract_trace.clear();
+    }
+
+    /// Grid cells expanded by the last query's searches (when recording).
+    pub fn fine_expansions(&self) -> &[Point] {
+        &self.fine_trace
+    }
+
+    /// Cluster-graph nodes expanded by the last query (when recording).
+    pub fn abstract_expansions(&self) -> &[Point] {
+        &self.abstract_trace
+    }
+
+    /// Appends the grid cache's recorded expansions to the query's record.
+    pub(crate) fn collect_fine(&mut self) {
+        if self.recording {
+            self.fine_trace
+                .extend(self.grid.expansions().iter().map(|e| e.cell));
+        }
     }
 
     /// Bytes of scratch held.
@@ -205,6 +237,8 @@ impl Hierarchy {
         let s = check_endpoint(grid, start, "start")?;
         let t = check_endpoint(grid, goal, "goal")?;
         let _ = (s, t);
+        cache.fine_trace.clear();
+        cache.abstract_trace.clear();
         if !self.same_island(start, goal) {
             return Ok(None);
         }
@@ -240,6 +274,7 @@ impl Hierarchy {
             );
             let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
             let found = self.bounded_astar(&mut cache.grid, start, goal, area);
+            cache.collect_fine();
             stats.fine_expanded += cache.grid.stats().expanded;
             clock.add_to(&mut phases.connect);
             if let Some(path) = found {
@@ -260,12 +295,15 @@ impl Hierarchy {
         let mut goals = std::mem::take(&mut cache.goals);
         let mut starts = std::mem::take(&mut cache.starts);
         stats.fine_expanded += self.connect(&mut cache.grid, goal, Pricing::Reverse, &mut goals);
+        cache.collect_fine();
         stats.fine_expanded += self.connect(&mut cache.grid, start, Pricing::Forward, &mut starts);
+        cache.collect_fine();
         clock.add_to(&mut phases.connect);
 
         let clock = Clock::start(timing);
         let anchor = |p: Point| self.dead_ends.anchor_of(grid.cell_index(p).index());
         let mut route = std::mem::take(&mut cache.route);
+        let trace = cache.recording.then_some(&mut cache.abstract_trace);
         let (found, expanded) = cache.abs.search(
             self,
             &starts,
@@ -274,6 +312,7 @@ impl Hierarchy {
             anchor(start),
             anchor(goal),
             &mut route,
+            trace,
         );
         stats.abstract_expanded = expanded;
         clock.add_to(&mut phases.abstract_search);
@@ -290,6 +329,7 @@ impl Hierarchy {
             let out = crate::search::AStar::new(grid)
                 .movement(self.settings.movement)
                 .find_path(&mut cache.grid, start, goal)?;
+            cache.collect_fine();
             stats.fine_expanded += out.stats.expanded;
             match out.path {
                 Some(p) => PathPlan::finished(p, stats),

@@ -214,6 +214,7 @@ impl PathPlan {
             let path = h
                 .bounded_astar(&mut cache.grid, u, v, h.cluster_rect(cu, cu))
                 .expect("abstract edges and connections stand for in-cluster paths");
+            cache.collect_fine();
             self.stats.fine_expanded += cache.grid.stats().expanded;
             self.append(h, &path.cells);
         }
