@@ -30,6 +30,14 @@ enum Command {
     Preprocess(cli::preprocess::Args),
     /// Load a saved hierarchy file and print its statistics.
     Info(cli::info::Args),
+    /// Benchmark flat A* against the hierarchy on scenario files or folders:
+    /// time, speedup, suboptimality, nodes expanded, build time and memory,
+    /// one table row per map set.
+    Bench(cli::bench::Args),
+    /// Draw a map as a PNG: islands, dead ends, clusters, transitions, and for
+    /// a query the abstract route, the hierarchy's and flat A*'s paths, and
+    /// the cells each search expanded.
+    Render(cli::render_png::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +47,8 @@ fn main() -> ExitCode {
         Command::Generate(args) => cli::generate::run(args),
         Command::Preprocess(args) => cli::preprocess::run(args),
         Command::Info(args) => cli::info::run(args),
+        Command::Bench(args) => cli::bench::run(args),
+        Command::Render(args) => cli::render_png::run(args),
     };
     cli::exit_code(result)
 }

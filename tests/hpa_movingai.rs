@@ -31,12 +31,13 @@ const MAX_MEAN: f64 = 0.01;
 const MAX_P95: f64 = 0.03;
 
 /// A path is "shorter than optimal" below `optimal * (1 - SHORTER_RELATIVE) -
-/// SHORTER_ABSOLUTE` steps. Exact paths come within 1e-5 below the printed
+/// SHORTER_ABSOLUTE` steps. Exact paths come up to 1.08e-5 below the printed
 /// optimum: our diagonal costs 14,142 (sqrt 2 rounded down, up to 9.6e-6 low
-/// relative), and dao prints lengths to 4 decimals. A tighter bound such as
-/// `1 - 1e-6` fails on exact paths (dao/arena line 64: 27.8698 found by
-/// flat A*, 27.8701 printed).
-const SHORTER_RELATIVE: f64 = 1e-5;
+/// relative) and the scenarios print six significant digits (up to 5e-6
+/// relative). So a bound like `1 - 1e-6` fails on exact paths: dao/arena line
+/// 65, 27.8698 found by flat A* against 27.8701 printed; sc1/Expedition line
+/// 3160, 1267.6264 against 1267.64.
+const SHORTER_RELATIVE: f64 = 2e-5;
 const SHORTER_ABSOLUTE: f64 = 1e-4;
 
 /// Per set: how many maps (a deterministic sample; `usize::MAX` for all), and

@@ -80,7 +80,7 @@ impl Rng {
     }
 
     fn below(&mut self, n: u32) -> u32 {
-        ((self.next() >> 32) * n as u64 >> 32) as u32
+        (((self.next() >> 32) * n as u64) >> 32) as u32
     }
 
     fn percent(&mut self, p: u32) -> bool {

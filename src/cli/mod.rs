@@ -1,11 +1,13 @@
 //! The command line's pieces: one file per subcommand, plus the pluggable
 //! [`solver::Solver`] trait and the helpers they share.
 
+pub mod bench;
 pub mod demo;
 pub mod generate;
 pub mod info;
 pub mod preprocess;
 pub mod render;
+pub mod render_png;
 pub mod solve;
 pub mod solver;
 

@@ -174,6 +174,9 @@ pub struct Grid {
     passable: Vec<bool>,
     /// Padded terrain weights, or `None` when every cell weighs `Weight::ONE`.
     weights: Option<Vec<u16>>,
+    /// How many entries of `weights` differ from `Weight::ONE`; the table is
+    /// dropped when this returns to zero, so "weighted" means what it says.
+    heavy: u32,
 }
 
 impl std::fmt::Debug for Grid {
@@ -202,6 +205,7 @@ impl Grid {
             height,
             passable,
             weights: None,
+            heavy: 0,
         })
     }
 
@@ -355,7 +359,15 @@ impl Grid {
             self.weights = Some(vec![Weight::ONE.0; self.passable.len()]);
         }
         if let Some(w) = self.weights.as_mut() {
-            w[n.index()] = weight.0;
+            let old = std::mem::replace(&mut w[n.index()], weight.0);
+            match (old == Weight::ONE.0, weight == Weight::ONE) {
+                (true, false) => self.heavy += 1,
+                (false, true) => self.heavy -= 1,
+                _ => {}
+            }
+        }
+        if self.heavy == 0 {
+            self.weights = None;
         }
         Ok(())
     }
@@ -420,9 +432,15 @@ impl Grid {
             }
             h.write_u64(word);
         }
+        // Weights count only where they can be paid: on passable cells, and
+        // only when one of those differs from one, so two grids that search
+        // alike share a fingerprint whatever their history of edits.
         if let Some(w) = &self.weights {
-            for (wt, p) in w.iter().zip(&self.passable) {
-                h.write(&(if *p { *wt } else { 0 }).to_le_bytes());
+            let passable_weights = || w.iter().zip(&self.passable).filter(|(_, p)| **p);
+            if passable_weights().any(|(wt, _)| *wt != Weight::ONE.0) {
+                for (wt, p) in w.iter().zip(&self.passable) {
+                    h.write(&(if *p { *wt } else { 0 }).to_le_bytes());
+                }
             }
         }
         h.finish()
@@ -445,6 +463,12 @@ impl Grid {
                     .weights
                     .get_or_insert_with(|| vec![Weight::ONE.0; out.passable.len()]);
                 ow[dst..dst + w as usize].copy_from_slice(&weights[src..src + w as usize]);
+            }
+        }
+        if let Some(ow) = &out.weights {
+            out.heavy = ow.iter().filter(|w| **w != Weight::ONE.0).count() as u32;
+            if out.heavy == 0 {
+                out.weights = None;
             }
         }
         out
@@ -653,6 +677,29 @@ mod tests {
                 assert_eq!(f.div_rem(n), (n / d, n % d), "{n} / {d}");
             }
         }
+    }
+
+    #[test]
+    fn weights_reset_to_one_leave_an_unweighted_grid() {
+        let plain = Grid::new(8, 8).unwrap();
+        let mut reset = plain.clone();
+        reset.set_weight(Point::new(1, 1), Weight(250)).unwrap();
+        reset.set_weight(Point::new(2, 1), Weight(40)).unwrap();
+        assert!(reset.is_weighted());
+        reset.set_weight(Point::new(1, 1), Weight::ONE).unwrap();
+        assert!(reset.is_weighted());
+        reset.set_weight(Point::new(2, 1), Weight::ONE).unwrap();
+        assert!(!reset.is_weighted());
+        assert_eq!(reset, plain);
+        assert_eq!(reset.fingerprint(), plain.fingerprint());
+        // A weight on a wall cannot be paid: it does not change the fingerprint.
+        let mut walled = plain.clone();
+        walled.set_passable(Point::new(3, 3), false).unwrap();
+        let mut heavy_wall = walled.clone();
+        heavy_wall
+            .set_weight(Point::new(3, 3), Weight(300))
+            .unwrap();
+        assert_eq!(walled.fingerprint(), heavy_wall.fingerprint());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use super::clusters::Entrances;
 use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
 use crate::packed::Column64;
-use crate::search::route::{self, Shape};
+use crate::search::route;
 use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
 
 /// The abstract graph, the product of stage 4.
@@ -253,7 +253,7 @@ fn intra_cluster_edges(
                 continue;
             }
             let direct = shortcut.filter(|_| {
-                [Shape::DiagonalFirst, Shape::StraightFirst]
+                route::SHAPES
                     .into_iter()
                     .any(|shape| route::is_free(&local, movement, points[i], points[j], shape))
             });

@@ -1,0 +1,2 @@
+//! Peers benchmark (in progress).
+fn main() {}
