@@ -23,7 +23,7 @@
 use std::fmt;
 use std::ops::{Add, AddAssign};
 
-/// An exact path cost in the unit described in the [module docs](self).
+/// An exact path cost. The unit: a move costs `base * weight`, where `base` is [`Movement::straight`](crate::Movement) or [`Movement::diagonal`](crate::Movement) (by default 10,000 and 14,142) and `weight` the entered cell's [`Weight`] in percent (100 on plain ground), so one straight step on plain ground costs 1,000,000 and a diagonal one 1,414,200 (sqrt 2 to within 1e-5). [`Movement::cost_in_steps`](crate::Movement::cost_in_steps) converts back to steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Cost(pub u64);
 
