@@ -27,9 +27,11 @@ pub struct BuildSettings {
     pub movement: Movement,
     /// Placement of transition cells along entrances.
     pub entrances: EntrancePolicy,
-    /// Keep the path behind every abstract edge that is not a straight route,
-    /// one byte per move: refinement becomes a copy instead of a search (on
-    /// open maps few edges need one; on mazes most do).
+    /// Keep the path behind every abstract edge that winds (costs over 5/4 of
+    /// its straight-line bound), one byte per move: refining it becomes a
+    /// copy instead of a search. Straight and near-straight edges are found
+    /// again cheaply and are not stored; on open maps few edges wind, on mazes
+    /// most do.
     pub keep_paths: bool,
     /// Number of landmarks for the planner's heuristic (0 to 16; 0 turns the
     /// landmark bound off).

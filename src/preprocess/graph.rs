@@ -285,6 +285,7 @@ fn intra_cluster_edges(
     // searches form a small vertex cover of the unresolved pairs.
     let mut trace = Vec::new();
     let mut targets = Vec::new();
+    let min_weight = local.min_weight();
     let est = Estimator::zero();
     loop {
         let count = |i: usize| {
@@ -331,7 +332,17 @@ fn intra_cluster_edges(
             }
             let cost = cache.g(node).expect("closed nodes have a cost");
             let mut path = Vec::new();
-            if keep_paths {
+            // Keep the path only when it winds (costs over 5/4 of the
+            // straight-line bound): a near-straight path is found again by a
+            // search that expands little more than its own cells, a winding
+            // one (a maze corridor) is not.
+            let (pi, pj) = (points[i], points[j]);
+            let bound = movement
+                .distance(pi.x.abs_diff(pj.x), pi.y.abs_diff(pj.y))
+                .0
+                / Weight::ONE.0 as u64
+                * min_weight.0 as u64;
+            if keep_paths && cost * 4 > bound * 5 {
                 trace.clear();
                 cache.trace_back(node, &mut trace);
                 path.extend(trace.windows(2).map(|w| {
@@ -342,5 +353,33 @@ fn intra_cluster_edges(
             push(&mut out, i, j, cost, path);
         }
     }
+    drop_dominated(&mut out, a, n);
     out
+}
+
+/// Removes every edge `i -> j` whose cost another transition `k` of the
+/// cluster matches exactly (`c(i, k) + c(k, j) == c(i, j)`): the search can
+/// go through `k` at the same cost. Costs are positive, so the edges that
+/// dominate are strictly cheaper, and by induction on cost every distance in
+/// the graph survives even when all dominated edges go at once. On maps with
+/// many small entrances (random obstacles) this removes most edges.
+fn drop_dominated(edges: &mut Vec<RawEdge>, first: u32, n: usize) {
+    if n < 3 {
+        return;
+    }
+    let mut cost = vec![u64::MAX; n * n];
+    for e in edges.iter() {
+        cost[(e.from - first) as usize * n + (e.to - first) as usize] = e.cost;
+    }
+    let dominated = |i: usize, j: usize| {
+        let c = cost[i * n + j];
+        (0..n).any(|k| {
+            k != i
+                && k != j
+                && cost[i * n + k] != u64::MAX
+                && cost[k * n + j] != u64::MAX
+                && cost[i * n + k] + cost[k * n + j] == c
+        })
+    };
+    edges.retain(|e| !dominated((e.from - first) as usize, (e.to - first) as usize));
 }
