@@ -1,5 +1,6 @@
-//! `tierpath demo [MAP]`: the first command to run. Finds a long path on the
-//! shipped default map (or MAP), draws it, and reports cost and effort.
+//! `tierpath demo [MAP]`: the first command to run. Preprocesses the shipped
+//! default map (or MAP), finds a long path with the two-tier planner, draws
+//! it, and compares cost and effort with exact flat A* on the same query.
 
 use super::render::{self, View};
 use super::solver::Algo;
@@ -23,8 +24,8 @@ pub struct Args {
     /// Goal cell X,Y.
     #[arg(long, value_name = "X,Y", value_parser = parse_point, requires = "from")]
     pub to: Option<Point>,
-    /// The planner.
-    #[arg(long, value_enum, default_value = "astar")]
+    /// The planner (flat A* also runs on the same query, for comparison).
+    #[arg(long, value_enum, default_value = "hpa")]
     pub algo: Algo,
     /// Widest picture, in characters: larger maps are downscaled to fit.
     #[arg(long, value_name = "N", default_value_t = 128)]
@@ -48,7 +49,9 @@ pub fn run(args: Args) -> CliResult {
         }
     };
 
+    let built = Instant::now();
     let mut solver = args.algo.build(&grid, movement)?;
+    let setup = built.elapsed();
     let t0 = Instant::now();
     let answer = solver
         .solve(start, goal)
@@ -101,12 +104,60 @@ pub fn run(args: Args) -> CliResult {
         )?,
         None => writeln!(out, "path: none: {goal} cannot be reached from {start}")?,
     }
-    writeln!(
-        out,
-        "search: {} nodes expanded in {:.3} ms",
-        answer.expanded,
-        elapsed.as_secs_f64() * 1e3
-    )?;
+    match &answer.levels {
+        Some(levels) => {
+            if let Some(h) = solver.hierarchy() {
+                let s = h.stats();
+                writeln!(
+                    out,
+                    "preprocessing: {:.1} ms once per map: {} islands, {:.1}% of cells in dead ends, {} clusters, {} transitions, {} edges, {:.1} bytes/cell",
+                    setup.as_secs_f64() * 1e3,
+                    s.islands,
+                    100.0 * s.dead_end_share(),
+                    s.clusters,
+                    s.nodes,
+                    s.intra_edges + s.inter_edges,
+                    s.bytes_per_cell()
+                )?;
+            }
+            writeln!(
+                out,
+                "search: {} cluster-graph nodes + {} grid cells expanded ({:?}) in {:.3} ms",
+                levels.abstract_expanded,
+                levels.fine_expanded,
+                levels.method,
+                elapsed.as_secs_f64() * 1e3
+            )?;
+        }
+        None => writeln!(
+            out,
+            "search: {} nodes expanded in {:.3} ms",
+            answer.expanded,
+            elapsed.as_secs_f64() * 1e3
+        )?,
+    }
+    if args.algo != Algo::Astar {
+        // The same query with exact flat A*, for comparison.
+        let mut flat = Algo::Astar.build(&grid, movement)?;
+        let t = Instant::now();
+        let exact = flat
+            .solve(start, goal)
+            .map_err(|e| format!("{}: {e}", map.display()))?;
+        let flat_time = t.elapsed();
+        if let (Some(p), Some(e)) = (&answer.path, &exact.path) {
+            writeln!(
+                out,
+                "flat A*: {} nodes expanded in {:.3} ms, cost {:.4}; {} costs {:+.2}% and expands {:.1}x fewer nodes, {:.1}x faster",
+                exact.expanded,
+                flat_time.as_secs_f64() * 1e3,
+                movement.cost_in_steps(e.cost),
+                solver.name(),
+                100.0 * (p.cost.0 as f64 / e.cost.0 as f64 - 1.0),
+                exact.expanded as f64 / answer.expanded.max(1) as f64,
+                flat_time.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)
+            )?;
+        }
+    }
     writeln!(
         out,
         "next: tierpath demo --from X,Y --to X,Y | tierpath solve MAP SCEN | tierpath --help"
