@@ -204,46 +204,28 @@ pub(crate) fn run_priced<R: Region>(
     budget: u64,
     pricing: Pricing,
 ) -> Status {
+    // One problem, three ways of pricing a move: each compiles to its own loop.
+    macro_rules! run {
+        ($step:expr) => {
+            cache.run(
+                &Problem {
+                    grid,
+                    movement,
+                    step: $step,
+                    region,
+                    estimator,
+                    goal,
+                    tie_break,
+                    reopen,
+                },
+                budget,
+            )
+        };
+    }
     match (grid.weight_slice(), pricing) {
-        (Some(w), Pricing::Reverse) => cache.run(
-            &Problem {
-                grid,
-                movement,
-                step: WeightedReverse(w),
-                region,
-                estimator,
-                goal,
-                tie_break,
-                reopen,
-            },
-            budget,
-        ),
-        (None, _) => cache.run(
-            &Problem {
-                grid,
-                movement,
-                step: Uniform,
-                region,
-                estimator,
-                goal,
-                tie_break,
-                reopen,
-            },
-            budget,
-        ),
-        (Some(w), Pricing::Forward) => cache.run(
-            &Problem {
-                grid,
-                movement,
-                step: Weighted(w),
-                region,
-                estimator,
-                goal,
-                tie_break,
-                reopen,
-            },
-            budget,
-        ),
+        (None, _) => run!(Uniform),
+        (Some(w), Pricing::Forward) => run!(Weighted(w)),
+        (Some(w), Pricing::Reverse) => run!(WeightedReverse(w)),
     }
 }
 
