@@ -371,15 +371,20 @@ fn drop_dominated(edges: &mut Vec<RawEdge>, first: u32, n: usize) {
     for e in edges.iter() {
         cost[(e.from - first) as usize * n + (e.to - first) as usize] = e.cost;
     }
-    let dominated = |i: usize, j: usize| {
-        let c = cost[i * n + j];
-        (0..n).any(|k| {
-            k != i
-                && k != j
-                && cost[i * n + k] != u64::MAX
-                && cost[k * n + j] != u64::MAX
-                && cost[i * n + k] + cost[k * n + j] == c
-        })
-    };
-    edges.retain(|e| !dominated((e.from - first) as usize, (e.to - first) as usize));
+    let mut dominated = vec![false; n * n];
+    for i in 0..n {
+        for k in 0..n {
+            let ik = cost[i * n + k];
+            if k == i || ik == u64::MAX {
+                continue;
+            }
+            for j in 0..n {
+                let (kj, ij) = (cost[k * n + j], cost[i * n + j]);
+                if j != i && j != k && kj != u64::MAX && ij != u64::MAX && ik + kj == ij {
+                    dominated[i * n + j] = true;
+                }
+            }
+        }
+    }
+    edges.retain(|e| !dominated[(e.from - first) as usize * n + (e.to - first) as usize]);
 }
