@@ -1,14 +1,15 @@
-//! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess` and
-//! `info`. Each subcommand lives in its own file under `src/cli/`; see the
-//! README.
+//! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess`,
+//! `info`, `bench` and `render`. Each subcommand lives in its own file under
+//! `src/cli/`; see the README.
 
 mod cli;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Fast grid pathfinding for games: exact A* and Dijkstra today, a two-tier
-/// hierarchical planner in progress.
+/// Fast grid pathfinding for games: a two-tier hierarchical planner
+/// (preprocess a map once, then answer long queries in microseconds), with
+/// exact flat A* and Dijkstra as the baseline.
 #[derive(Parser)]
 #[command(name = "tierpath", version)]
 struct Cli {

@@ -30,6 +30,7 @@ use super::solver::{Algo, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tierpath::io::{self, BucketFilter, ScenarioQuery};
@@ -174,6 +175,7 @@ struct Summary {
 /// Runs `tierpath bench`.
 pub fn run(args: Args) -> CliResult {
     let started = Instant::now();
+    let mut out = std::io::stdout().lock();
     if args.runs == 0 {
         return Err("--runs must be at least 1".into());
     }
@@ -206,10 +208,13 @@ pub fn run(args: Args) -> CliResult {
     );
     let _ = writeln!(
         header,
-        "machine: {} core{}, {}; queries on one thread, hierarchy builds on all cores (rayon)",
+        "machine: {} core{}, {}{}; queries on one thread, hierarchy builds on all cores (rayon)",
         machine.cores,
         plural(machine.cores),
-        machine.cpu
+        machine.cpu,
+        machine
+            .load
+            .map_or_else(String::new, |l| format!(", load average {l:.2} at start")),
     );
     let _ = writeln!(
         header,
@@ -217,7 +222,7 @@ pub fn run(args: Args) -> CliResult {
          straight 1, diagonal sqrt 2, no corner cutting",
         planners.join(", ")
     );
-    print!("{header}");
+    write!(out, "{header}")?;
 
     let bar = ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -257,23 +262,24 @@ pub fn run(args: Args) -> CliResult {
 
     let mut rows: Vec<&Summary> = per_set.iter().collect();
     rows.push(&overall);
-    println!();
-    print!("{}", time_table(&rows));
-    println!();
-    print!("{}", hierarchy_table(&rows));
-    println!();
-    println!(
+    writeln!(out)?;
+    write!(out, "{}", time_table(&rows))?;
+    writeln!(out)?;
+    write!(out, "{}", hierarchy_table(&rows))?;
+    writeln!(out)?;
+    writeln!(
+        out,
         "speedup = flat A* median / planner median (same queries, same run); q-ratio = median of \
          per-query time ratios; subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
          query (hpa: abstract + fine)"
-    );
+    )?;
     let wall = started.elapsed().as_secs_f64();
-    println!("wall time {wall:.1} s");
+    writeln!(out, "wall time {wall:.1} s")?;
 
     if let Some(path) = &args.json {
         let value = json!({
             "command": "bench",
-            "machine": {"cores": machine.cores, "cpu": machine.cpu},
+            "machine": {"cores": machine.cores, "cpu": machine.cpu, "load_average": machine.load},
             "settings": {
                 "inputs": args.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
                 "buckets": args.buckets.to_string(),
@@ -291,7 +297,7 @@ pub fn run(args: Args) -> CliResult {
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         std::fs::write(path, text + "\n")
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        writeln!(out, "wrote {}", path.display())?;
     }
     if let Some(path) = &args.csv {
         let all: Vec<&Summary> = per_set
@@ -301,11 +307,11 @@ pub fn run(args: Args) -> CliResult {
             .collect();
         std::fs::write(path, csv(&planners, &all))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        writeln!(out, "wrote {}", path.display())?;
     }
 
     if problems.is_empty() {
-        println!("all paths valid");
+        writeln!(out, "all paths valid")?;
         return Ok(());
     }
     eprintln!("{} problem{}:", problems.len(), plural(problems.len()));
@@ -1117,6 +1123,9 @@ fn csv_text(s: &str) -> String {
 struct Machine {
     cores: usize,
     cpu: String,
+    /// The one-minute load average (Linux), a hint of other work competing
+    /// for the cores.
+    load: Option<f64>,
 }
 
 impl Machine {
@@ -1131,7 +1140,10 @@ impl Machine {
                     .map(|(_, v)| v.trim().to_string())
             })
             .unwrap_or_else(|| format!("{} CPU (model unknown)", std::env::consts::ARCH));
-        Machine { cores, cpu }
+        let load = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|t| t.split_whitespace().next().and_then(|v| v.parse().ok()));
+        Machine { cores, cpu, load }
     }
 }
 

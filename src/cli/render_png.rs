@@ -24,6 +24,7 @@
 use super::{CliResult, parse_point};
 use image::{ImageFormat, RgbImage};
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 use tierpath::io;
@@ -534,15 +535,18 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
 
     // What was drawn.
+    let mut out = std::io::stdout().lock();
     let passable = grid.passable_count() as u64;
-    println!(
+    writeln!(
+        out,
         "map         {} ({}x{}, {} passable cells)",
         args.map.display(),
         grid.width(),
         grid.height(),
         passable
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "hierarchy   {how} in {setup_ms:.1} ms: cluster {}, {} clusters, {} transitions, {} islands \
          ({} tinted), {} dead-end cells ({:.1}% of passable)",
         hierarchy.layout().size,
@@ -552,27 +556,30 @@ pub fn run(args: Args) -> CliResult {
         island_ranks.saturating_sub(1),
         stats.dead_end_cells,
         stats.dead_end_share() * 100.0
-    );
+    )?;
     if let Some(d) = &drawing {
-        println!(
+        writeln!(
+            out,
             "query       {}{}",
             d.label,
             d.optimal
                 .map_or_else(String::new, |o| format!(", scenario optimum {o:.4}"))
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "flat A*     cost {} steps, {} cells expanded, {} cells on the path",
             fmt_cost(d.flat_cost),
             d.flat_expanded.len(),
             d.flat_path.len()
-        );
+        )?;
         let gap = match (d.hpa_cost, d.flat_cost) {
             (Some(h), Some(f)) if f > 0.0 => {
                 format!(" ({:+.3}% over flat A*)", (h / f - 1.0) * 100.0)
             }
             _ => String::new(),
         };
-        println!(
+        writeln!(
+            out,
             "hierarchy   cost {} steps{gap}, method {:?}, {} abstract nodes + {} cells expanded, \
              {} waypoints, {} cells on the path",
             fmt_cost(d.hpa_cost),
@@ -581,7 +588,7 @@ pub fn run(args: Args) -> CliResult {
             d.fine_expanded.len(),
             d.waypoints.len(),
             d.hpa_path.len()
-        );
+        )?;
     }
     let region = if view.width == grid.width() && view.height == grid.height() {
         "the whole map".to_string()
@@ -594,7 +601,8 @@ pub fn run(args: Args) -> CliResult {
             view.y0 + view.height - 1
         )
     };
-    println!(
+    writeln!(
+        out,
         "picture     {}: {out_w}x{out_h} px, {region} at {} px per cell{}",
         args.output.display(),
         view.scale,
@@ -603,8 +611,9 @@ pub fn run(args: Args) -> CliResult {
         } else {
             String::new()
         }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "layers      blocked dark; islands tinted (largest neutral); dead ends darker, hatched; \
          cluster borders blue lines; transitions dark dots{}",
         if drawing.is_some() {
@@ -614,7 +623,7 @@ pub fn run(args: Args) -> CliResult {
         } else {
             ""
         }
-    );
+    )?;
     Ok(())
 }
 
@@ -1053,7 +1062,7 @@ fn draw_swatch(canvas: &mut Canvas, x: i64, y: i64, w: i64, h: i64, swatch: Swat
         Swatch::Line(c, frac, dashed) => {
             canvas.fill_rect(x, y, w, h, MAIN_ISLAND);
             let r = (h as f32 * frac).max(1.0);
-            let dash = dashed.then(|| (unit * 1.6, unit * 1.0, 0.0));
+            let dash = dashed.then_some((unit * 1.6, unit * 1.0, 0.0));
             canvas.line((x as f32 + r, cy), ((x + w) as f32 - r, cy), r, c, dash);
         }
         Swatch::Dot(c) => {
