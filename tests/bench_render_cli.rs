@@ -4,56 +4,10 @@
 
 mod common;
 
+use common::cli::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};
-
-fn tierpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tierpath"))
-        .args(args)
-        .output()
-        .expect("run tierpath")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-render-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn assert_ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "failed: {}\nstdout: {}",
-        stderr(o),
-        stdout(o)
-    );
-}
-
-/// Asserts a clean failure: non-zero exit, the message, no panic.
-fn assert_fails(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "expected failure, got success: {err}");
-    assert!(!err.contains("panicked"), "panicked: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr lacks {needle:?}: {err}"
-    );
-}
 
 /// A 60x40 map: a wall down the middle with a gap at the bottom, and a walled
 /// pocket in the top-right corner (its own island).

@@ -1,55 +1,14 @@
 //! End-to-end tests of the `tierpath` binary: `demo`, `solve`, `generate`, and
 //! clean failures on bad input.
 
+mod common;
+
+use common::cli::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use tierpath::mapgen::{self, MapKind};
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};
-
-fn tierpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tierpath"))
-        .args(args)
-        .output()
-        .expect("run tierpath")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The last line of stdout as JSON.
-fn last_json(o: &Output) -> serde_json::Value {
-    let out = stdout(o);
-    let line = out.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {out}"))
-}
-
-/// Asserts a clean failure: non-zero exit, an `error:` message, no panic.
-fn assert_fails(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "expected failure, got success: {err}");
-    assert!(!err.contains("panicked"), "panicked: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr lacks {needle:?}: {err}"
-    );
-}
 
 /// One Moving AI scenario line.
 fn scen_line(map: &str, grid: &Grid, s: Point, g: Point, optimal: f64) -> String {

@@ -2,53 +2,13 @@
 //! where the flags say, stats that match the library's, batches that survive a
 //! bad map, and clean failures (never a panic) on damaged or foreign files.
 
+mod common;
+
+use common::cli::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use tierpath::mapgen::{self, MapKind};
 use tierpath::{Hierarchy, HierarchyBuilder, io};
-
-fn tierpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tierpath"))
-        .args(args)
-        .output()
-        .expect("run tierpath")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("preprocess-cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn last_json(o: &Output) -> serde_json::Value {
-    let out = stdout(o);
-    let line = out.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {out}"))
-}
-
-fn assert_fails(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "expected failure, got success: {err}");
-    assert!(!err.contains("panicked"), "panicked: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr lacks {needle:?}: {err}"
-    );
-}
 
 /// Writes a generated map and returns its path.
 fn map(dir: &Path, name: &str, kind: MapKind, seed: u64) -> PathBuf {

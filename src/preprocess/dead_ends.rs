@@ -130,6 +130,7 @@ impl DeadEnds {
 struct Frame {
     node: u32,
     parent: u32,
+    /// The next direction to try when the search comes back to `node`.
     dir: u8,
 }
 
@@ -168,47 +169,44 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
             disc[seed.index()] = time;
             low[seed.index()] = time;
             vstack.push(seed.0);
-            frames.push(Frame {
-                node: seed.0,
-                parent: NO_NODE,
-                dir: 0,
-            });
             let dirs: u8 = if four { 4 } else { 8 };
             let mut root_children = 0u32;
             let mut root_block = NO_NODE;
-            while let Some(f) = frames.last_mut() {
-                let v = f.node;
-                if f.dir < dirs {
-                    let dir = f.dir;
-                    f.dir += 1;
-                    let parent = f.parent;
+            // The cell being scanned lives in locals; a frame is pushed only
+            // when the search descends, and popped when it comes back.
+            let (mut v, mut parent, mut dir) = (seed.0, NO_NODE, 0u8);
+            loop {
+                if dir < dirs {
+                    let d = dir;
+                    dir += 1;
                     let next = if four {
                         // Straight moves only: a neighbour is its offset away.
-                        let w = (v as i64 + offsets[dir as usize]) as u32;
+                        let w = (v as i64 + offsets[d as usize]) as u32;
                         open[w as usize].then_some(w)
                     } else {
-                        grid.neighbor_in(Node(v), dir, movement).map(|(w, _)| w.0)
+                        grid.neighbor_in(Node(v), d, movement).map(|(w, _)| w.0)
                     };
                     if let Some(w) = next {
                         if disc[w as usize] == 0 {
+                            frames.push(Frame {
+                                node: v,
+                                parent,
+                                dir,
+                            });
                             time += 1;
                             disc[w as usize] = time;
                             low[w as usize] = time;
                             vstack.push(w);
-                            frames.push(Frame {
-                                node: w,
-                                parent: v,
-                                dir: 0,
-                            });
+                            (v, parent, dir) = (w, v, 0);
                         } else if w != parent {
                             low[v as usize] = low[v as usize].min(disc[w as usize]);
                         }
                     }
                     continue;
                 }
-                frames.pop();
-                let Some(pf) = frames.last() else { break };
-                let u = pf.node;
+                // `v` is done: back to its parent `u`.
+                let Some(f) = frames.pop() else { break };
+                let u = f.node;
                 low[u as usize] = low[u as usize].min(low[v as usize]);
                 if low[v as usize] >= disc[u as usize] {
                     let b = block_top.len() as u32;
@@ -229,6 +227,7 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
                         cut.insert(u as usize);
                     }
                 }
+                (v, parent, dir) = (u, f.parent, f.dir);
             }
             vstack.clear();
             match root_children {

@@ -15,11 +15,11 @@
 
 use rayon::prelude::*;
 
+use super::cluster_search::ClusterSearch;
 use super::clusters::Entrances;
 use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
 use crate::packed::Column64;
 use crate::search::route;
-use crate::search::{Estimator, Everywhere, Goal, SearchCache, Status, TieBreak, run_in};
 
 /// The abstract graph, the product of stage 4.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,8 +111,8 @@ pub fn build_cluster_graph(
     let nodes = entrances.cells.len();
     let per_cluster: Vec<Vec<RawEdge>> = (0..layout.count() as u32)
         .into_par_iter()
-        .map_init(SearchCache::new, |cache, c| {
-            intra_cluster_edges(grid, movement, entrances, c, keep_paths, cache)
+        .map_init(ClusterSearch::default, |search, c| {
+            intra_cluster_edges(grid, movement, entrances, c, keep_paths, search)
         })
         .collect();
     let intra: usize = per_cluster.iter().map(Vec::len).sum();
@@ -195,7 +195,7 @@ fn intra_cluster_edges(
     entrances: &Entrances,
     cluster: u32,
     keep_paths: bool,
-    cache: &mut SearchCache,
+    search: &mut ClusterSearch,
 ) -> Vec<RawEdge> {
     let (a, b) = (
         entrances.cluster_first[cluster as usize],
@@ -285,8 +285,8 @@ fn intra_cluster_edges(
     // searches form a small vertex cover of the unresolved pairs.
     let mut trace = Vec::new();
     let mut targets = Vec::new();
+    let mut target_nodes = Vec::new();
     let min_weight = local.min_weight();
-    let est = Estimator::zero();
     loop {
         let count = |i: usize| {
             unresolved[i * n..(i + 1) * n]
@@ -304,33 +304,18 @@ fn intra_cluster_edges(
         };
         targets.clear();
         targets.extend((0..n).filter(|j| unresolved[i * n + j]));
-        cache.begin(&local);
-        for j in &targets {
-            cache.mark_target(nodes[*j]);
-        }
-        cache.push_start(nodes[i], 0, &est, TieBreak::default());
-        let status = run_in(
-            cache,
-            &local,
-            movement,
-            Everywhere,
-            est,
-            Goal::AllTargets,
-            TieBreak::default(),
-            false,
-            u64::MAX,
-        );
-        debug_assert!(matches!(status, Status::Found(_) | Status::Exhausted));
+        target_nodes.clear();
+        target_nodes.extend(targets.iter().map(|j| nodes[*j]));
+        search.run(&local, movement, nodes[i], &target_nodes);
         for j in targets.iter().copied() {
             unresolved[i * n + j] = false;
             if symmetric {
                 unresolved[j * n + i] = false;
             }
             let node = nodes[j];
-            if !cache.is_closed(node) {
+            let Some(cost) = search.cost(node) else {
                 continue; // not connected inside the cluster
-            }
-            let cost = cache.g(node).expect("closed nodes have a cost");
+            };
             let mut path = Vec::new();
             // Keep the path only when it winds (costs over 5/4 of the
             // straight-line bound): a near-straight path is found again by a
@@ -344,7 +329,7 @@ fn intra_cluster_edges(
                 * min_weight.0 as u64;
             if keep_paths && cost * 4 > bound * 5 {
                 trace.clear();
-                cache.trace_back(node, &mut trace);
+                search.trace(node, &mut trace);
                 path.extend(trace.windows(2).map(|w| {
                     let (p, q) = (local.point(w[0]), local.point(w[1]));
                     direction_code(q.x as i64 - p.x as i64, q.y as i64 - p.y as i64)

@@ -13,6 +13,7 @@
 //!
 //! Stage 5, saving and loading, lives with the hierarchy it serialises.
 
+mod cluster_search;
 mod clusters;
 mod dead_ends;
 mod graph;

@@ -19,6 +19,8 @@
 //! ```
 #![allow(dead_code)] // each test crate uses a different part of this module
 
+pub mod cli;
+
 use std::path::{Path, PathBuf};
 
 use tierpath::Grid;
