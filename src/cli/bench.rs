@@ -871,6 +871,9 @@ fn table(head: &[&str], rows: &[Vec<String>], left: usize) -> String {
 }
 
 fn fmt_us(x: f64) -> String {
+    // The table shows the figure the JSON reports (rounded to 3 decimals), so
+    // the two never disagree at a rounding boundary.
+    let x = round(x, 3);
     if x >= 100.0 {
         format!("{x:.0}")
     } else {
