@@ -126,6 +126,17 @@ pub(crate) fn opposite_direction(code: u8) -> u8 {
     }
 }
 
+/// Packs up to eight booleans into the bits of a byte (in some fixed order):
+/// eight 0/1 bytes read as one word, gathered by one multiplication.
+#[inline]
+fn pack8(cells: &[bool]) -> u8 {
+    let mut bytes = [0u8; 8];
+    for (b, c) in bytes.iter_mut().zip(cells) {
+        *b = *c as u8;
+    }
+    (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
 /// Division by a fixed `u32` divisor with one multiplication (Lemire, Kaser and
 /// Kurz, "Faster remainder by direct computation", 2019): exact for every
 /// `u32` dividend. Turns padded indices into coordinates in hot loops.
@@ -427,8 +438,8 @@ impl Grid {
         // whole is both exact and fast.
         for chunk in self.passable.chunks(64) {
             let mut word = 0u64;
-            for (i, p) in chunk.iter().enumerate() {
-                word |= (*p as u64) << i;
+            for (k, eight) in chunk.chunks(8).enumerate() {
+                word |= (pack8(eight) as u64) << (8 * k);
             }
             h.write_u64(word);
         }
@@ -667,6 +678,17 @@ mod tests {
         let w = g.window(1, 1, 3, 2);
         assert_eq!(w.to_ascii(), "@..\n..@\n");
         assert_eq!(w.weight(Point::new(1, 1)), Weight(300));
+    }
+
+    #[test]
+    fn pack8_is_a_bijection() {
+        let mut seen = [false; 256];
+        for m in 0..256u32 {
+            let cells: Vec<bool> = (0..8).map(|i| m & (1 << i) != 0).collect();
+            let p = pack8(&cells) as usize;
+            assert!(!seen[p], "two patterns pack to {p}");
+            seen[p] = true;
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
-use crate::grid::{Connectivity, CornerRule, DIRECTIONS, Grid, Movement, Point};
+use crate::grid::{Connectivity, CornerRule, Grid, Movement};
 use crate::packed::{Column32, Column64};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
@@ -526,17 +526,31 @@ fn validate(
     if d.cell_anchor.len() != cells {
         return Err(invalid("cell table has the wrong length"));
     }
-    let pw = grid.padded_width() as usize;
+    // Row by row, over slices (the column's width matched once): a cell has
+    // an anchor exactly when passable, and anchors name existing blocks.
+    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
     let passable = grid.passable_slice();
-    for y in 0..grid.height() as usize {
-        for x in 0..grid.width() as usize {
-            let a = d.cell_anchor.get(y * grid.width() as usize + x);
-            if (a == NO_NODE) == passable[(y + 1) * pw + x + 1]
-                || (a != NO_NODE && a as usize >= blocks)
-            {
-                return Err(invalid(format!("cell ({x}, {y}) has an invalid anchor")));
-            }
-        }
+    let rows_ok =
+        |row_ok: &dyn Fn(usize) -> bool| (0..grid.height() as usize).find(|y| !row_ok(*y));
+    let bad_row =
+        match &d.cell_anchor {
+            Column32::Narrow(v) => rows_ok(&|y| {
+                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
+                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
+                    (*a != u16::MAX) == *p && (*a == u16::MAX || (*a as usize) < blocks)
+                })
+            }),
+            Column32::Wide(v) => rows_ok(&|y| {
+                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
+                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
+                    (*a != NO_NODE) == *p && (*a == NO_NODE || (*a as usize) < blocks)
+                })
+            }),
+        };
+    if let Some(y) = bad_row {
+        return Err(invalid(format!(
+            "row {y} has a cell with an invalid anchor"
+        )));
     }
     if d.block_island.len() != blocks {
         return Err(invalid("block tables differ in length"));
@@ -587,26 +601,28 @@ fn validate(
         // Every stored path must walk, by legal moves, from its edge's source
         // to its target: queries copy them without further checks.
         for v in 0..nodes {
-            let from = grid.point_of(crate::CellIndex(e.cells[v]));
+            let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
             for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
                 let Some(codes) = g.edge_path(edge) else {
                     continue;
                 };
-                let mut p = from;
+                // Walk on padded nodes: a legal move only ever reaches a
+                // passable cell, so the walk cannot leave the map.
+                let mut n = from;
                 for c in codes {
-                    let (dx, dy) = *DIRECTIONS
-                        .get(*c as usize)
-                        .ok_or_else(|| invalid("bad path code"))?;
-                    let q = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
-                    if !crate::search::legal_move(grid, &settings.movement, p, q) {
+                    let step = (*c < 8)
+                        .then(|| grid.neighbor_in(n, *c, &settings.movement))
+                        .flatten();
+                    let Some((m, _)) = step else {
                         return Err(invalid(format!(
                             "stored path of edge {edge} makes an illegal move"
                         )));
-                    }
-                    p = q;
+                    };
+                    n = m;
                 }
-                let to = grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize]));
-                if p != to {
+                let to =
+                    grid.node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
+                if n != to {
                     return Err(invalid(format!(
                         "stored path of edge {edge} ends off its target"
                     )));
