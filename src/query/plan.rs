@@ -8,10 +8,13 @@ use crate::search::route::{self, SHAPES, Shape};
 
 /// How far ahead (in cells of the unsmoothed path) smoothing looks for a
 /// shortcut from each anchor. Decisions depend only on this window, which is
-/// what lets lazy refinement reproduce the eager path exactly.
+/// what lets lazy refinement reproduce the eager path exactly. Measured on
+/// dao, mazes, random and rooms: 128 gives the same quality as 64, and 32
+/// loses about 0.1 point of mean suboptimality on Dragon Age maps.
 const WINDOW: usize = 64;
 /// Smoothing stops looking ahead after this many candidates in a row offer no
-/// shortcut.
+/// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
+/// winding corridors (no shortcut exists there, yet each anchor probes).
 const PATIENCE: usize = 6;
 
 const NO_EDGE: u32 = u32::MAX;
