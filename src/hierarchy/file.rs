@@ -1,4 +1,4 @@
-//! Stage 5: the saved hierarchy file.
+//! Saving and loading: the hierarchy file.
 //!
 //! # Format (all integers little-endian)
 //!

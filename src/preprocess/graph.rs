@@ -1,12 +1,16 @@
 //! Stage 4: the cluster graph, the abstract graph the planner searches.
 //!
-//! Its nodes are the transition cells of stage 3. Inside each cluster every
-//! ordered pair of transitions is joined by an edge whose cost is the exact
-//! least cost between them *within the cluster* (Dijkstra from each transition,
-//! run in parallel across clusters with rayon; a fully open cluster of uniform
-//! weight gets the closed-form octile distance instead). Each inter-cluster
-//! link of stage 3 becomes a pair of edges, one per direction. Optionally the
-//! cell path behind every edge is kept, so refining a route is a copy.
+//! Its nodes are the transition cells of stage 3. Inside each cluster, two
+//! transitions are joined by an edge whose cost is the exact least cost
+//! between them *within the cluster*. On uniformly weighted ground a pair
+//! joined by a free straight route costs the octile distance and needs no
+//! search; the other pairs are settled by searches from a small vertex cover
+//! of them (see `cluster_search`), run in parallel across clusters with
+//! rayon. An edge that another transition matches exactly
+//! (`c(i, k) + c(k, j) == c(i, j)`) is dropped: the graph's distances do not
+//! change. Each inter-cluster link of stage 3 becomes a pair of edges, one per
+//! direction. When paths are kept, the moves behind each winding edge are
+//! stored at one byte per move, so refining a route through it is a copy.
 //!
 //! # Layout
 //! Compressed sparse rows: the out-edges of node `v` are

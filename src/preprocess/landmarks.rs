@@ -1,4 +1,4 @@
-//! Stage 4b: landmarks, exact cluster-graph distances from a few nodes on the
+//! Stage 5: landmarks, exact cluster-graph distances from a few nodes on the
 //! rim of the map, which give the planner a far sharper lower bound than the
 //! straight-line distance (ALT: A*, landmarks, triangle inequality).
 //!

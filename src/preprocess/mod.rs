@@ -4,14 +4,16 @@
 //! by the builder ([`crate::HierarchyBuilder`]):
 //!
 //! 1. [`find_islands`]: connected components ([`Islands`]).
-//! 2. [`find_dead_ends`]: the block-cut forest and dead-end regions ([`DeadEnds`]).
+//! 2. [`find_dead_ends`]: articulation cells, blocks, and the block forest
+//!    that tags dead-end regions ([`DeadEnds`]).
 //! 3. [`find_entrances`]: clusters, entrances and transition cells ([`Entrances`]).
 //! 4. [`build_cluster_graph`]: exact in-cluster costs between transitions
 //!    ([`ClusterGraph`]).
-//!    4b. [`find_landmarks`]: exact graph distances from a few rim nodes, for
+//! 5. [`find_landmarks`]: exact graph distances from a few rim nodes, for
 //!    a sharper planner heuristic ([`Landmarks`]).
 //!
-//! Stage 5, saving and loading, lives with the hierarchy it serialises.
+//! The builder runs stage 1 first, then stage 2 beside the chain 3 -> 4 -> 5.
+//! Saving and loading live with the hierarchy they serialise.
 
 mod cluster_search;
 mod clusters;
