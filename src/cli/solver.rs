@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use tierpath::{
-    AStar, Dijkstra, Grid, Hierarchy, HierarchyBuilder, LoadError, Method, Movement, Path, Point,
+    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, LoadError, Method, Movement, Path, Point,
     QueryCache, QueryError, SearchCache,
 };
 
@@ -93,12 +93,17 @@ impl Algo {
     ) -> super::CliResult<Box<dyn Solver + 'g>> {
         movement.validate()?;
         Ok(match self {
-            Algo::Astar => Box::new(FlatAStar {
+            Algo::Astar => Box::new(Flat {
+                name: "astar",
                 engine: AStar::new(grid).movement(movement),
                 cache: SearchCache::new(),
             }),
-            Algo::Dijkstra => Box::new(FlatDijkstra {
-                engine: Dijkstra::new(grid).movement(movement),
+            // Dijkstra is A* without a heuristic (what `Dijkstra::find_path` runs).
+            Algo::Dijkstra => Box::new(Flat {
+                name: "dijkstra",
+                engine: AStar::new(grid)
+                    .movement(movement)
+                    .heuristic(Heuristic::Zero),
                 cache: SearchCache::new(),
             }),
             Algo::Hpa => Box::new(Hpa {
@@ -146,36 +151,16 @@ fn hierarchy_for(
     Ok(builder.build(grid.clone())?)
 }
 
-/// [`AStar`] with one reused cache.
-struct FlatAStar<'g> {
+/// Flat A* (or, without a heuristic, Dijkstra) with one reused cache.
+struct Flat<'g> {
+    name: &'static str,
     engine: AStar<'g>,
     cache: SearchCache,
 }
 
-impl Solver for FlatAStar<'_> {
+impl Solver for Flat<'_> {
     fn name(&self) -> &str {
-        "astar"
-    }
-
-    fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
-        let out = self.engine.find_path(&mut self.cache, start, goal)?;
-        Ok(SolveResult {
-            path: out.path,
-            expanded: out.stats.expanded,
-            levels: None,
-        })
-    }
-}
-
-/// [`Dijkstra`] with one reused cache.
-struct FlatDijkstra<'g> {
-    engine: Dijkstra<'g>,
-    cache: SearchCache,
-}
-
-impl Solver for FlatDijkstra<'_> {
-    fn name(&self) -> &str {
-        "dijkstra"
+        self.name
     }
 
     fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {

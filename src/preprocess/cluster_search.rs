@@ -14,7 +14,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::grid::{Grid, Movement, Node, Weight};
-use crate::search::{Estimator, Everywhere, Goal, SearchCache, TieBreak, run_in};
+use crate::search::{Estimator, Everywhere, Goal, Pricing, SearchCache, TieBreak, run_in};
 
 /// Per-thread scratch for in-cluster searches.
 #[derive(Debug, Default)]
@@ -62,6 +62,7 @@ impl ClusterSearch {
                 TieBreak::default(),
                 false,
                 u64::MAX,
+                Pricing::Forward,
             );
         }
     }

@@ -46,7 +46,7 @@ use crate::hierarchy::Hierarchy;
 use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{
     Estimator, Goal, Heuristic, Path, Pricing, QueryError, Rect, SearchCache, Status, TieBreak,
-    check_endpoint, path_to, run_priced,
+    check_endpoint, path_to, run_in,
 };
 
 /// How a query was answered.
@@ -424,7 +424,7 @@ impl Hierarchy {
         );
         cache.begin(grid);
         cache.push_start(s, 0, &est, TieBreak::default());
-        match run_priced(
+        match run_in(
             cache,
             grid,
             &self.settings.movement,
@@ -486,7 +486,7 @@ impl Hierarchy {
         }
         let est = Estimator::zero();
         cache.push_start(grid.node(p), 0, &est, TieBreak::default());
-        run_priced(
+        run_in(
             cache,
             grid,
             movement,

@@ -1,8 +1,8 @@
 //! Exact A*: the flat planner, the baseline the hierarchy is measured against.
 
 use super::{
-    Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, QueryError, SearchCache, SearchOutcome,
-    Status, TieBreak, check_endpoint, path_to, run_in,
+    Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing, QueryError, SearchCache,
+    SearchOutcome, Status, TieBreak, check_endpoint, path_to, run_in,
 };
 use crate::grid::{Grid, Movement, Node, Point};
 
@@ -122,6 +122,7 @@ impl<'g> AStar<'g> {
             self.tie_break,
             self.reopen,
             budget,
+            Pricing::Forward,
         )
     }
 

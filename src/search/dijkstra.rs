@@ -2,8 +2,8 @@
 //! targets, and one-to-all distance fields.
 
 use super::{
-    AStar, Estimator, Everywhere, Goal, Heuristic, Path, QueryError, SearchCache, SearchOutcome,
-    SearchStats, Status, TieBreak, check_endpoint, path_to, run_in,
+    AStar, Estimator, Everywhere, Goal, Heuristic, Path, Pricing, QueryError, SearchCache,
+    SearchOutcome, SearchStats, Status, TieBreak, check_endpoint, path_to, run_in,
 };
 use crate::grid::{Cost, Grid, Movement, Point};
 
@@ -110,6 +110,7 @@ impl<'g> Dijkstra<'g> {
             TieBreak::default(),
             false,
             u64::MAX,
+            Pricing::Forward,
         );
         let found = match status {
             Status::Found(n) => Some(Nearest {
@@ -142,6 +143,7 @@ impl<'g> Dijkstra<'g> {
             TieBreak::default(),
             false,
             u64::MAX,
+            Pricing::Forward,
         );
         let costs = (0..self.grid.height())
             .flat_map(|y| (0..self.grid.width()).map(move |x| Point::new(x, y)))

@@ -167,36 +167,10 @@ pub(crate) enum Pricing {
     Reverse,
 }
 
-/// Runs the engine with the grid's step pricing (uniform or weighted) in `region`.
+/// Runs the engine in `region` with the grid's step pricing (uniform or
+/// weighted), moves priced as `pricing` says.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_in<R: Region>(
-    cache: &mut SearchCache,
-    grid: &Grid,
-    movement: &Movement,
-    region: R,
-    estimator: Estimator,
-    goal: Goal,
-    tie_break: TieBreak,
-    reopen: bool,
-    budget: u64,
-) -> Status {
-    run_priced(
-        cache,
-        grid,
-        movement,
-        region,
-        estimator,
-        goal,
-        tie_break,
-        reopen,
-        budget,
-        Pricing::Forward,
-    )
-}
-
-/// [`run_in`] with a choice of [`Pricing`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_priced<R: Region>(
     cache: &mut SearchCache,
     grid: &Grid,
     movement: &Movement,

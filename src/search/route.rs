@@ -25,6 +25,22 @@ pub(crate) enum Shape {
 /// Every shape, in the order smoothing tries them.
 pub(crate) const SHAPES: [Shape; 3] = [Shape::Spread, Shape::DiagonalFirst, Shape::StraightFirst];
 
+/// The two kinds of move of a straight route from `a` to `b`, and how many of
+/// each: diagonal and straight when 8-connected, horizontal and vertical when
+/// 4-connected. `(first, second, n_first, n_second)`.
+fn decompose(movement: &Movement, a: Point, b: Point) -> ((i64, i64), (i64, i64), i64, i64) {
+    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
+    let sx = (b.x as i64 - a.x as i64).signum();
+    let sy = (b.y as i64 - a.y as i64).signum();
+    if movement.diagonals() {
+        let d = dx.min(dy);
+        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
+        ((sx, sy), straight, d, dx.max(dy) - d)
+    } else {
+        ((sx, 0), (0, sy), dx, dy)
+    }
+}
+
 /// One kind of unit move, precomputed for walking padded indices: the index
 /// offset, its base cost, and (for a diagonal) the two straight cells beside it.
 #[derive(Clone, Copy)]
@@ -83,17 +99,7 @@ pub(crate) fn walk(
     shape: Shape,
     mut visit: impl FnMut(Node, u32),
 ) -> bool {
-    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
-    let sx = if b.x > a.x { 1 } else { -1 };
-    let sy = if b.y > a.y { 1 } else { -1 };
-    // Two kinds of move, `first` taken `n_first` times and `second` `n_second`.
-    let (first, second, n_first, n_second) = if movement.diagonals() {
-        let d = dx.min(dy);
-        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
-        ((sx, sy), straight, d, dx.max(dy) - d)
-    } else {
-        ((sx, 0), (0, sy), dx, dy)
-    };
+    let (first, second, n_first, n_second) = decompose(movement, a, b);
     let (first, second) = (
         Step::new(grid, movement, first),
         Step::new(grid, movement, second),
@@ -144,28 +150,7 @@ pub(crate) fn legal_moves(grid: &Grid, movement: &Movement, a: Point) -> u8 {
 /// direction index.
 #[inline]
 pub(crate) fn first_move(movement: &Movement, a: Point, b: Point, shape: Shape) -> u8 {
-    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
-    let sx = if b.x > a.x {
-        1
-    } else if b.x < a.x {
-        -1
-    } else {
-        0
-    };
-    let sy = if b.y > a.y {
-        1
-    } else if b.y < a.y {
-        -1
-    } else {
-        0
-    };
-    let (first, second, n_first, n_second) = if movement.diagonals() {
-        let d = dx.min(dy);
-        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
-        ((sx, sy), straight, d, dx.max(dy) - d)
-    } else {
-        ((sx, 0), (0, sy), dx, dy)
-    };
+    let (first, second, n_first, n_second) = decompose(movement, a, b);
     let use_first = match shape {
         Shape::DiagonalFirst => n_first > 0,
         Shape::StraightFirst => n_second == 0,
