@@ -15,15 +15,14 @@
 //! `cargo bench --bench build`. Skips with a notice when `../shared/movingai`
 //! is absent.
 
-#[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use criterion::{BatchSize, Criterion, SamplingMode};
-use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheConfig};
+use common::{hpf_cache, median};
+use criterion::{BatchSize, SamplingMode};
 use tierpath::{
     BuildSettings, Grid, Hierarchy, HierarchyBuilder, Point, build_cluster_graph, find_dead_ends,
     find_entrances, find_islands, find_landmarks, io,
@@ -49,14 +48,8 @@ struct BenchMap {
 
 /// The 1024x1024 sc1 maps, a deterministic sample of them, read.
 fn setup() -> Option<Vec<BenchMap>> {
-    let root = common::movingai_root()?;
-    let dir = root.join("maps").join("sc1");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .collect();
-    files.sort();
+    common::movingai_root()?;
+    let files = common::map_files("sc1");
     let mut largest: Vec<BenchMap> = files
         .iter()
         .map(|f| BenchMap {
@@ -71,24 +64,6 @@ fn setup() -> Option<Vec<BenchMap>> {
     Some(largest)
 }
 
-/// `hierarchical_pathfinding`'s cache for `grid`: 8-connected, cost 1 on
-/// passable cells, -1 (solid) on blocked ones, chunks of 16.
-fn hpf_cache(grid: &Grid) -> PathCache<MooreNeighborhood> {
-    let (w, h) = (grid.width() as usize, grid.height() as usize);
-    PathCache::new(
-        (w, h),
-        |(x, y)| {
-            if grid.is_passable(Point::new(x as u32, y as u32)) {
-                1
-            } else {
-                -1
-            }
-        },
-        MooreNeighborhood::new(w, h),
-        PathCacheConfig::with_chunk_size(HPF_CHUNK),
-    )
-}
-
 /// Wall time of one call of `f` on `input` (made by the caller, outside the
 /// timing), in milliseconds.
 fn time_ms<I, O>(input: I, f: impl FnOnce(I) -> O) -> f64 {
@@ -97,11 +72,6 @@ fn time_ms<I, O>(input: I, f: impl FnOnce(I) -> O) -> f64 {
     let elapsed = t.elapsed();
     drop(black_box(out));
     elapsed.as_secs_f64() * 1e3
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 fn saved_file(name: &str) -> PathBuf {
@@ -138,13 +108,8 @@ fn main() {
             .expect("save the hierarchy");
     }
 
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1))
-        // Plots cost seconds per benchmark on this machine; the numbers suffice.
-        .without_plots()
-        .configure_from_args();
+    // Plots cost seconds per benchmark on this machine; the numbers suffice.
+    let mut c = common::criterion(Duration::from_millis(300), Duration::from_secs(1), false);
 
     {
         let mut group = c.benchmark_group("build");
@@ -159,7 +124,7 @@ fn main() {
                 );
             });
             group.bench_function(format!("hpf_pathcache_chunk16/{}", bm.name), |b| {
-                b.iter(|| hpf_cache(black_box(&bm.grid)));
+                b.iter(|| hpf_cache(black_box(&bm.grid), HPF_CHUNK));
             });
         }
         group.finish();
@@ -243,7 +208,7 @@ fn main() {
             load.push(time_ms(bm.grid.clone(), |g| {
                 Hierarchy::load_file(g, &file).expect("valid file")
             }));
-            hpf.push(time_ms(&bm.grid, hpf_cache));
+            hpf.push(time_ms(&bm.grid, |g| hpf_cache(g, HPF_CHUNK)));
         }
         let (build_ms, load_ms, hpf_ms) = (median(build), median(load), median(hpf));
         let bpc = h.stats().bytes_per_cell();

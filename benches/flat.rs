@@ -10,25 +10,19 @@
 //! `cargo bench --bench flat`. Skips with a notice when `../shared/movingai` is
 //! absent.
 
-#[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::Criterion;
-use tierpath::io::BucketFilter;
-use tierpath::{AStar, Grid, Movement, Point, SearchCache, Weight, io};
+use common::{DIAGONAL, LongQueries, STRAIGHT, TOP_BUCKETS, median, octile};
+use tierpath::{AStar, Grid, Movement, Point, SearchCache, Weight};
 
 /// Maps sampled from the large sc1 maps, and long queries per map.
 const MAPS: usize = 4;
 const QUERIES_PER_MAP: usize = 4;
-const TOP_BUCKETS: u32 = 10;
 /// Timed passes over the whole query set for the summary line.
 const SUMMARY_PASSES: usize = 3;
-
-const STRAIGHT: u64 = 10_000;
-const DIAGONAL: u64 = 14_142;
 
 struct BenchMap {
     name: String,
@@ -38,35 +32,16 @@ struct BenchMap {
 
 /// Loads the deterministic sample of maps and queries (outside any timing).
 fn setup() -> Option<Vec<BenchMap>> {
-    let files = common::scenario_files("sc1");
-    if files.is_empty() {
-        return None;
-    }
-    let large: Vec<_> = files
-        .into_iter()
-        .filter(|f| {
-            let scen = io::read_scenario(f).unwrap_or_else(|e| panic!("{e}"));
-            scen.queries
-                .first()
-                .is_some_and(|q| q.width >= 768 && q.height >= 768)
-        })
-        .collect();
-    let picked = common::sample(&large, MAPS, common::seed_of("benches/flat"));
+    let files = common::pick_files(&[("sc1", 768, MAPS)], |_| common::seed_of("benches/flat"))?;
     Some(
-        picked
+        files
             .iter()
-            .map(|f| {
-                let (grid, scen) = common::load(f);
-                let name = common::short_name(f);
-                let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
-                let queries = common::sample(&long, QUERIES_PER_MAP, common::seed_of(&name))
-                    .into_iter()
-                    .map(|q| (q.start, q.goal))
-                    .collect();
+            .map(|(_, f)| {
+                let m = LongQueries::load(f, QUERIES_PER_MAP);
                 BenchMap {
-                    name,
-                    grid,
-                    queries,
+                    queries: m.endpoints(),
+                    name: m.name,
+                    grid: m.grid,
                 }
             })
             .collect(),
@@ -87,15 +62,6 @@ fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>
             costs.push(cost);
         }
     }
-}
-
-/// The octile distance in the shared unit.
-#[inline]
-fn octile(a: Point, b: Point) -> u64 {
-    let dx = a.x.abs_diff(b.x) as u64;
-    let dy = a.y.abs_diff(b.y) as u64;
-    let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
-    DIAGONAL * lo + STRAIGHT * (hi - lo)
 }
 
 /// The neighbours of `p` under the benchmark rules, as `pathfinding` wants
@@ -156,11 +122,6 @@ fn run_pathfinding(maps: &[BenchMap], costs: &mut Vec<u64>) {
     }
 }
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
-
 fn main() {
     let Some(maps) = setup() else {
         println!("flat: skipped: ../shared/movingai not found");
@@ -188,11 +149,7 @@ fn main() {
     );
     assert_eq!(ours, theirs, "tierpath and pathfinding disagree on costs");
 
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let mut c = common::criterion(Duration::from_secs(1), Duration::from_secs(3), true);
     {
         let mut group = c.benchmark_group("flat");
         group.bench_function("tierpath_astar", |b| {
@@ -214,10 +171,7 @@ fn main() {
     c.final_summary();
 
     // The summary line: only when actually benchmarking (not `cargo test --benches`).
-    let args: Vec<String> = std::env::args().collect();
-    let benchmarking =
-        args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--test" || a == "--list");
-    if !benchmarking {
+    if !common::benchmarking() {
         return;
     }
     let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());

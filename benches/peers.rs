@@ -34,30 +34,24 @@
 //!
 //! `cargo bench --bench peers`.
 
-#[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, SamplingMode};
+use common::{DIAGONAL, LongQueries, STRAIGHT, TOP_BUCKETS, hpf_cache, hpf_cost, median, octile};
+use criterion::SamplingMode;
 use grid_pathfinding::PathingGrid;
 use grid_util::grid::{BoolGrid, ValueGrid};
-use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheConfig};
-use tierpath::io::{self, BucketFilter};
+use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache};
 use tierpath::{
     AStar, CornerRule, Grid, Hierarchy, Movement, PathError, Point, QueryCache, SearchCache,
     path_cost,
 };
 
-const TOP_BUCKETS: u32 = 10;
 const QUERIES_PER_MAP: usize = 10;
 /// Runs per query in the summary table.
 const SUMMARY_RUNS: usize = 3;
-
-const STRAIGHT: u64 = 10_000;
-const DIAGONAL: u64 = 14_142;
 
 /// The caveats printed with the table, word for word.
 const CAVEATS: [&str; 4] = [
@@ -107,43 +101,8 @@ struct BenchMap {
     queries: Vec<Query>,
 }
 
-/// Scenario files of `set` whose map is at least `min` x `min`.
-fn at_least(set: &str, min: u32) -> Vec<PathBuf> {
-    common::scenario_files(set)
-        .into_iter()
-        .filter(|f| {
-            let scen = io::read_scenario(f).unwrap_or_else(|e| panic!("{e}"));
-            scen.queries
-                .first()
-                .is_some_and(|q| q.width >= min && q.height >= min)
-        })
-        .collect()
-}
-
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-/// `hierarchical_pathfinding`'s cost of a tile: 1 when passable, -1 (solid)
-/// when blocked.
-fn hpf_cost(grid: &Grid) -> impl Fn((usize, usize)) -> isize + Sync + '_ {
-    move |(x, y)| {
-        if grid.is_passable(Point::new(x as u32, y as u32)) {
-            1
-        } else {
-            -1
-        }
-    }
-}
-
-fn hpf_cache(grid: &Grid, chunk: usize) -> PathCache<MooreNeighborhood> {
-    let (w, h) = (grid.width() as usize, grid.height() as usize);
-    PathCache::new(
-        (w, h),
-        hpf_cost(grid),
-        MooreNeighborhood::new(w, h),
-        PathCacheConfig::with_chunk_size(chunk),
-    )
 }
 
 /// `grid_pathfinding`'s grid: blocked cells `true`, jump points and
@@ -167,25 +126,17 @@ fn jps_grid(grid: &Grid) -> PathingGrid {
 }
 
 fn setup() -> Option<Vec<BenchMap>> {
-    common::movingai_root()?;
-    let mut files: Vec<(String, PathBuf)> = Vec::new();
-    let mut pick = |set: &str, min: u32, n: usize| {
-        let candidates = at_least(set, min);
-        let seed = common::seed_of(&format!("benches/peers/{set}"));
-        for f in common::sample(&candidates, n, seed) {
-            files.push((set.to_string(), f));
-        }
-    };
-    pick("sc1", 768, 2);
-    pick("dao", 512, 1);
-    pick("rooms", 0, 1);
+    let files = common::pick_files(
+        &[("sc1", 768, 2), ("dao", 512, 1), ("rooms", 0, 1)],
+        |set| common::seed_of(&format!("benches/peers/{set}")),
+    )?;
     let maps = files
         .into_iter()
         .map(|(set, f)| {
-            let (grid, scen) = common::load(&f);
-            let name = common::short_name(&f);
-            let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
-            let queries = common::sample(&long, QUERIES_PER_MAP, common::seed_of(&name))
+            let m = LongQueries::load(&f, QUERIES_PER_MAP);
+            let label = m.label(set);
+            let queries = m
+                .queries
                 .into_iter()
                 .filter(|q| !common::expects_no_path(q))
                 .map(|q| Query {
@@ -194,6 +145,7 @@ fn setup() -> Option<Vec<BenchMap>> {
                     optimal: q.optimal,
                 })
                 .collect();
+            let grid = m.grid;
             let t = Instant::now();
             let hierarchy = Hierarchy::build(grid.clone()).expect("default settings");
             let b0 = ms(t);
@@ -207,7 +159,7 @@ fn setup() -> Option<Vec<BenchMap>> {
             let hpf16 = hpf_cache(&grid, 16);
             let b3 = ms(t);
             BenchMap {
-                label: format!("{set}/{name} ({}x{})", grid.width(), grid.height()),
+                label,
                 grid,
                 hierarchy,
                 jps,
@@ -253,12 +205,6 @@ fn successors(grid: &Grid, p: Point) -> Vec<(Point, u64)> {
         }
     }
     out
-}
-
-fn octile(a: Point, b: Point) -> u64 {
-    let (dx, dy) = (a.x.abs_diff(b.x) as u64, a.y.abs_diff(b.y) as u64);
-    let (lo, hi) = (dx.min(dy), dx.max(dy));
-    DIAGONAL * lo + STRAIGHT * (hi - lo)
 }
 
 /// Runs contender `k` on query `q`; the full cell path, `None` when none.
@@ -350,11 +296,6 @@ fn reprice(grid: &Grid, q: &Query, cells: &[Point]) -> (f64, Option<&'static str
     (length, problem)
 }
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
-
 fn main() {
     let Some(maps) = setup() else {
         println!("peers: skipped: ../shared/movingai not found");
@@ -388,11 +329,7 @@ fn main() {
             .join(", ")
     );
 
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .configure_from_args();
+    let mut c = common::criterion(Duration::from_millis(500), Duration::from_secs(2), true);
     for m in &maps {
         let mut group = c.benchmark_group(format!("peers/{}", m.label));
         // Slow contenders take up to seconds a pass: equal-sized samples keep
@@ -412,10 +349,7 @@ fn main() {
     c.final_summary();
 
     // The table: only when actually benchmarking (not `cargo test --benches`).
-    let args: Vec<String> = std::env::args().collect();
-    let benchmarking =
-        args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--test" || a == "--list");
-    if !benchmarking {
+    if !common::benchmarking() {
         return;
     }
     println!();

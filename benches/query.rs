@@ -15,18 +15,15 @@
 //! `cargo bench --bench query`. Skips with a notice when `../shared/movingai`
 //! is absent.
 
-#[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, SamplingMode};
-use tierpath::io::{self, BucketFilter};
+use common::{LongQueries, TOP_BUCKETS, median};
+use criterion::SamplingMode;
 use tierpath::{AStar, Cost, Grid, Hierarchy, Point, QueryCache, SearchCache};
 
-const TOP_BUCKETS: u32 = 10;
 const QUERIES_PER_MAP: usize = 10;
 /// Runs per query in the summary (flat A* is slow on large maps).
 const SUMMARY_RUNS_FLAT: usize = 3;
@@ -39,51 +36,27 @@ struct BenchMap {
     queries: Vec<(Point, Point)>,
 }
 
-/// Scenario files of `set` whose map is at least `min` x `min`.
-fn at_least(set: &str, min: u32) -> Vec<PathBuf> {
-    common::scenario_files(set)
-        .into_iter()
-        .filter(|f| {
-            let scen = io::read_scenario(f).unwrap_or_else(|e| panic!("{e}"));
-            scen.queries
-                .first()
-                .is_some_and(|q| q.width >= min && q.height >= min)
-        })
-        .collect()
-}
-
 fn setup() -> Option<Vec<BenchMap>> {
-    common::movingai_root()?;
-    let mut files: Vec<(String, PathBuf)> = Vec::new();
-    let mut pick = |set: &str, min: u32, n: usize| {
-        let candidates = at_least(set, min);
-        let seed = common::seed_of(&format!("benches/query/{set}"));
-        for f in common::sample(&candidates, n, seed) {
-            files.push((set.to_string(), f));
-        }
-    };
-    pick("sc1", 768, 2);
-    pick("dao", 512, 1);
-    pick("mazes", 0, 1);
-    pick("rooms", 0, 1);
+    let files = common::pick_files(
+        &[
+            ("sc1", 768, 2),
+            ("dao", 512, 1),
+            ("mazes", 0, 1),
+            ("rooms", 0, 1),
+        ],
+        |set| common::seed_of(&format!("benches/query/{set}")),
+    )?;
     Some(
         files
             .into_iter()
             .map(|(set, f)| {
-                let (grid, scen) = common::load(&f);
-                let name = common::short_name(&f);
-                let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
-                let queries: Vec<(Point, Point)> =
-                    common::sample(&long, QUERIES_PER_MAP, common::seed_of(&name))
-                        .into_iter()
-                        .map(|q| (q.start, q.goal))
-                        .collect();
-                let hierarchy = Hierarchy::build(grid.clone()).expect("default settings");
+                let m = LongQueries::load(&f, QUERIES_PER_MAP);
+                let hierarchy = Hierarchy::build(m.grid.clone()).expect("default settings");
                 BenchMap {
-                    label: format!("{set}/{name} ({}x{})", grid.width(), grid.height()),
-                    grid,
+                    label: m.label(set),
+                    queries: m.endpoints(),
+                    grid: m.grid,
                     hierarchy,
-                    queries,
                 }
             })
             .collect(),
@@ -104,11 +77,6 @@ fn hpa_cost(m: &BenchMap, cache: &mut QueryCache, (s, g): (Point, Point)) -> Cos
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
-}
-
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
 }
 
 /// The median over queries of each query's median time over `runs` runs.
@@ -161,11 +129,7 @@ fn main() {
             .join(", ")
     );
 
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let mut c = common::criterion(Duration::from_secs(1), Duration::from_secs(3), true);
     for m in &maps {
         let mut group = c.benchmark_group(format!("query/{}", m.label));
         // Flat A* passes take up to a second: equal-sized samples keep the
@@ -190,10 +154,7 @@ fn main() {
     c.final_summary();
 
     // The summary lines: only when actually benchmarking (not `cargo test --benches`).
-    let args: Vec<String> = std::env::args().collect();
-    let benchmarking =
-        args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--test" || a == "--list");
-    if !benchmarking {
+    if !common::benchmarking() {
         return;
     }
     let us = |d: Duration| d.as_secs_f64() * 1e6;

@@ -1,14 +1,15 @@
 //! Property tests of flat search (A*, Dijkstra, nearest, distance fields)
-//! against a plain, obviously-correct reference Dijkstra written here over
-//! `(x, y)` coordinates with explicit neighbour rules.
+//! against a plain, obviously-correct reference Dijkstra over `(x, y)`
+//! coordinates with explicit neighbour rules (`common::reference`).
 //!
 //! Every failure prints the (shrunk) map as ASCII with `S` and `G` marked, the
 //! terrain weights that differ from plain ground, and the query.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+mod common;
+
 use std::fmt;
 
+use common::reference::{TestMap, dijkstra, dijkstra_within, movements};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use tierpath::{
@@ -18,24 +19,6 @@ use tierpath::{
 
 const MAX_SIDE: u32 = 24;
 const CASES: u32 = 256;
-
-/// The movement rules under test: 4-connected, 8-connected with each corner
-/// rule, and the tutorials' 10/14 costs.
-fn movements() -> [Movement; 5] {
-    [
-        Movement::FOUR,
-        Movement::OCTILE,
-        Movement {
-            corners: CornerRule::IfOneFree,
-            ..Movement::OCTILE
-        },
-        Movement {
-            corners: CornerRule::Always,
-            ..Movement::OCTILE
-        },
-        Movement::TEN_FOURTEEN,
-    ]
-}
 
 /// The heuristics that never overestimate under `m`.
 fn admissible(m: &Movement) -> Vec<Heuristic> {
@@ -59,96 +42,26 @@ const TIE_BREAKS: [TieBreak; 4] = [
     TieBreak::FirstAdded,
 ];
 
-// ----- the test map, independent of `Grid` -----
-
-/// A random map: passability and terrain weights (percent) per cell, row-major.
-#[derive(Clone)]
-struct Map {
-    width: u32,
-    height: u32,
-    open: Vec<bool>,
-    weight: Vec<u16>,
-}
-
-impl Map {
-    fn idx(&self, x: u32, y: u32) -> usize {
-        (y * self.width + x) as usize
-    }
-
-    fn passable(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && x < self.width as i64
-            && y < self.height as i64
-            && self.open[self.idx(x as u32, y as u32)]
-    }
-
-    fn to_grid(&self) -> Grid {
-        let mut g = Grid::from_fn(self.width, self.height, |p| self.open[self.idx(p.x, p.y)])
-            .expect("valid size");
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let w = self.weight[self.idx(x, y)];
-                if w != Weight::ONE.0 {
-                    g.set_weight(Point::new(x, y), Weight(w)).unwrap();
-                }
-            }
-        }
-        g
-    }
-
-    fn point(&self, i: usize) -> Point {
-        Point::new(i as u32 % self.width, i as u32 / self.width)
-    }
-
-    /// `grid.to_ascii()` with `S` and `G` marked (and `T` for extra targets),
-    /// plus the weighted cells.
-    fn render(&self, grid: &Grid, marks: &[(Point, char)]) -> String {
-        let mut rows: Vec<Vec<char>> = grid
-            .to_ascii()
-            .lines()
-            .map(|l| l.chars().collect())
-            .collect();
-        for (p, c) in marks {
-            rows[p.y as usize][p.x as usize] = *c;
-        }
-        let mut s = String::from("\n");
-        for r in rows {
-            s.extend(r);
-            s.push('\n');
-        }
-        let weighted: Vec<String> = (0..self.open.len())
-            .filter(|i| self.open[*i] && self.weight[*i] != Weight::ONE.0)
-            .map(|i| {
-                let p = self.point(i);
-                format!("({},{})={}", p.x, p.y, self.weight[i])
-            })
-            .collect();
-        if !weighted.is_empty() {
-            s.push_str(&format!("weights: {}\n", weighted.join(" ")));
-        }
-        s
-    }
-}
-
 /// A map and a query on it (start and goal on passable cells), plus extra
 /// targets for `nearest`.
 #[derive(Clone)]
 struct Case {
-    map: Map,
+    map: TestMap,
     start: Point,
     goal: Point,
     targets: Vec<Point>,
 }
 
 impl Case {
-    fn render(&self, grid: &Grid) -> String {
+    /// The map with `S` and `G` marked (and `T` for extra targets), its
+    /// weighted cells, and the query.
+    fn render(&self) -> String {
         let mut marks: Vec<(Point, char)> = self.targets.iter().map(|t| (*t, 'T')).collect();
         marks.push((self.start, 'S'));
         marks.push((self.goal, 'G'));
         format!(
-            "{}start {} goal {} targets {:?}",
-            self.map.render(grid, &marks),
+            "\n{}start {} goal {} targets {:?}",
+            self.map.render(&marks),
             self.start,
             self.goal,
             self.targets
@@ -158,7 +71,7 @@ impl Case {
 
 impl fmt::Debug for Case {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(&self.map.to_grid()))
+        f.write_str(&self.render())
     }
 }
 
@@ -193,7 +106,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                     });
                 }
             }
-            let mut map = Map {
+            let mut map = TestMap {
                 width: w,
                 height: h,
                 open,
@@ -217,61 +130,6 @@ fn case_strategy() -> impl Strategy<Value = Case> {
         })
 }
 
-// ----- the reference -----
-
-/// Plain Dijkstra from `start`: the least cost to every cell (`None` when
-/// unreachable), with a move's cost `base * weight(entered cell)`.
-fn reference(map: &Map, m: &Movement, start: Point) -> Vec<Option<u64>> {
-    let mut dist: Vec<Option<u64>> = vec![None; map.open.len()];
-    let mut heap = BinaryHeap::new();
-    dist[map.idx(start.x, start.y)] = Some(0);
-    heap.push(Reverse((0u64, start.x, start.y)));
-    while let Some(Reverse((d, x, y))) = heap.pop() {
-        if dist[map.idx(x, y)] != Some(d) {
-            continue; // stale
-        }
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let diagonal = dx != 0 && dy != 0;
-                if diagonal && m.connectivity == Connectivity::Four {
-                    continue;
-                }
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if !map.passable(nx, ny) {
-                    continue;
-                }
-                if diagonal {
-                    let side_a = map.passable(nx, y as i64);
-                    let side_b = map.passable(x as i64, ny);
-                    let ok = match m.corners {
-                        CornerRule::Never => side_a && side_b,
-                        CornerRule::IfOneFree => side_a || side_b,
-                        CornerRule::Always => true,
-                    };
-                    if !ok {
-                        continue;
-                    }
-                }
-                let base = if diagonal { m.diagonal } else { m.straight };
-                let i = map.idx(nx as u32, ny as u32);
-                let nd = d + base as u64 * map.weight[i] as u64;
-                if dist[i].is_none_or(|old| nd < old) {
-                    dist[i] = Some(nd);
-                    heap.push(Reverse((nd, nx as u32, ny as u32)));
-                }
-            }
-        }
-    }
-    dist
-}
-
-fn ref_cost(map: &Map, dist: &[Option<u64>], p: Point) -> Option<u64> {
-    dist[map.idx(p.x, p.y)]
-}
-
 /// Checks a returned path: valid under `m` (legal moves, stated cost is the
 /// moves' sum) and with the right endpoints. Returns its cost.
 fn check_path(
@@ -293,13 +151,44 @@ fn check_path(
     Ok(path.cost.0)
 }
 
+/// Checks an answer for the case's goal against the reference's least cost
+/// `want`: both unreachable, or a valid path (see [`check_path`]) where the
+/// reference has one. Returns the path, its cost and the optimum, if any.
+fn check_answer(
+    out: Option<Path>,
+    want: Option<u64>,
+    case: &Case,
+    grid: &Grid,
+    m: &Movement,
+    ctx: &str,
+) -> Result<Option<(Path, u64, u64)>, TestCaseError> {
+    match (out, want) {
+        (None, None) => Ok(None),
+        (Some(p), Some(w)) => {
+            let got = check_path(&p, grid, m, case.start, case.goal, ctx)?;
+            Ok(Some((p, got, w)))
+        }
+        (got, want) => Err(TestCaseError::fail(format!(
+            "{ctx}: reachability differs: got {:?}, reference {want:?}",
+            got.map(|p| p.cost)
+        ))),
+    }
+}
+
+/// A case's grid, movement rule `mi`, the admissible heuristic `hi` picks,
+/// and the reference's least cost to the goal.
+fn pick(case: &Case, mi: usize, hi: Index) -> (Grid, Movement, Heuristic, Option<u64>) {
+    let m = movements()[mi];
+    let hs = admissible(&m);
+    let h = hs[hi.index(hs.len())];
+    let want = dijkstra(&case.map, &m, case.start).get(case.goal);
+    (case.map.to_grid(), m, h, want)
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         // `PROPTEST_CASES` overrides the default, for deeper runs.
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(CASES),
+        cases: common::env_number("PROPTEST_CASES", CASES),
         // Shrinking is cheap (a case runs in microseconds): let it finish.
         max_shrink_iters: 20_000,
         ..ProptestConfig::default()
@@ -317,22 +206,13 @@ proptest! {
         let grid = case.map.to_grid();
         let mut cache = SearchCache::new();
         for m in movements() {
-            let dist = reference(&case.map, &m, case.start);
-            let want = ref_cost(&case.map, &dist, case.goal);
+            let want = dijkstra(&case.map, &m, case.start).get(case.goal);
             let check = |out: Option<Path>, what: String| -> Result<(), TestCaseError> {
-                let ctx = format!("{what} under {m:?}{}", case.render(&grid));
-                match (out, want) {
-                    (None, None) => Ok(()),
-                    (Some(p), Some(w)) => {
-                        let got = check_path(&p, &grid, &m, case.start, case.goal, &ctx)?;
-                        prop_assert_eq!(got, w, "{}: cost", ctx);
-                        Ok(())
-                    }
-                    (got, want) => Err(TestCaseError::fail(format!(
-                        "{ctx}: reachability differs: got {:?}, reference {want:?}",
-                        got.map(|p| p.cost)
-                    ))),
+                let ctx = format!("{what} under {m:?}{}", case.render());
+                if let Some((_, got, w)) = check_answer(out, want, &case, &grid, &m, &ctx)? {
+                    prop_assert_eq!(got, w, "{}: cost", ctx);
                 }
+                Ok(())
             };
             for h in admissible(&m) {
                 prop_assert!(h.is_admissible(&m));
@@ -355,12 +235,7 @@ proptest! {
     /// optimal path.
     #[test]
     fn tie_breaks_are_optimal(case in case_strategy(), mi in 0usize..5, hi in any::<Index>()) {
-        let grid = case.map.to_grid();
-        let m = movements()[mi];
-        let hs = admissible(&m);
-        let h = hs[hi.index(hs.len())];
-        let dist = reference(&case.map, &m, case.start);
-        let want = ref_cost(&case.map, &dist, case.goal);
+        let (grid, m, h, want) = pick(&case, mi, hi);
         let mut cache = SearchCache::new();
         for tb in TIE_BREAKS {
             for reopen in [false, true] {
@@ -371,20 +246,9 @@ proptest! {
                     .reopen_closed(reopen)
                     .find_path(&mut cache, case.start, case.goal)
                     .unwrap();
-                let ctx = format!("A* {h:?} {tb:?} reopen={reopen} under {m:?}{}", case.render(&grid));
-                match (out.path, want) {
-                    (None, None) => {}
-                    (Some(p), Some(w)) => {
-                        let got = check_path(&p, &grid, &m, case.start, case.goal, &ctx)?;
-                        prop_assert_eq!(got, w, "{}: cost", ctx);
-                    }
-                    (got, want) => prop_assert!(
-                        false,
-                        "{}: reachability differs: got {:?}, reference {:?}",
-                        ctx,
-                        got.map(|p| p.cost),
-                        want
-                    ),
+                let ctx = format!("A* {h:?} {tb:?} reopen={reopen} under {m:?}{}", case.render());
+                if let Some((_, got, w)) = check_answer(out.path, want, &case, &grid, &m, &ctx)? {
+                    prop_assert_eq!(got, w, "{}: cost", ctx);
                 }
             }
         }
@@ -400,12 +264,7 @@ proptest! {
         hi in any::<Index>(),
         w in 1.0f64..3.0,
     ) {
-        let grid = case.map.to_grid();
-        let m = movements()[mi];
-        let hs = admissible(&m);
-        let h = hs[hi.index(hs.len())];
-        let dist = reference(&case.map, &m, case.start);
-        let want = ref_cost(&case.map, &dist, case.goal);
+        let (grid, m, h, want) = pick(&case, mi, hi);
         let mut cache = SearchCache::new();
         let out = AStar::new(&grid)
             .movement(m)
@@ -413,29 +272,18 @@ proptest! {
             .weight(w)
             .find_path(&mut cache, case.start, case.goal)
             .unwrap();
-        let ctx = format!("weighted A* w={w} {h:?} under {m:?}{}", case.render(&grid));
-        match (out.path, want) {
-            (None, None) => {}
-            (Some(p), Some(opt)) => {
-                let got = check_path(&p, &grid, &m, case.start, case.goal, &ctx)?;
-                prop_assert!(got >= opt, "{}: cost {} below the optimum {}", ctx, got, opt);
-                // The engine uses factor = round(w * 1024) / 1024; one unit of
-                // slack per move covers the flooring of h * factor.
-                let factor = (w * 1024.0).round() as u128;
-                let slack = 1024 * p.moves() as u128;
-                prop_assert!(
-                    got as u128 * 1024 <= factor * opt as u128 + slack,
-                    "{}: cost {} above {} * optimum {}",
-                    ctx, got, w, opt
-                );
-            }
-            (got, want) => prop_assert!(
-                false,
-                "{}: reachability differs: got {:?}, reference {:?}",
-                ctx,
-                got.map(|p| p.cost),
-                want
-            ),
+        let ctx = format!("weighted A* w={w} {h:?} under {m:?}{}", case.render());
+        if let Some((p, got, opt)) = check_answer(out.path, want, &case, &grid, &m, &ctx)? {
+            prop_assert!(got >= opt, "{}: cost {} below the optimum {}", ctx, got, opt);
+            // The engine uses factor = round(w * 1024) / 1024; one unit of
+            // slack per move covers the flooring of h * factor.
+            let factor = (w * 1024.0).round() as u128;
+            let slack = 1024 * p.moves() as u128;
+            prop_assert!(
+                got as u128 * 1024 <= factor * opt as u128 + slack,
+                "{}: cost {} above {} * optimum {}",
+                ctx, got, w, opt
+            );
         }
     }
 
@@ -447,8 +295,7 @@ proptest! {
         let grid = case.map.to_grid();
         let m = movements()[mi];
         prop_assert!(!Heuristic::Manhattan.is_admissible(&m));
-        let dist = reference(&case.map, &m, case.start);
-        let want = ref_cost(&case.map, &dist, case.goal);
+        let want = dijkstra(&case.map, &m, case.start).get(case.goal);
         let mut cache = SearchCache::new();
         let out = AStar::new(&grid)
             .movement(m)
@@ -456,20 +303,9 @@ proptest! {
             .reopen_closed(reopen)
             .find_path(&mut cache, case.start, case.goal)
             .unwrap();
-        let ctx = format!("A* Manhattan reopen={reopen} under {m:?}{}", case.render(&grid));
-        match (out.path, want) {
-            (None, None) => {}
-            (Some(p), Some(opt)) => {
-                let got = check_path(&p, &grid, &m, case.start, case.goal, &ctx)?;
-                prop_assert!(got >= opt, "{}: cost {} below the optimum {}", ctx, got, opt);
-            }
-            (got, want) => prop_assert!(
-                false,
-                "{}: reachability differs: got {:?}, reference {:?}",
-                ctx,
-                got.map(|p| p.cost),
-                want
-            ),
+        let ctx = format!("A* Manhattan reopen={reopen} under {m:?}{}", case.render());
+        if let Some((_, got, opt)) = check_answer(out.path, want, &case, &grid, &m, &ctx)? {
+            prop_assert!(got >= opt, "{}: cost {} below the optimum {}", ctx, got, opt);
         }
     }
 
@@ -482,14 +318,14 @@ proptest! {
         let m = movements()[mi];
         let mut targets = vec![case.goal];
         targets.extend(&case.targets);
-        let dist = reference(&case.map, &m, case.start);
-        let want = targets.iter().filter_map(|t| ref_cost(&case.map, &dist, *t)).min();
+        let dist = dijkstra(&case.map, &m, case.start);
+        let want = targets.iter().filter_map(|t| dist.get(*t)).min();
         let mut cache = SearchCache::new();
         let (found, _) = Dijkstra::new(&grid)
             .movement(m)
             .nearest(&mut cache, case.start, &targets)
             .unwrap();
-        let ctx = format!("nearest under {m:?}{}", case.render(&grid));
+        let ctx = format!("nearest under {m:?}{}", case.render());
         match (found, want) {
             (None, None) => {}
             (Some(n), Some(w)) => {
@@ -497,7 +333,7 @@ proptest! {
                 let t = targets[n.target];
                 let got = check_path(&n.path, &grid, &m, case.start, t, &ctx)?;
                 prop_assert_eq!(got, w, "{}: cost to the nearest target", ctx);
-                prop_assert_eq!(ref_cost(&case.map, &dist, t), Some(w), "{}: reported target is not a nearest one", ctx);
+                prop_assert_eq!(dist.get(t), Some(w), "{}: reported target is not a nearest one", ctx);
             }
             (got, want) => prop_assert!(
                 false,
@@ -514,22 +350,21 @@ proptest! {
     fn distance_field_matches_reference(case in case_strategy(), mi in 0usize..5) {
         let grid = case.map.to_grid();
         let m = movements()[mi];
-        let dist = reference(&case.map, &m, case.start);
+        let dist = dijkstra(&case.map, &m, case.start);
         let mut cache = SearchCache::new();
         let field = Dijkstra::new(&grid)
             .movement(m)
             .distance_field(&mut cache, case.start)
             .unwrap();
-        for (i, want) in dist.iter().enumerate() {
-            let p = case.map.point(i);
+        for (p, want) in dist.iter() {
             prop_assert_eq!(
                 field.get(p),
                 want.map(Cost),
                 "distance field at {} under {:?}{}",
-                p, m, case.render(&grid)
+                p, m, case.render()
             );
         }
-        prop_assert_eq!(field.reachable(), dist.iter().filter(|d| d.is_some()).count());
+        prop_assert_eq!(field.reachable(), dist.reachable());
         prop_assert_eq!(field.get(Point::new(grid.width(), 0)), None);
         prop_assert_eq!(field.get(Point::new(0, grid.height())), None);
     }
@@ -538,27 +373,15 @@ proptest! {
 /// The reference itself, on hand-checked maps.
 #[test]
 fn reference_sanity() {
-    let grid_of = |s: &str| {
-        let g = Grid::from_ascii(s).unwrap();
-        let map = Map {
-            width: g.width(),
-            height: g.height(),
-            open: (0..g.height())
-                .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
-                .map(|p| g.is_passable(p))
-                .collect(),
-            weight: vec![100; g.len()],
-        };
-        (g, map)
-    };
-    let (_, map) = grid_of(
+    let map_of = |s: &str| TestMap::from_grid(&Grid::from_ascii(s).unwrap());
+    let map = map_of(
         "
         .@
         @.",
     );
     let s = Point::new(0, 0);
     let g = Point::new(1, 1);
-    let cost = |m: Movement| ref_cost(&map, &reference(&map, &m, s), g);
+    let cost = |m: Movement| dijkstra(&map, &m, s).get(g);
     assert_eq!(cost(Movement::OCTILE), None);
     assert_eq!(cost(Movement::FOUR), None);
     let loose = |c| Movement {
@@ -568,19 +391,32 @@ fn reference_sanity() {
     assert_eq!(cost(loose(CornerRule::IfOneFree)), None);
     assert_eq!(cost(loose(CornerRule::Always)), Some(1_414_200));
 
-    let (_, map) = grid_of(
+    let map = map_of(
         "
         ...
         .@.
         ...",
     );
-    let dist = reference(&map, &Movement::OCTILE, s);
-    assert_eq!(ref_cost(&map, &dist, Point::new(2, 2)), Some(4_000_000));
-    let dist = reference(&map, &loose(CornerRule::IfOneFree), s);
-    assert_eq!(
-        ref_cost(&map, &dist, Point::new(2, 2)),
-        Some(2_000_000 + 1_414_200)
+    let dist = dijkstra(&map, &Movement::OCTILE, s);
+    assert_eq!(dist.get(Point::new(2, 2)), Some(4_000_000));
+    assert_eq!(dist.reachable(), 8);
+    assert_eq!(dist.get(Point::new(3, 0)), None, "off the map");
+    let dist = dijkstra(&map, &loose(CornerRule::IfOneFree), s);
+    assert_eq!(dist.get(Point::new(2, 2)), Some(2_000_000 + 1_414_200));
+    let dist = dijkstra(&map, &Movement::TEN_FOURTEEN, s);
+    assert_eq!(dist.get(Point::new(2, 1)), Some(3_000));
+
+    // Restricted to a predicate: around the ring the long way; the corner
+    // rule still sees the map's cells, allowed or not.
+    let not_top_middle = |p: Point| p != Point::new(1, 0);
+    let dist = dijkstra_within(&map, &Movement::OCTILE, s, not_top_middle);
+    assert_eq!(dist.get(Point::new(2, 0)), Some(6_000_000));
+    assert_eq!(dist.get(Point::new(1, 0)), None);
+    let open = map_of(
+        "
+        ..
+        ..",
     );
-    let dist = reference(&map, &Movement::TEN_FOURTEEN, s);
-    assert_eq!(ref_cost(&map, &dist, Point::new(2, 1)), Some(3_000));
+    let dist = dijkstra_within(&open, &Movement::OCTILE, s, not_top_middle);
+    assert_eq!(dist.get(Point::new(1, 1)), Some(1_414_200));
 }

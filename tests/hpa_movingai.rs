@@ -11,15 +11,16 @@
 //! long queries from the top 10 buckets, a few from any bucket, every query
 //! the data marks unsolvable, and one long query per map also solved by flat
 //! A* to check the cost against the exact optimum in the engine's own integer
-//! unit. No timing is asserted. `HPA_MOVINGAI_SCALE=N` multiplies the sample
-//! sizes for a deeper run. Skips, with a printed notice, when
-//! `../shared/movingai` is absent.
+//! unit (the sampling is [`common::Plan`]'s). No timing is asserted.
+//! `HPA_MOVINGAI_SCALE=N` multiplies the sample sizes for a deeper run. Skips,
+//! with a printed notice, when `../shared/movingai` is absent.
 
 mod common;
 
 use std::time::Instant;
 
-use tierpath::io::{BucketFilter, Scenario, ScenarioQuery};
+use common::Plan;
+use tierpath::io::BucketFilter;
 use tierpath::{AStar, Hierarchy, Method, Movement, QueryCache, SearchCache};
 
 /// How many of the highest buckets count as "long".
@@ -40,47 +41,19 @@ const MAX_P95: f64 = 0.03;
 const SHORTER_RELATIVE: f64 = 2e-5;
 const SHORTER_ABSOLUTE: f64 = 1e-4;
 
-/// Per set: how many maps (a deterministic sample; `usize::MAX` for all), and
-/// per map how many long queries and how many from any bucket.
-struct Plan {
-    set: &'static str,
-    maps: usize,
-    long: usize,
-    any: usize,
-}
-
-fn scale() -> usize {
-    std::env::var("HPA_MOVINGAI_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-}
-
 /// One long query's suboptimality, for the per-set figures.
 struct Excess {
     value: f64,
     ctx: String,
 }
 
-fn context(scen: &Scenario, q: &ScenarioQuery) -> String {
-    format!(
-        "{}:{} (bucket {}, {} -> {}, optimal {})",
-        scen.path, q.line, q.bucket, q.start, q.goal, q.optimal
-    )
-}
-
 fn run_plan(plan: Plan) {
-    let files = common::scenario_files(plan.set);
+    let k = common::env_number("HPA_MOVINGAI_SCALE", 1);
+    let (files, maps) = plan.files(k, common::seed_of(&format!("hpa_movingai/{}", plan.set)));
     if files.is_empty() {
         return; // skipped (notice printed)
     }
     let t0 = Instant::now();
-    let k = scale();
-    let maps = common::sample(
-        &files,
-        plan.maps.saturating_mul(k),
-        common::seed_of(&format!("hpa_movingai/{}", plan.set)),
-    );
     let m = Movement::default();
     let mut cache = QueryCache::new();
     let mut flat_cache = SearchCache::new();
@@ -89,22 +62,11 @@ fn run_plan(plan: Plan) {
     let mut methods = [0usize; 4];
     for file in &maps {
         let (grid, scen) = common::load(file);
-        let seed = common::seed_of(&common::short_name(file));
         let h = Hierarchy::build(grid.clone()).unwrap_or_else(|e| panic!("{}: {e}", scen.path));
         let top = scen.select(BucketFilter::Top(TOP_BUCKETS));
-        let mut picked =
-            common::pick_queries(&scen, TOP_BUCKETS, plan.long * k, plan.any * k, seed);
-        // Plus every query the data marks unsolvable (a few old dao ones).
-        let extra: Vec<_> = scen
-            .queries
-            .iter()
-            .filter(|q| common::expects_no_path(q) && !picked.iter().any(|p| p.line == q.line))
-            .collect();
-        picked.extend(extra);
-        assert!(!picked.is_empty(), "{}: no queries", scen.path);
         let mut exact_done = false;
-        for q in picked {
-            let ctx = context(&scen, q);
+        for q in plan.queries(file, &scen, TOP_BUCKETS, k) {
+            let ctx = common::query_context(&scen, q);
             let out = h
                 .find_path(&mut cache, q.start, q.goal)
                 .unwrap_or_else(|e| panic!("{ctx}: {e}"));

@@ -13,15 +13,19 @@
 //! A failing case prints its map as ASCII (`S`/`G` mark the queries, weighted
 //! cells are listed) with its movement rule and cluster side.
 
+mod common;
+
 use std::cell::RefCell;
 use std::fmt;
 
+use common::Rng;
+use common::reference::{TestMap, movements};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use tierpath::{
-    AStar, CornerRule, Cost, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Point,
-    QueryCache, QueryError, QueryOutcome, SearchCache, Weight,
+    AStar, Cost, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Point, QueryCache,
+    QueryError, QueryOutcome, SearchCache, Weight,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -31,29 +35,13 @@ const QUERIES: usize = 8;
 /// runs a quarter as many).
 const CASES: u32 = 4000;
 
-fn cases(share: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(CASES)
-        / share
-}
-
-/// The movement rules under test.
-fn movements() -> [Movement; 5] {
-    [
-        Movement::default(),
-        Movement::FOUR,
-        Movement {
-            corners: CornerRule::IfOneFree,
-            ..Movement::default()
-        },
-        Movement {
-            corners: CornerRule::Always,
-            ..Movement::default()
-        },
-        Movement::TEN_FOURTEEN,
-    ]
+/// The settings of a property running `1 / share` of the cases.
+fn config(share: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: common::env_number("PROPTEST_CASES", CASES) / share,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 /// How the obstacles are laid out.
@@ -67,40 +55,15 @@ enum Layout {
     Rooms,
 }
 
-/// A small deterministic generator (SplitMix64) for the map's content.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        (((self.next() >> 32) * n as u64) >> 32) as u32
-    }
-
-    fn percent(&mut self, p: u32) -> bool {
-        self.below(100) < p
-    }
-}
-
 /// A random map with its hierarchy settings and queries.
 #[derive(Clone)]
 struct Case {
-    width: u32,
-    height: u32,
     layout: Layout,
     density: u32,
     seed: u64,
     movement_index: usize,
     cluster_size: u32,
-    /// Cells with a weight other than [`Weight::ONE`].
-    weights: Vec<(Point, Weight)>,
-    open: Vec<bool>,
+    map: TestMap,
     queries: Vec<(Point, Point)>,
 }
 
@@ -110,62 +73,32 @@ impl Case {
     }
 
     fn grid(&self) -> Grid {
-        let mut g = Grid::from_fn(self.width, self.height, |p| {
-            self.open[(p.y * self.width + p.x) as usize]
-        })
-        .expect("valid size");
-        for (p, w) in &self.weights {
-            g.set_weight(*p, *w).expect("on the map");
-        }
-        g
-    }
-
-    /// The map as ASCII with the queries marked: `S`/`G` for the first, `s`/`g`
-    /// for the others.
-    fn render(&self) -> String {
-        let grid = self.grid();
-        let mut rows: Vec<Vec<char>> = grid
-            .to_ascii()
-            .lines()
-            .map(|l| l.chars().collect())
-            .collect();
-        // The first query last, so its marks stay visible.
-        for (i, (s, g)) in self.queries.iter().enumerate().rev() {
-            rows[s.y as usize][s.x as usize] = if i == 0 { 'S' } else { 's' };
-            rows[g.y as usize][g.x as usize] = if i == 0 { 'G' } else { 'g' };
-        }
-        let mut out = String::new();
-        for r in rows {
-            out.extend(r);
-            out.push('\n');
-        }
-        out
+        self.map.to_grid()
     }
 }
 
 impl fmt::Debug for Case {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
+        // The queries marked, `S`/`G` for the first (drawn last, so it stays
+        // visible), `s`/`g` for the others.
+        let mut marks = Vec::with_capacity(2 * self.queries.len());
+        for (i, (s, g)) in self.queries.iter().enumerate().rev() {
+            marks.push((*s, if i == 0 { 'S' } else { 's' }));
+            marks.push((*g, if i == 0 { 'G' } else { 'g' }));
+        }
+        write!(
             f,
-            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}",
-            self.width,
-            self.height,
+            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}\n{}queries (first is S->G): {:?}",
+            self.map.width,
+            self.map.height,
             self.layout,
             self.density,
             self.seed,
             self.cluster_size,
-            self.movement()
-        )?;
-        f.write_str(&self.render())?;
-        if !self.weights.is_empty() {
-            let w: Vec<String> = self
-                .weights
-                .iter()
-                .map(|(p, w)| format!("({},{})={}", p.x, p.y, w.0))
-                .collect();
-            writeln!(f, "weights: {}", w.join(" "))?;
-        }
-        write!(f, "queries (first is S->G): {:?}", self.queries)
+            self.movement(),
+            self.map.render(&marks),
+            self.queries
+        )
     }
 }
 
@@ -184,12 +117,12 @@ fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec
     match layout {
         Layout::Noise => {}
         Layout::Walls => {
-            for _ in 0..1 + rng.below(4) {
-                let vertical = rng.below(2) == 0;
+            for _ in 0..1 + rng.below_u32(4) {
+                let vertical = rng.below_u32(2) == 0;
                 let (len, across) = if vertical { (h, w) } else { (w, h) };
-                let at = 1 + rng.below(across - 2);
-                let gaps: Vec<(u32, u32)> = (0..1 + rng.below(2))
-                    .map(|_| (rng.below(len), 1 + rng.below(3)))
+                let at = 1 + rng.below_u32(across - 2);
+                let gaps: Vec<(u32, u32)> = (0..1 + rng.below_u32(2))
+                    .map(|_| (rng.below_u32(len), 1 + rng.below_u32(3)))
                     .collect();
                 for i in 0..len {
                     let in_gap = gaps.iter().any(|(g, n)| i >= *g && i < g + n);
@@ -199,7 +132,7 @@ fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec
             }
         }
         Layout::Rooms => {
-            let room = 5 + rng.below(10);
+            let room = 5 + rng.below_u32(10);
             // Walls on every `room`-th row and column; each wall segment
             // between two corners gets a door of 1-3 cells, or (one in eight)
             // none.
@@ -213,11 +146,11 @@ fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec
             for (vertical, lines, span) in [(false, h, w), (true, w, h)] {
                 for line in (0..lines).step_by(room as usize) {
                     for seg in (0..span).step_by(room as usize) {
-                        if rng.below(8) == 0 {
+                        if rng.below_u32(8) == 0 {
                             continue;
                         }
-                        let width = 1 + rng.below(3);
-                        let start = seg + 1 + rng.below(room - 1);
+                        let width = 1 + rng.below_u32(3);
+                        let start = seg + 1 + rng.below_u32(room - 1);
                         for i in start..(start + width).min(seg + room).min(span) {
                             let (x, y) = if vertical { (line, i) } else { (i, line) };
                             open[idx(x, y)] = true;
@@ -246,59 +179,58 @@ fn case_strategy() -> impl Strategy<Value = Case> {
     )
         .prop_map(
             |((width, height), layout, density, seed, movement_index, cluster_size, weighted)| {
-                let mut rng = Rng(seed);
-                let mut open = make_open(width, height, layout, density, &mut rng);
-                let idx = |p: Point| (p.y * width + p.x) as usize;
-                let mut weights = Vec::new();
+                let mut rng = Rng::new(seed);
+                let mut map = TestMap {
+                    open: make_open(width, height, layout, density, &mut rng),
+                    ..TestMap::new(width, height)
+                };
                 if weighted {
                     // Patches of one weight each, 50 (cheap) to 400.
-                    for _ in 0..1 + rng.below(6) {
-                        let (x0, y0) = (rng.below(width), rng.below(height));
-                        let (pw, ph) = (1 + rng.below(12), 1 + rng.below(12));
-                        let wt = Weight(50 + rng.below(351) as u16);
+                    for _ in 0..1 + rng.below_u32(6) {
+                        let (x0, y0) = (rng.below_u32(width), rng.below_u32(height));
+                        let (pw, ph) = (1 + rng.below_u32(12), 1 + rng.below_u32(12));
+                        let wt = Weight(50 + rng.below_u32(351) as u16);
                         for y in y0..(y0 + ph).min(height) {
                             for x in x0..(x0 + pw).min(width) {
-                                weights.retain(|(p, _): &(Point, Weight)| *p != Point::new(x, y));
-                                if wt != Weight::ONE {
-                                    weights.push((Point::new(x, y), wt));
-                                }
+                                let i = map.idx(x, y);
+                                map.weight[i] = wt.0;
                             }
                         }
                     }
                 }
                 // Queries between random cells (opened if blocked): the first
                 // between opposite corner regions, so it is long when reachable.
-                let cell = |open: &mut Vec<bool>, x: u32, y: u32| {
-                    let p = Point::new(x, y);
-                    open[idx(p)] = true;
-                    p
+                let cell = |map: &mut TestMap, x: u32, y: u32| {
+                    let i = map.idx(x, y);
+                    map.open[i] = true;
+                    Point::new(x, y)
                 };
                 let mut queries = Vec::with_capacity(QUERIES);
                 let (qw, qh) = (width / 4, height / 4);
-                let (sx, sy) = (rng.below(qw), rng.below(qh));
-                let (gx, gy) = (width - 1 - rng.below(qw), height - 1 - rng.below(qh));
-                queries.push((cell(&mut open, sx, sy), cell(&mut open, gx, gy)));
+                let (sx, sy) = (rng.below_u32(qw), rng.below_u32(qh));
+                let (gx, gy) = (
+                    width - 1 - rng.below_u32(qw),
+                    height - 1 - rng.below_u32(qh),
+                );
+                queries.push((cell(&mut map, sx, sy), cell(&mut map, gx, gy)));
                 for i in 1..QUERIES {
-                    let (x, y) = (rng.below(width), rng.below(height));
-                    let s = cell(&mut open, x, y);
+                    let (x, y) = (rng.below_u32(width), rng.below_u32(height));
+                    let s = cell(&mut map, x, y);
                     let g = if i == QUERIES - 1 {
                         s // start == goal
                     } else {
-                        let (x, y) = (rng.below(width), rng.below(height));
-                        cell(&mut open, x, y)
+                        let (x, y) = (rng.below_u32(width), rng.below_u32(height));
+                        cell(&mut map, x, y)
                     };
                     queries.push((s, g));
                 }
                 Case {
-                    width,
-                    height,
                     layout,
                     density,
                     seed,
                     movement_index,
                     cluster_size,
-                    weights,
-                    open,
+                    map,
                     queries,
                 }
             },
@@ -460,7 +392,7 @@ fn check_bad_input(case: &Case) -> Result<(), TestCaseError> {
     let h = build(case);
     let mut cache = QueryCache::new();
     let good = case.queries[0].0;
-    let (w, hgt) = (case.width, case.height);
+    let (w, hgt) = (case.map.width, case.map.height);
     let mut bad = vec![
         Point::new(w, 0),
         Point::new(0, hgt),
@@ -500,11 +432,7 @@ fn check_bad_input(case: &Case) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(1),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(1))]
 
     #[test]
     fn hierarchy_agrees_with_flat_search(case in case_strategy()) {
@@ -513,11 +441,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(4),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(4))]
 
     #[test]
     fn bad_endpoints_are_errors(case in case_strategy()) {
@@ -538,7 +462,7 @@ fn generated_cases_exercise_the_hierarchy() {
     for _ in 0..60 {
         let case = strategy.new_tree(&mut runner).unwrap().current();
         rules[case.movement_index] += 1;
-        weighted += !case.weights.is_empty() as usize;
+        weighted += case.map.is_weighted() as usize;
         let h = build(&case);
         for &(s, g) in &case.queries {
             queries += 1;

@@ -12,6 +12,7 @@ mod common;
 
 use std::time::Instant;
 
+use common::Plan;
 use tierpath::io::{Scenario, ScenarioQuery};
 use tierpath::{AStar, Dijkstra, Grid, Movement, Path, SearchCache};
 
@@ -24,22 +25,6 @@ const TOP_BUCKETS: u32 = 10;
 
 /// Every map of a set.
 const ALL: usize = usize::MAX;
-
-/// Per set: how many maps to visit (`ALL`, or a deterministic sample), and
-/// per map how many long queries and how many from any bucket.
-struct Plan {
-    set: &'static str,
-    maps: usize,
-    long: usize,
-    any: usize,
-}
-
-fn scale() -> usize {
-    std::env::var("MOVINGAI_FLAT_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-}
 
 fn check_path(grid: &Grid, q: &ScenarioQuery, path: &Path, what: &str, ctx: &str) {
     let m = Movement::default();
@@ -60,10 +45,7 @@ fn check_path(grid: &Grid, q: &ScenarioQuery, path: &Path, what: &str, ctx: &str
 /// path from either for the queries the data marks unsolvable. Returns the
 /// nodes expanded.
 fn check_query(cache: &mut SearchCache, grid: &Grid, scen: &Scenario, q: &ScenarioQuery) -> u64 {
-    let ctx = format!(
-        "{}:{} (bucket {}, {} -> {}, optimal {})",
-        scen.path, q.line, q.bucket, q.start, q.goal, q.optimal
-    );
+    let ctx = common::query_context(scen, q);
     let unsolvable = common::expects_no_path(q);
     let a = AStar::new(grid)
         .find_path(cache, q.start, q.goal)
@@ -97,34 +79,18 @@ fn check_query(cache: &mut SearchCache, grid: &Grid, scen: &Scenario, q: &Scenar
 }
 
 fn run_plan(plan: Plan) {
-    let files = common::scenario_files(plan.set);
+    let k = common::env_number("MOVINGAI_FLAT_SCALE", 1);
+    let (files, maps) = plan.files(k, common::seed_of(plan.set));
     if files.is_empty() {
         return; // skipped (notice printed)
     }
     let t0 = Instant::now();
-    let k = scale();
-    let maps = common::sample(
-        &files,
-        plan.maps.saturating_mul(k),
-        common::seed_of(plan.set),
-    );
     let mut cache = SearchCache::new();
     let (mut queries, mut long, mut unsolvable, mut expanded) = (0usize, 0usize, 0usize, 0u64);
     for file in &maps {
         let (grid, scen) = common::load(file);
-        let seed = common::seed_of(&common::short_name(file));
         let top = scen.select(tierpath::io::BucketFilter::Top(TOP_BUCKETS));
-        let mut picked =
-            common::pick_queries(&scen, TOP_BUCKETS, plan.long * k, plan.any * k, seed);
-        // Plus every query the data marks unsolvable (a few old dao ones).
-        let extra: Vec<_> = scen
-            .queries
-            .iter()
-            .filter(|q| common::expects_no_path(q) && !picked.iter().any(|p| p.line == q.line))
-            .collect();
-        picked.extend(extra);
-        assert!(!picked.is_empty(), "{}: no queries", scen.path);
-        for q in picked {
+        for q in plan.queries(file, &scen, TOP_BUCKETS, k) {
             long += top.iter().any(|t| t.line == q.line) as usize;
             unsolvable += common::expects_no_path(q) as usize;
             expanded += check_query(&mut cache, &grid, &scen, q);

@@ -1,6 +1,7 @@
 //! Property tests of offline preprocessing (islands, dead ends, entrances, the
 //! cluster graph, the saved file) on random grids, under every movement rule,
-//! with terrain weights on and off, against plain references written here:
+//! with terrain weights on and off, against plain references (the reference
+//! Dijkstra is `common::reference`'s):
 //!
 //! * islands: `same_island` / `island_of` agree with flat Dijkstra reachability
 //!   (`Dijkstra::distance_field`);
@@ -27,35 +28,18 @@ mod common;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::fmt;
-use std::path::PathBuf;
 
+use common::reference::{Distances, TestMap, dijkstra, dijkstra_within, movements};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use tierpath::mapgen::{self, MapKind, MapParams};
 use tierpath::{
-    Connectivity, CornerRule, Cost, Dijkstra, EntrancePolicy, Grid, Hierarchy, HierarchyBuilder,
-    LoadError, Movement, Point, SearchCache, Weight, path_cost,
+    Cost, Dijkstra, EntrancePolicy, Grid, Hierarchy, HierarchyBuilder, LoadError, Movement, Point,
+    SearchCache, Weight, path_cost,
 };
 
 const MAX_SIDE: u32 = 40;
 const CASES: u32 = 256;
-
-/// The movement rules under test.
-fn movements() -> [Movement; 5] {
-    [
-        Movement::default(),
-        Movement::FOUR,
-        Movement {
-            corners: CornerRule::IfOneFree,
-            ..Movement::default()
-        },
-        Movement {
-            corners: CornerRule::Always,
-            ..Movement::default()
-        },
-        Movement::TEN_FOURTEEN,
-    ]
-}
 
 // ----- the test map -----
 
@@ -72,12 +56,8 @@ enum Shape {
 /// A random map with its build settings.
 #[derive(Clone)]
 struct Case {
-    width: u32,
-    height: u32,
+    map: TestMap,
     shape: Shape,
-    open: Vec<bool>,
-    /// Terrain weight (percent) per cell, row-major.
-    weight: Vec<u16>,
     cluster_size: u32,
     policy: EntrancePolicy,
     keep_paths: bool,
@@ -94,30 +74,8 @@ struct Case {
 }
 
 impl Case {
-    fn idx(&self, x: u32, y: u32) -> usize {
-        (y * self.width + x) as usize
-    }
-
-    fn passable(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && x < self.width as i64
-            && y < self.height as i64
-            && self.open[self.idx(x as u32, y as u32)]
-    }
-
     fn grid(&self) -> Grid {
-        let mut g = Grid::from_fn(self.width, self.height, |p| self.open[self.idx(p.x, p.y)])
-            .expect("valid size");
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let w = self.weight[self.idx(x, y)];
-                if w != Weight::ONE.0 {
-                    g.set_weight(Point::new(x, y), Weight(w)).unwrap();
-                }
-            }
-        }
-        g
+        self.map.to_grid()
     }
 
     fn build(&self, m: Movement) -> Hierarchy {
@@ -131,53 +89,20 @@ impl Case {
             .expect("valid settings")
     }
 
-    fn passable_points(&self) -> Vec<Point> {
-        (0..self.height)
-            .flat_map(|y| (0..self.width).map(move |x| Point::new(x, y)))
-            .filter(|p| self.open[self.idx(p.x, p.y)])
-            .collect()
-    }
-
-    /// The map as ASCII (`grid.to_ascii()`) with marks, and the settings.
+    /// The map as ASCII (`.` and `@`, as `grid.to_ascii()`) with marks, its
+    /// weights, and the settings.
     fn render(&self, marks: &[(Point, char)]) -> String {
-        let grid = self.grid();
-        let mut rows: Vec<Vec<char>> = grid
-            .to_ascii()
-            .lines()
-            .map(|l| l.chars().collect())
-            .collect();
-        for (p, c) in marks {
-            rows[p.y as usize][p.x as usize] = *c;
-        }
-        let mut s = format!(
-            "\n{}x{} map ({:?}), cluster size {}, {:?}, keep_paths {}, {} landmarks\n",
-            self.width,
-            self.height,
+        format!(
+            "\n{}x{} map ({:?}), cluster size {}, {:?}, keep_paths {}, {} landmarks\n{}",
+            self.map.width,
+            self.map.height,
             self.shape,
             self.cluster_size,
             self.policy,
             self.keep_paths,
-            self.landmarks
-        );
-        for r in rows {
-            s.extend(r);
-            s.push('\n');
-        }
-        let weighted: Vec<String> = (0..self.open.len())
-            .filter(|i| self.open[*i] && self.weight[*i] != Weight::ONE.0)
-            .map(|i| {
-                format!(
-                    "({},{})={}",
-                    i as u32 % self.width,
-                    i as u32 / self.width,
-                    self.weight[i]
-                )
-            })
-            .collect();
-        if !weighted.is_empty() {
-            s.push_str(&format!("weights: {}\n", weighted.join(" ")));
-        }
-        s
+            self.landmarks,
+            self.map.render(marks)
+        )
     }
 }
 
@@ -241,11 +166,13 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                     }
                 }
                 Case {
-                    width: w,
-                    height: h,
+                    map: TestMap {
+                        width: w,
+                        height: h,
+                        open,
+                        weight,
+                    },
                     shape: shape.map_or(Shape::Noise, |(k, s)| Shape::Generated(k, s)),
-                    open,
-                    weight,
                     cluster_size,
                     policy: EntrancePolicy {
                         single_below,
@@ -262,75 +189,10 @@ fn case_strategy() -> impl Strategy<Value = Case> {
         )
 }
 
-// ----- the reference -----
-
-/// Plain Dijkstra from `start` over the passable cells `allowed` admits: the
-/// least cost to every cell (`None` when unreachable). A move costs
-/// `base * weight(entered cell)`; a diagonal move's corner rule looks at the
-/// map's cells beside it (allowed or not).
-fn reference(
-    case: &Case,
-    m: &Movement,
-    start: Point,
-    allowed: &dyn Fn(u32, u32) -> bool,
-) -> Vec<Option<u64>> {
-    let mut dist: Vec<Option<u64>> = vec![None; case.open.len()];
-    let mut heap = BinaryHeap::new();
-    dist[case.idx(start.x, start.y)] = Some(0);
-    heap.push(Reverse((0u64, start.x, start.y)));
-    while let Some(Reverse((d, x, y))) = heap.pop() {
-        if dist[case.idx(x, y)] != Some(d) {
-            continue; // stale
-        }
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let diagonal = dx != 0 && dy != 0;
-                if diagonal && m.connectivity == Connectivity::Four {
-                    continue;
-                }
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if !case.passable(nx, ny) || !allowed(nx as u32, ny as u32) {
-                    continue;
-                }
-                if diagonal {
-                    let side_a = case.passable(nx, y as i64);
-                    let side_b = case.passable(x as i64, ny);
-                    let ok = match m.corners {
-                        CornerRule::Never => side_a && side_b,
-                        CornerRule::IfOneFree => side_a || side_b,
-                        CornerRule::Always => true,
-                    };
-                    if !ok {
-                        continue;
-                    }
-                }
-                let base = if diagonal { m.diagonal } else { m.straight };
-                let i = case.idx(nx as u32, ny as u32);
-                let nd = d + base as u64 * case.weight[i] as u64;
-                if dist[i].is_none_or(|old| nd < old) {
-                    dist[i] = Some(nd);
-                    heap.push(Reverse((nd, nx as u32, ny as u32)));
-                }
-            }
-        }
-    }
-    dist
-}
-
-fn everywhere(_: u32, _: u32) -> bool {
-    true
-}
-
 fn config() -> ProptestConfig {
     ProptestConfig {
         // `PROPTEST_CASES` overrides the default, for deeper runs.
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(CASES),
+        cases: common::env_number("PROPTEST_CASES", CASES),
         max_shrink_iters: 5_000,
         // Tests have no lib.rs beside them to anchor a regressions file.
         failure_persistence: None,
@@ -354,8 +216,8 @@ proptest! {
             };
             // One representative per label, and None exactly on blocked cells.
             let mut reps: HashMap<u32, Point> = HashMap::new();
-            for y in 0..case.height {
-                for x in 0..case.width {
+            for y in 0..case.map.height {
+                for x in 0..case.map.width {
                     let p = Point::new(x, y);
                     let label = h.island_of(p);
                     prop_assert_eq!(
@@ -369,8 +231,8 @@ proptest! {
                     }
                 }
             }
-            prop_assert_eq!(h.island_of(Point::new(case.width, 0)), None);
-            prop_assert_eq!(h.island_of(Point::new(0, case.height)), None);
+            prop_assert_eq!(h.island_of(Point::new(case.map.width, 0)), None);
+            prop_assert_eq!(h.island_of(Point::new(0, case.map.height)), None);
             prop_assert_eq!(
                 h.stats().islands as usize,
                 reps.len(),
@@ -382,7 +244,7 @@ proptest! {
             let dijkstra = Dijkstra::new(&grid).movement(m);
             for (label, rep) in &reps {
                 let field = dijkstra.distance_field(&mut cache, *rep).unwrap();
-                for p in case.passable_points() {
+                for p in case.map.passable_points() {
                     let reachable = field.get(p).is_some();
                     let same_label = h.island_of(p) == Some(*label);
                     prop_assert_eq!(
@@ -428,10 +290,12 @@ proptest! {
                 ctx("edge count".into(), &[])
             );
             let mut by_pair: HashMap<(Point, Point), Cost> = HashMap::new();
-            let mut in_cluster: HashMap<Point, Vec<Option<u64>>> = HashMap::new();
+            let mut in_cluster: HashMap<Point, Distances> = HashMap::new();
             let within = |c: u32, from: Point| {
                 let (x0, y0, x1, y1) = layout.bounds(c);
-                reference(&case, &m, from, &|x, y| x >= x0 && x <= x1 && y >= y0 && y <= y1)
+                dijkstra_within(&case.map, &m, from, |p| {
+                    p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1
+                })
             };
             let (mut intra, mut inter) = (0u64, 0u64);
             for (a, b, cost) in &edges {
@@ -451,7 +315,7 @@ proptest! {
                 if ca == cb {
                     intra += 1;
                     let dist = in_cluster.entry(*a).or_insert_with(|| within(ca, *a));
-                    let want = dist[case.idx(b.x, b.y)];
+                    let want = dist.get(*b);
                     prop_assert_eq!(
                         Some(cost.0),
                         want,
@@ -496,8 +360,8 @@ proptest! {
                 let dist = in_cluster.entry(*a).or_insert_with(|| within(c, *a)).clone();
                 // Dijkstra over this cluster's intra edges, from `a`.
                 let mut best: HashMap<Point, u64> = HashMap::from([(*a, 0)]);
-                let mut open = std::collections::BinaryHeap::from([std::cmp::Reverse((0u64, *a))]);
-                while let Some(std::cmp::Reverse((d, u))) = open.pop() {
+                let mut open = BinaryHeap::from([Reverse((0u64, *a))]);
+                while let Some(Reverse((d, u))) = open.pop() {
                     if best.get(&u).is_some_and(|b| *b < d) {
                         continue;
                     }
@@ -506,7 +370,7 @@ proptest! {
                             let nd = d + w.0;
                             if best.get(y).is_none_or(|b| nd < *b) {
                                 best.insert(*y, nd);
-                                open.push(std::cmp::Reverse((nd, *y)));
+                                open.push(Reverse((nd, *y)));
                             }
                         }
                     }
@@ -517,7 +381,7 @@ proptest! {
                     }
                     prop_assert_eq!(
                         best.get(b).copied(),
-                        dist[case.idx(b.x, b.y)],
+                        dist.get(*b),
                         "{}",
                         ctx(format!("intra-cluster distance {a} -> {b} over the edges"), &[(*a, 'A'), (*b, 'B')])
                     );
@@ -530,7 +394,7 @@ proptest! {
     /// and the dead-end tags are consistent.
     #[test]
     fn dead_end_pruning_is_safe(case in case_strategy()) {
-        let cells = case.passable_points();
+        let cells = case.map.passable_points();
         prop_assume!(!cells.is_empty());
         for m in movements() {
             let h = case.build(m);
@@ -551,33 +415,33 @@ proptest! {
                     cells[si.index(cells.len())]
                 };
                 let t = cells[ti.index(cells.len())];
-                let full = reference(&case, &m, s, &everywhere);
-                let Some(optimal) = full[case.idx(t.x, t.y)] else {
+                let full = dijkstra(&case.map, &m, s);
+                let Some(optimal) = full.get(t) else {
                     prop_assert!(!h.same_island(s, t));
                     continue;
                 };
                 let marks = [(s, 'S'), (t, 'T')];
                 prop_assert!(h.may_use(s, s, t) && h.may_use(t, s, t), "{}", ctx("an endpoint is ruled out".into(), &marks));
-                let mut allowed = vec![false; case.open.len()];
+                let mut allowed = vec![false; case.map.open.len()];
                 for p in &cells {
                     let usable = h.may_use(*p, s, t);
-                    let reachable = full[case.idx(p.x, p.y)].is_some();
+                    let reachable = full.get(*p).is_some();
                     if usable {
                         prop_assert!(reachable, "{}", ctx(format!("{p} (P) may be used but is on another island"), &[(s, 'S'), (t, 'T'), (*p, 'P')]));
                     }
                     if reachable && !h.in_dead_end(*p) {
                         prop_assert!(usable, "{}", ctx(format!("{p} (P) is in no dead end yet ruled out"), &[(s, 'S'), (t, 'T'), (*p, 'P')]));
                     }
-                    allowed[case.idx(p.x, p.y)] = usable;
+                    allowed[case.map.idx(p.x, p.y)] = usable;
                 }
-                let pruned = reference(&case, &m, s, &|x, y| allowed[case.idx(x, y)]);
-                let got = pruned[case.idx(t.x, t.y)];
+                let pruned = dijkstra_within(&case.map, &m, s, |p| allowed[case.map.idx(p.x, p.y)]);
+                let got = pruned.get(t);
                 if got != Some(optimal) {
                     let mut marks = marks.to_vec();
                     marks.extend(
                         cells
                             .iter()
-                            .filter(|p| !allowed[case.idx(p.x, p.y)] && **p != s && **p != t)
+                            .filter(|p| !allowed[case.map.idx(p.x, p.y)] && **p != s && **p != t)
                             .map(|p| (*p, 'x')),
                     );
                     prop_assert!(
@@ -634,10 +498,10 @@ proptest! {
         prop_assert!(Hierarchy::from_bytes(grid.clone(), &longer).is_err(), "{}", ctx("appended byte went unnoticed".into()));
 
         // Another map: one cell toggled, one weight changed, another size.
-        let n = (case.width * case.height) as usize;
+        let n = (case.map.width * case.map.height) as usize;
         let p = Point::new(
-            (case.foreign.index(n) as u32) % case.width,
-            (case.foreign.index(n) as u32) / case.width,
+            (case.foreign.index(n) as u32) % case.map.width,
+            (case.foreign.index(n) as u32) / case.map.width,
         );
         let mut toggled = grid.clone();
         toggled.set_passable(p, !grid.is_passable(p)).unwrap();
@@ -646,7 +510,7 @@ proptest! {
             let w = if grid.weight(q) == Weight(250) { Weight(251) } else { Weight(250) };
             reweighted.set_weight(q, w).unwrap();
         }
-        let resized = Grid::new(case.width + 1, case.height).unwrap();
+        let resized = Grid::new(case.map.width + 1, case.map.height).unwrap();
         for (what, other) in [("toggled cell", Some(toggled)), ("changed weight", (grid.passable_count() > 0).then_some(reweighted)), ("other size", Some(resized))] {
             let Some(other) = other else { continue };
             let got = Hierarchy::from_bytes(other, &bytes);
@@ -712,21 +576,6 @@ fn every_flipped_byte_is_rejected() {
     }
 }
 
-/// The `.map` files of a benchmark set, sorted.
-fn map_files(set: &str) -> Vec<PathBuf> {
-    let Some(root) = common::movingai_root() else {
-        return Vec::new();
-    };
-    let dir = root.join("maps").join(set);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// On real maps: the dead-end share of a few maps of each set (printed with
 /// `--nocapture`); on the corridor-width-1 mazes, most cells are in dead ends.
 #[test]
@@ -741,7 +590,7 @@ fn dead_end_share_on_benchmark_maps() {
         ("rooms", 8),
         ("random", 4),
     ] {
-        let files = map_files(set);
+        let files = common::map_files(set);
         let picked = common::sample(&files, n, common::seed_of(set));
         let mut shares = Vec::new();
         for f in &picked {

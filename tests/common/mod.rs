@@ -2,11 +2,11 @@
 //! AI benchmark data (`../shared/movingai`, beside the crate; never copied
 //! into the repository).
 //!
-//! Use from a test with `mod common;`, from a bench with
-//! `#[path = "../tests/common/mod.rs"] mod common;`. Every entry point that
-//! needs the data returns `None` (or nothing) and prints
-//! `skipped: ../shared/movingai not found` when it is absent, so callers skip
-//! instead of failing:
+//! Use from a test with `mod common;`; the benches get it through their own
+//! helpers (`benches/common/mod.rs`, also `mod common;`), which re-export it.
+//! Every entry point that needs the data returns `None` (or nothing) and
+//! prints `skipped: ../shared/movingai not found` when it is absent, so
+//! callers skip instead of failing:
 //!
 //! ```ignore
 //! let Some(root) = common::movingai_root() else { return };
@@ -20,6 +20,7 @@
 #![allow(dead_code)] // each test crate uses a different part of this module
 
 pub mod cli;
+pub mod reference;
 
 use std::path::{Path, PathBuf};
 
@@ -51,20 +52,40 @@ pub fn movingai_root() -> Option<PathBuf> {
     }
 }
 
-/// Every scenario file of `set` (`"dao"`, `"sc1"`, ...), sorted by name; empty
-/// when the data is absent.
-pub fn scenario_files(set: &str) -> Vec<PathBuf> {
+/// A number from environment variable `var` (like `PROPTEST_CASES` or a
+/// sample scale), `default` when unset or unreadable.
+pub fn env_number<T: std::str::FromStr>(var: &str, default: T) -> T {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The files of `set` in the data's `sub` folder (`"maps"` or `"scenarios"`)
+/// ending in `.ext`, sorted by name; empty when the data is absent.
+fn data_files(sub: &str, set: &str, ext: &str) -> Vec<PathBuf> {
     let Some(root) = movingai_root() else {
         return Vec::new();
     };
-    let dir = root.join("scenarios").join(set);
+    let dir = root.join(sub).join(set);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "scen"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
     files.sort();
     files
+}
+
+/// Every `.map` file of `set`, sorted by name; empty when the data is absent.
+pub fn map_files(set: &str) -> Vec<PathBuf> {
+    data_files("maps", set, "map")
+}
+
+/// Every scenario file of `set` (`"dao"`, `"sc1"`, ...), sorted by name; empty
+/// when the data is absent.
+pub fn scenario_files(set: &str) -> Vec<PathBuf> {
+    data_files("scenarios", set, "scen")
 }
 
 /// The scenario file of one map, like `scenario_file("dao", "arena")`; `None`
@@ -127,6 +148,16 @@ impl Rng {
         assert!(n > 0, "Rng::below(0)");
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
+
+    /// A number in `0..n` (`n > 0`), for `u32` sizes.
+    pub fn below_u32(&mut self, n: u32) -> u32 {
+        self.below(n as usize) as u32
+    }
+
+    /// `true` with a chance of `p` percent.
+    pub fn percent(&mut self, p: u32) -> bool {
+        self.below(100) < p as usize
+    }
 }
 
 /// A seed from a name (64-bit FNV-1a), so a map's sample does not depend on
@@ -178,6 +209,60 @@ pub fn pick_queries(
     picked.extend(sample(&rest, n_any, seed ^ 0x5555_5555_5555_5555));
     picked.sort_by_key(|q| q.line);
     picked
+}
+
+/// A sampled run over one benchmark set: how many of its maps (a
+/// deterministic sample; `usize::MAX` for all), and per map how many long
+/// queries and how many from any bucket.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub set: &'static str,
+    pub maps: usize,
+    pub long: usize,
+    pub any: usize,
+}
+
+impl Plan {
+    /// The set's scenario files and a deterministic sample of `maps * scale`
+    /// of them (seeded by `seed`); both empty when the data is absent.
+    pub fn files(&self, scale: usize, seed: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let files = scenario_files(self.set);
+        let maps = sample(&files, self.maps.saturating_mul(scale), seed);
+        (files, maps)
+    }
+
+    /// The queries to run on one map (`file`, read into `scenario`): `long *
+    /// scale` from the `top` highest buckets and `any * scale` from any bucket
+    /// (seeded by the map's name, see [`pick_queries`]), then every query the
+    /// data marks unsolvable (see [`expects_no_path`]) not already picked.
+    /// Panics when that leaves none.
+    pub fn queries<'a>(
+        &self,
+        file: &Path,
+        scenario: &'a Scenario,
+        top: u32,
+        scale: usize,
+    ) -> Vec<&'a ScenarioQuery> {
+        let seed = seed_of(&short_name(file));
+        let mut picked = pick_queries(scenario, top, self.long * scale, self.any * scale, seed);
+        let extra: Vec<&ScenarioQuery> = scenario
+            .queries
+            .iter()
+            .filter(|q| expects_no_path(q) && !picked.iter().any(|p| p.line == q.line))
+            .collect();
+        picked.extend(extra);
+        assert!(!picked.is_empty(), "{}: no queries", scenario.path);
+        picked
+    }
+}
+
+/// A query named for failure messages: file, line, bucket, endpoints and
+/// optimal length.
+pub fn query_context(scenario: &Scenario, q: &ScenarioQuery) -> String {
+    format!(
+        "{}:{} (bucket {}, {} -> {}, optimal {})",
+        scenario.path, q.line, q.bucket, q.start, q.goal, q.optimal
+    )
 }
 
 /// Whether a query is one the data marks as unsolvable: some old `dao`
