@@ -44,16 +44,19 @@ pub struct BuildSettings {
 /// time; 24 and 32 improved random maps' quality (mean 0.60% and 0.45% above
 /// optimal against 0.78%) and memory, but answered no faster.
 pub const DEFAULT_CLUSTER_SIZE: u32 = 16;
-/// The default number of landmarks: the four map corners and the four edge
-/// midpoints. Measured on top-10-bucket queries of five maps (two 1024x1024
-/// StarCraft maps, a Dragon Age map, a maze and a rooms map), the cluster-graph
-/// nodes expanded per query were, for 0 / 4 / 8 / 16 landmarks:
+/// The default number of landmarks: the four map corners. More landmarks
+/// (the edge midpoints next, up to 16) sharpen the planner's heuristic at the
+/// price of one search over the cluster graph each at build time and 4-8
+/// bytes per transition. Measured on top-10-bucket queries of five maps (two
+/// 1024x1024 StarCraft maps, a Dragon Age map, a maze and a rooms map), the
+/// cluster-graph nodes expanded per query were, for 0 / 4 / 8 / 16 landmarks:
 /// TheFrozenSea 11224 / 4287 / 2725 / 1907, Cauldron 13693 / 3183 / 2341 /
 /// 1418, orz700d 2880 / 1024 / 526 / 389, maze512-4 12589 / 5113 / 2139 /
-/// 1785; query times improved up to 8 and hardly beyond, while each landmark
-/// adds a search over the cluster graph to the build and 4-8 bytes per
-/// transition.
-pub const DEFAULT_LANDMARKS: u32 = 8;
+/// 1785; with 8, queries on the large StarCraft maps and mazes ran about 30%
+/// faster than with 4, but the largest maps' build went from 36-54 ms to
+/// 43-64 ms over repeated runs, past the 50 ms the build aims for. Four is the
+/// default; `HierarchyBuilder::landmarks(8)` trades build time for speed.
+pub const DEFAULT_LANDMARKS: u32 = 4;
 
 impl Default for BuildSettings {
     fn default() -> Self {

@@ -229,6 +229,7 @@ fn intra_cluster_edges(
     // On uniformly weighted ground, a pair joined by a free octile route costs
     // the octile distance: no search, and no path to keep.
     let shortcut = uniform_weight(&local);
+    let open_cluster = local.passable_count() == local.len();
     let n = nodes.len();
     let push = |out: &mut Vec<RawEdge>, i: usize, j: usize, cost: u64, path: Vec<u8>| {
         if symmetric {
@@ -257,9 +258,11 @@ fn intra_cluster_edges(
                 continue;
             }
             let direct = shortcut.filter(|_| {
-                route::SHAPES
-                    .into_iter()
-                    .any(|shape| route::is_free(&local, movement, points[i], points[j], shape))
+                // In a cluster without walls every straight route is free.
+                open_cluster
+                    || route::SHAPES
+                        .into_iter()
+                        .any(|shape| route::is_free(&local, movement, points[i], points[j], shape))
             });
             match direct {
                 Some(w) => {
