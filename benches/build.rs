@@ -138,10 +138,6 @@ fn main() {
             let entrances = find_entrances(g, &m, settings.cluster_size, &settings.entrances);
             let graph = build_cluster_graph(g, &m, &entrances, settings.keep_paths);
             let node_points: Vec<Point> = h.transitions().collect();
-            let node_island: Vec<u32> = node_points
-                .iter()
-                .map(|p| h.island_of(*p).expect("transitions are passable"))
-                .collect();
             group.bench_function(format!("islands/{}", bm.name), |b| {
                 b.iter(|| find_islands(black_box(g), &m));
             });
@@ -161,7 +157,6 @@ fn main() {
                     find_landmarks(
                         black_box(&graph),
                         &node_points,
-                        &node_island,
                         g.width(),
                         g.height(),
                         settings.landmarks,

@@ -235,18 +235,18 @@ impl HierarchyBuilder {
             seconds: start.elapsed().as_secs_f64(),
             bytes: bytes as u64,
         };
-        // Islands first (fast); then two independent chains side by side: dead
-        // ends, and entrances -> cluster graph (itself parallel across
-        // clusters) -> landmarks.
-        let t = Instant::now();
-        let islands = find_islands(&grid, &s.movement);
-        let st1 = timed("islands", t, islands.labels.len() * 4);
-        let (dead_ends_stage, (entrances, graph, landmarks, graph_stages)) = rayon::join(
+        // Two independent chains side by side: islands -> dead ends, and
+        // entrances -> cluster graph (itself parallel across clusters) ->
+        // landmarks.
+        let (topology, (entrances, graph, landmarks, graph_stages)) = rayon::join(
             || {
+                let t = Instant::now();
+                let islands = find_islands(&grid, &s.movement);
+                let st1 = timed("islands", t, islands.labels.len() * 4);
                 let t = Instant::now();
                 let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
                 let st2 = timed("dead ends", t, dead_ends.memory_bytes());
-                (dead_ends, st2)
+                (dead_ends, [st1, st2])
             },
             || {
                 let t = Instant::now();
@@ -261,14 +261,9 @@ impl HierarchyBuilder {
                     .iter()
                     .map(|c| grid.point_of(crate::CellIndex(*c)))
                     .collect();
-                let node_island: Vec<u32> = node_points
-                    .iter()
-                    .map(|p| islands.label(grid.node(*p)))
-                    .collect();
                 let landmarks = find_landmarks(
                     &graph,
                     &node_points,
-                    &node_island,
                     grid.width(),
                     grid.height(),
                     s.landmarks,
@@ -277,8 +272,8 @@ impl HierarchyBuilder {
                 (entrances, graph, landmarks, [st3, st4, st5])
             },
         );
-        let (dead_ends, st2) = dead_ends_stage;
-        let mut stages: Vec<StageStats> = [st1, st2].into_iter().chain(graph_stages).collect();
+        let (dead_ends, topology_stages) = topology;
+        let mut stages: Vec<StageStats> = topology_stages.into_iter().chain(graph_stages).collect();
         stages.push(timed(TOTAL_STAGE, started, 0));
         Ok(Hierarchy::assemble(
             grid, s, dead_ends, entrances, graph, landmarks, stages,

@@ -59,7 +59,6 @@ impl Landmarks {
 pub fn find_landmarks(
     graph: &ClusterGraph,
     node_points: &[Point],
-    node_island: &[u32],
     width: u32,
     height: u32,
     count: u32,
@@ -68,15 +67,17 @@ pub fn find_landmarks(
     if n == 0 || count == 0 {
         return Landmarks::default();
     }
-    // The island with the most transitions.
-    let mut per_island = std::collections::BTreeMap::<u32, u32>::new();
-    for i in node_island {
-        *per_island.entry(*i).or_default() += 1;
+    // The island with the most transitions. The graph joins exactly the
+    // transitions of one island, so its components are the islands: found
+    // here by union-find over its edges (labelled by their least node), the
+    // stage needs nothing from the islands stage and can run beside it.
+    let node_island = components(graph, n);
+    let mut per_island = vec![0u32; n];
+    for i in &node_island {
+        per_island[*i as usize] += 1;
     }
-    let island = per_island
-        .iter()
-        .max_by_key(|(i, c)| (**c, std::cmp::Reverse(**i)))
-        .map(|(i, _)| *i)
+    let island = (0..n as u32)
+        .max_by_key(|i| (per_island[*i as usize], std::cmp::Reverse(*i)))
         .expect("at least one node");
     // Targets spread around the rim: corners and edge midpoints first.
     let (w, h) = (width as i64 - 1, height as i64 - 1);
@@ -127,6 +128,31 @@ pub fn find_landmarks(
         nodes,
         dist: Column64::pack(dist),
     }
+}
+
+/// The connected components of the graph: each node's label is the least
+/// node of its component.
+fn components(graph: &ClusterGraph, n: usize) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut a: u32) -> u32 {
+        while parent[a as usize] != a {
+            let up = parent[parent[a as usize] as usize];
+            parent[a as usize] = up;
+            a = up;
+        }
+        a
+    }
+    for v in 0..n as u32 {
+        for (w, _, _) in graph.out_edges(v) {
+            let (a, b) = (root(&mut parent, v), root(&mut parent, w));
+            if a != b {
+                // The least node stays the root.
+                let (lo, hi) = (a.min(b), a.max(b));
+                parent[hi as usize] = lo;
+            }
+        }
+    }
+    (0..n as u32).map(|v| root(&mut parent, v)).collect()
 }
 
 /// Dijkstra over the cluster graph from `source`, with a radix heap (keys

@@ -12,7 +12,7 @@
 //! 5. [`find_landmarks`]: exact graph distances from a few rim nodes, for
 //!    a sharper planner heuristic ([`Landmarks`]).
 //!
-//! The builder runs stage 1 first, then stage 2 beside the chain 3 -> 4 -> 5.
+//! The builder runs the chain 1 -> 2 beside the chain 3 -> 4 -> 5.
 //! Saving and loading live with the hierarchy they serialise.
 
 mod cluster_search;
