@@ -178,16 +178,7 @@ pub fn read_grid(path: impl AsRef<Path>) -> Result<Grid, IoError> {
     if is_moving_ai(path, &bytes) {
         parse_map(&bytes, &origin)
     } else {
-        match std::str::from_utf8(&bytes) {
-            Ok(text) => parse_terrain(text, &origin),
-            Err(e) => {
-                let line = 1 + bytes[..e.valid_up_to()]
-                    .iter()
-                    .filter(|b| **b == b'\n')
-                    .count();
-                Err(parse_error(&origin, line, "text is not valid UTF-8"))
-            }
-        }
+        terrain::parse_terrain_bytes(&bytes, &origin)
     }
 }
 

@@ -22,14 +22,20 @@ pub fn read_terrain(path: impl AsRef<Path>) -> Result<Grid, IoError> {
     let path = path.as_ref();
     let origin = path.display().to_string();
     let bytes = read_bytes(path)?;
-    match std::str::from_utf8(&bytes) {
-        Ok(text) => parse_terrain(text, &origin),
+    parse_terrain_bytes(&bytes, &origin)
+}
+
+/// [`parse_terrain`] on raw bytes: text that is not UTF-8 is an error naming
+/// the line of the first bad byte.
+pub(crate) fn parse_terrain_bytes(bytes: &[u8], origin: &str) -> Result<Grid, IoError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_terrain(text, origin),
         Err(e) => {
             let line = 1 + bytes[..e.valid_up_to()]
                 .iter()
                 .filter(|b| **b == b'\n')
                 .count();
-            Err(parse_error(&origin, line, "text is not valid UTF-8"))
+            Err(parse_error(origin, line, "text is not valid UTF-8"))
         }
     }
 }
