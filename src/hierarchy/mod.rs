@@ -374,7 +374,8 @@ impl Hierarchy {
             stages,
             width: h.grid.width(),
             height: h.grid.height(),
-            passable_cells: h.grid.passable_count() as u64,
+            // Every passable cell is on exactly one island.
+            passable_cells: h.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
             islands: h.dead_ends.islands() as u64,
             dead_end_cells: h.dead_ends.dead_end_cells(),
             articulation_cells: h.dead_ends.articulation_cells(),

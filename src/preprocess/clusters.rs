@@ -156,7 +156,9 @@ pub fn find_entrances(
     policy: &EntrancePolicy,
 ) -> Entrances {
     let layout = ClusterLayout::new(grid, cluster_size);
-    let open = |x: u32, y: u32| grid.is_passable(Point::new(x, y));
+    // Passability straight from the padded array (the scan stays on the map).
+    let (pw, passable) = (grid.padded_width() as usize, grid.passable_slice());
+    let open = |x: u32, y: u32| passable[(y as usize + 1) * pw + x as usize + 1];
     let cell = |x: u32, y: u32| y * grid.width() + x;
     // (a, b) transition cell pairs, before de-duplication into nodes.
     let mut pairs: Vec<(u32, u32)> = Vec::new();

@@ -128,9 +128,15 @@ pub fn build_cluster_graph(
                 grid.point_of(crate::CellIndex(entrances.cells[from as usize])),
                 grid.point_of(crate::CellIndex(entrances.cells[to as usize])),
             );
-            let cost = crate::search::path_cost(grid, movement, &[pa, pb])
-                .unwrap_or_else(|e| panic!("stage 3 links only legal moves: {e}"))
-                .0;
+            // One legal move (stage 3 links only those): its base cost times
+            // the weight of the cell entered.
+            debug_assert!(crate::search::legal_move(grid, movement, pa, pb));
+            let base = if pa.x != pb.x && pa.y != pb.y {
+                movement.diagonal
+            } else {
+                movement.straight
+            };
+            let cost = base as u64 * grid.weight(pb).0 as u64;
             raw.push(RawEdge {
                 from,
                 to,
