@@ -5,7 +5,7 @@ use super::{
     AStar, Estimator, Everywhere, Goal, Heuristic, Path, Pricing, QueryError, SearchCache,
     SearchOutcome, SearchStats, Status, TieBreak, check_endpoint, path_to, run_in,
 };
-use crate::grid::{Cost, Grid, Movement, Point};
+use crate::grid::{Cost, Grid, Movement, Node, Point};
 
 /// Dijkstra's algorithm on a grid: paths with no heuristic, the nearest of many
 /// targets, and one-to-all distance fields.
@@ -98,20 +98,7 @@ impl<'g> Dijkstra<'g> {
         for n in &nodes {
             cache.mark_target(*n);
         }
-        let est = Estimator::zero();
-        cache.push_start(s, 0, &est, TieBreak::default());
-        let status = run_in(
-            cache,
-            self.grid,
-            &self.movement,
-            Everywhere,
-            est,
-            Goal::Targets,
-            TieBreak::default(),
-            false,
-            u64::MAX,
-            Pricing::Forward,
-        );
+        let status = self.settle(cache, s, Goal::Targets);
         let found = match status {
             Status::Found(n) => Some(Nearest {
                 target: nodes.iter().position(|t| *t == n).unwrap_or(0),
@@ -131,20 +118,7 @@ impl<'g> Dijkstra<'g> {
         self.movement.validate()?;
         let s = check_endpoint(self.grid, start, "start")?;
         cache.begin(self.grid);
-        let est = Estimator::zero();
-        cache.push_start(s, 0, &est, TieBreak::default());
-        run_in(
-            cache,
-            self.grid,
-            &self.movement,
-            Everywhere,
-            est,
-            Goal::Exhaust,
-            TieBreak::default(),
-            false,
-            u64::MAX,
-            Pricing::Forward,
-        );
+        self.settle(cache, s, Goal::Exhaust);
         let costs = (0..self.grid.height())
             .flat_map(|y| (0..self.grid.width()).map(move |x| Point::new(x, y)))
             .map(|p| cache.g(self.grid.node(p)).unwrap_or(u64::MAX))
@@ -153,5 +127,24 @@ impl<'g> Dijkstra<'g> {
             width: self.grid.width(),
             costs,
         })
+    }
+
+    /// Runs Dijkstra from `start` in a cache already begun (targets marked)
+    /// until `goal` says stop.
+    fn settle(&self, cache: &mut SearchCache, start: Node, goal: Goal) -> Status {
+        let est = Estimator::zero();
+        cache.push_start(start, 0, &est, TieBreak::default());
+        run_in(
+            cache,
+            self.grid,
+            &self.movement,
+            Everywhere,
+            est,
+            goal,
+            TieBreak::default(),
+            false,
+            u64::MAX,
+            Pricing::Forward,
+        )
     }
 }
