@@ -57,6 +57,7 @@
 #![deny(missing_docs)]
 
 mod checksum;
+mod dynamic;
 mod grid;
 mod hierarchy;
 pub mod io;
@@ -66,6 +67,7 @@ mod preprocess;
 mod query;
 mod search;
 
+pub use dynamic::{DeadEndRepair, DynamicHierarchy, Edit, EditError, RepairReport};
 pub use grid::{
     CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
     Point, Weight,

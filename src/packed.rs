@@ -49,6 +49,24 @@ impl Column32 {
         }
     }
 
+    /// Sets the value at `i`, widening the column if `value` does not fit.
+    pub(crate) fn set(&mut self, i: usize, value: u32) {
+        match self {
+            Column32::Narrow(v) if value < u16::MAX as u32 || value == u32::MAX => {
+                v[i] = value as u16;
+            }
+            Column32::Narrow(v) => {
+                let mut wide: Vec<u32> = v
+                    .iter()
+                    .map(|x| if *x == u16::MAX { u32::MAX } else { *x as u32 })
+                    .collect();
+                wide[i] = value;
+                *self = Column32::Wide(wide);
+            }
+            Column32::Wide(v) => v[i] = value,
+        }
+    }
+
     /// Number of values.
     pub(crate) fn len(&self) -> usize {
         match self {

@@ -345,48 +345,66 @@ impl Hierarchy {
         landmarks: Landmarks,
         stages: Vec<StageStats>,
     ) -> Hierarchy {
-        let node_anchor = entrances
-            .cells
-            .iter()
-            .map(|c| {
-                let a = dead_ends.anchor_of(*c as usize);
-                (a, dead_ends.block_end[a as usize])
-            })
-            .collect();
-        let node_points = entrances
-            .cells
-            .iter()
-            .map(|c| grid.point_of(crate::CellIndex(*c)))
-            .collect();
         let mut h = Hierarchy {
-            node_points,
+            node_points: Vec::new(),
             min_weight: grid.min_weight(),
-            stats: BuildStats::default(),
+            stats: BuildStats {
+                stages,
+                ..BuildStats::default()
+            },
             grid,
             settings,
             dead_ends,
             entrances,
             graph,
             landmarks,
-            node_anchor,
+            node_anchor: Vec::new(),
         };
-        h.stats = BuildStats {
-            stages,
-            width: h.grid.width(),
-            height: h.grid.height(),
-            // Every passable cell is on exactly one island.
-            passable_cells: h.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
-            islands: h.dead_ends.islands() as u64,
-            dead_end_cells: h.dead_ends.dead_end_cells(),
-            articulation_cells: h.dead_ends.articulation_cells(),
-            clusters: h.entrances.layout.count() as u64,
-            entrances: h.entrances.entrances(),
-            nodes: h.entrances.transitions() as u64,
-            intra_edges: h.graph.intra_edges(),
-            inter_edges: h.graph.inter_edges(),
-            memory_bytes: h.memory_bytes() as u64,
-        };
+        h.node_points = h
+            .entrances
+            .cells
+            .iter()
+            .map(|c| h.grid.point_of(crate::CellIndex(*c)))
+            .collect();
+        h.refresh_node_anchors();
+        h.refresh_stats();
         h
+    }
+
+    /// Derives each abstract node's place in the dead-end forest.
+    pub(crate) fn refresh_node_anchors(&mut self) {
+        let d = &self.dead_ends;
+        self.node_anchor = self
+            .entrances
+            .cells
+            .iter()
+            .map(|c| {
+                let a = d.anchor_of(*c as usize);
+                (a, d.block_end[a as usize])
+            })
+            .collect();
+    }
+
+    /// Recomputes the sizes and counts in the stats (the stage times stay).
+    pub(crate) fn refresh_stats(&mut self) {
+        let stages = std::mem::take(&mut self.stats.stages);
+        self.stats = BuildStats {
+            stages,
+            width: self.grid.width(),
+            height: self.grid.height(),
+            // Every passable cell is on exactly one island.
+            passable_cells: self.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
+            islands: self.dead_ends.islands() as u64,
+            dead_end_cells: self.dead_ends.dead_end_cells(),
+            articulation_cells: self.dead_ends.articulation_cells(),
+            clusters: self.entrances.layout.count() as u64,
+            entrances: self.entrances.entrances(),
+            nodes: self.entrances.transitions() as u64,
+            intra_edges: self.graph.intra_edges(),
+            inter_edges: self.graph.inter_edges(),
+            memory_bytes: 0,
+        };
+        self.stats.memory_bytes = self.memory_bytes() as u64;
     }
 
     /// The grid this hierarchy describes.

@@ -148,26 +148,110 @@ impl Entrances {
     }
 }
 
-/// Finds entrances and places transition cells (stage 3).
-pub fn find_entrances(
+/// One place where clusters meet: the border between two side-by-side
+/// clusters, between two stacked ones, or the corner where four meet.
+/// Coordinates are those of the right, lower, or lower-right cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Border {
+    /// Between clusters `(cx - 1, cy)` and `(cx, cy)`.
+    Vertical { cx: u32, cy: u32 },
+    /// Between clusters `(cx, cy - 1)` and `(cx, cy)`.
+    Horizontal { cx: u32, cy: u32 },
+    /// The corner shared by `(cx - 1, cy - 1)`, `(cx, cy - 1)`,
+    /// `(cx - 1, cy)` and `(cx, cy)`.
+    Corner { cx: u32, cy: u32 },
+}
+
+impl ClusterLayout {
+    /// Every border and corner, in scan order.
+    pub(crate) fn borders(&self) -> impl Iterator<Item = Border> + '_ {
+        let (cols, rows) = (self.cols, self.rows);
+        let vertical =
+            (0..rows).flat_map(move |cy| (1..cols).map(move |cx| Border::Vertical { cx, cy }));
+        let horizontal =
+            (0..cols).flat_map(move |cx| (1..rows).map(move |cy| Border::Horizontal { cx, cy }));
+        let corners =
+            (1..rows).flat_map(move |cy| (1..cols).map(move |cx| Border::Corner { cx, cy }));
+        vertical.chain(horizontal).chain(corners)
+    }
+
+    /// The borders and corners of cluster `c` (up to four of each).
+    pub(crate) fn borders_of(&self, c: u32) -> impl Iterator<Item = Border> + use<> {
+        let (cols, rows) = (self.cols, self.rows);
+        let (cx, cy) = (c % cols, c / cols);
+        let sides = [
+            (cx >= 1).then_some(Border::Vertical { cx, cy }),
+            (cx + 1 < cols).then_some(Border::Vertical { cx: cx + 1, cy }),
+            (cy >= 1).then_some(Border::Horizontal { cx, cy }),
+            (cy + 1 < rows).then_some(Border::Horizontal { cx, cy: cy + 1 }),
+        ];
+        let corners = [(cx, cy), (cx + 1, cy), (cx, cy + 1), (cx + 1, cy + 1)].map(|(x, y)| {
+            (x >= 1 && y >= 1 && x < cols && y < rows).then_some(Border::Corner { cx: x, cy: y })
+        });
+        sides.into_iter().chain(corners).flatten()
+    }
+
+    /// The borders and corners whose entrances depend on cell `p` (its
+    /// passability, or its weight through the inter-cluster moves).
+    pub(crate) fn borders_at(&self, p: Point, out: &mut Vec<Border>) {
+        let s = self.size;
+        let (cx, cy) = (p.x / s, p.y / s);
+        // The cluster boundaries at or just after p, per axis.
+        let xs = [
+            (p.x.is_multiple_of(s) && p.x > 0).then_some(p.x / s),
+            ((p.x + 1).is_multiple_of(s) && p.x + 1 < self.width).then_some((p.x + 1) / s),
+        ];
+        let ys = [
+            (p.y.is_multiple_of(s) && p.y > 0).then_some(p.y / s),
+            ((p.y + 1).is_multiple_of(s) && p.y + 1 < self.height).then_some((p.y + 1) / s),
+        ];
+        for bx in xs.into_iter().flatten() {
+            out.push(Border::Vertical { cx: bx, cy });
+            for by in ys.into_iter().flatten() {
+                out.push(Border::Corner { cx: bx, cy: by });
+            }
+        }
+        for by in ys.into_iter().flatten() {
+            out.push(Border::Horizontal { cx, cy: by });
+        }
+    }
+
+    /// The clusters that share `border`.
+    pub(crate) fn clusters_at(&self, border: Border, out: &mut Vec<u32>) {
+        let id = |x: u32, y: u32| y * self.cols + x;
+        match border {
+            Border::Vertical { cx, cy } => out.extend([id(cx - 1, cy), id(cx, cy)]),
+            Border::Horizontal { cx, cy } => out.extend([id(cx, cy - 1), id(cx, cy)]),
+            Border::Corner { cx, cy } => out.extend([
+                id(cx - 1, cy - 1),
+                id(cx, cy - 1),
+                id(cx - 1, cy),
+                id(cx, cy),
+            ]),
+        }
+    }
+}
+
+/// Scans one border or corner: pushes its transition cell pairs (row-major
+/// indices, the first in the left, upper or upper cluster of the move) and
+/// returns how many entrances it holds.
+pub(crate) fn border_pairs(
     grid: &Grid,
     movement: &Movement,
-    cluster_size: u32,
+    layout: &ClusterLayout,
     policy: &EntrancePolicy,
-) -> Entrances {
-    let layout = ClusterLayout::new(grid, cluster_size);
+    border: Border,
+    offsets: &mut Vec<u32>,
+    pairs: &mut Vec<(u32, u32)>,
+) -> u64 {
     // Passability straight from the padded array (the scan stays on the map).
     let (pw, passable) = (grid.padded_width() as usize, grid.passable_slice());
     let open = |x: u32, y: u32| passable[(y as usize + 1) * pw + x as usize + 1];
     let cell = |x: u32, y: u32| y * grid.width() + x;
-    // (a, b) transition cell pairs, before de-duplication into nodes.
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    let mut offsets = Vec::new();
-    let mut entrances = 0u64;
     let size = layout.size;
-
-    // Vertical borders: cells (bx - 1, y) | (bx, y), scanned per cluster row so
-    // an entrance never spans two cluster rows.
+    let mut entrances = 0u64;
+    // A run of cells along a border, scanned across one cluster's side so an
+    // entrance never spans two clusters.
     let mut scan = |fixed: u32, horizontal_border: bool, from: u32, to: u32| {
         let mut run_start = None;
         for i in from..=to + 1 {
@@ -181,8 +265,8 @@ pub fn find_entrances(
                 (true, None) => run_start = Some(i),
                 (false, Some(s)) => {
                     entrances += 1;
-                    policy.offsets(i - s, &mut offsets);
-                    for o in &offsets {
+                    policy.offsets(i - s, offsets);
+                    for o in offsets.iter() {
                         let k = s + o;
                         pairs.push(if horizontal_border {
                             (cell(k, fixed - 1), cell(k, fixed))
@@ -196,77 +280,113 @@ pub fn find_entrances(
             }
         }
     };
-    for cy in 0..layout.rows {
-        let y0 = cy * size;
-        let y1 = (y0 + size).min(grid.height()) - 1;
-        for cx in 1..layout.cols {
-            scan(cx * size, false, y0, y1);
+    match border {
+        Border::Vertical { cx, cy } => {
+            let y0 = cy * size;
+            scan(cx * size, false, y0, (y0 + size).min(grid.height()) - 1);
         }
-    }
-    for cx in 0..layout.cols {
-        let x0 = cx * size;
-        let x1 = (x0 + size).min(grid.width()) - 1;
-        for cy in 1..layout.rows {
-            scan(cy * size, true, x0, x1);
+        Border::Horizontal { cx, cy } => {
+            let x0 = cx * size;
+            scan(cy * size, true, x0, (x0 + size).min(grid.width()) - 1);
         }
-    }
-
-    // Corners where four clusters meet: the two diagonal moves across them.
-    if movement.diagonals() {
-        for cy in 1..layout.rows {
-            for cx in 1..layout.cols {
-                let (x, y) = (cx * size, cy * size);
-                // (x-1, y-1) <-> (x, y) and (x, y-1) <-> (x-1, y).
-                for (a, b) in [((x - 1, y - 1), (x, y)), ((x, y - 1), (x - 1, y))] {
-                    if crate::search::legal_move(
-                        grid,
-                        movement,
-                        Point::new(a.0, a.1),
-                        Point::new(b.0, b.1),
-                    ) {
-                        entrances += 1;
-                        pairs.push((cell(a.0, a.1), cell(b.0, b.1)));
-                    }
+        // The two diagonal moves across a corner where four clusters meet:
+        // (x-1, y-1) <-> (x, y) and (x, y-1) <-> (x-1, y).
+        Border::Corner { cx, cy } if movement.diagonals() => {
+            let (x, y) = (cx * size, cy * size);
+            for (a, b) in [((x - 1, y - 1), (x, y)), ((x, y - 1), (x - 1, y))] {
+                if crate::search::legal_move(
+                    grid,
+                    movement,
+                    Point::new(a.0, a.1),
+                    Point::new(b.0, b.1),
+                ) {
+                    entrances += 1;
+                    pairs.push((cell(a.0, a.1), cell(b.0, b.1)));
                 }
             }
         }
+        Border::Corner { .. } => {}
+    }
+    entrances
+}
+
+/// Finds entrances and places transition cells (stage 3).
+pub fn find_entrances(
+    grid: &Grid,
+    movement: &Movement,
+    cluster_size: u32,
+    policy: &EntrancePolicy,
+) -> Entrances {
+    let layout = ClusterLayout::new(grid, cluster_size);
+    // (a, b) transition cell pairs, before de-duplication into nodes.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let mut offsets = Vec::new();
+    let mut entrances = 0u64;
+    for border in layout.borders() {
+        entrances += border_pairs(
+            grid,
+            movement,
+            &layout,
+            policy,
+            border,
+            &mut offsets,
+            &mut pairs,
+        );
+    }
+    Entrances::from_pairs(grid, layout, &pairs, entrances)
+}
+
+impl Entrances {
+    /// Nodes and links from transition cell pairs (in any order, repeats
+    /// allowed).
+    pub(crate) fn from_pairs(
+        grid: &Grid,
+        layout: ClusterLayout,
+        pairs: &[(u32, u32)],
+        entrances: u64,
+    ) -> Entrances {
+        // Nodes: the distinct transition cells, grouped by cluster.
+        let cluster_of_cell =
+            |c: u32| layout.cluster_of(Point::new(c % grid.width(), c / grid.width()));
+        let mut cells: Vec<(u32, u32)> = pairs
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .map(|c| (cluster_of_cell(c), c))
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let mut cluster_first = vec![0u32; layout.count() + 1];
+        for (c, _) in &cells {
+            cluster_first[*c as usize + 1] += 1;
+        }
+        for i in 0..layout.count() {
+            cluster_first[i + 1] += cluster_first[i];
+        }
+        let index_of = |c: u32| -> u32 {
+            let key = (cluster_of_cell(c), c);
+            cells
+                .binary_search(&key)
+                .expect("every paired cell is a node") as u32
+        };
+        let mut links: Vec<(u32, u32)> = pairs
+            .iter()
+            .map(|(a, b)| (index_of(*a), index_of(*b)))
+            .collect();
+        links.sort_unstable();
+        links.dedup();
+        Entrances {
+            layout,
+            cells: cells.into_iter().map(|(_, c)| c).collect(),
+            cluster_first,
+            links,
+            entrances,
+        }
     }
 
-    // Nodes: the distinct transition cells, grouped by cluster.
-    let cluster_of_cell =
-        |c: u32| layout.cluster_of(Point::new(c % grid.width(), c / grid.width()));
-    let mut cells: Vec<(u32, u32)> = pairs
-        .iter()
-        .flat_map(|(a, b)| [*a, *b])
-        .map(|c| (cluster_of_cell(c), c))
-        .collect();
-    cells.sort_unstable();
-    cells.dedup();
-    let mut cluster_first = vec![0u32; layout.count() + 1];
-    for (c, _) in &cells {
-        cluster_first[*c as usize + 1] += 1;
-    }
-    for i in 0..layout.count() {
-        cluster_first[i + 1] += cluster_first[i];
-    }
-    let index_of = |c: u32| -> u32 {
-        let key = (cluster_of_cell(c), c);
-        cells
-            .binary_search(&key)
-            .expect("every paired cell is a node") as u32
-    };
-    let mut links: Vec<(u32, u32)> = pairs
-        .iter()
-        .map(|(a, b)| (index_of(*a), index_of(*b)))
-        .collect();
-    links.sort_unstable();
-    links.dedup();
-    Entrances {
-        layout,
-        cells: cells.into_iter().map(|(_, c)| c).collect(),
-        cluster_first,
-        links,
-        entrances,
+    /// The transition cells of cluster `c`.
+    pub(crate) fn cluster_cells(&self, c: u32) -> &[u32] {
+        &self.cells
+            [self.cluster_first[c as usize] as usize..self.cluster_first[c as usize + 1] as usize]
     }
 }
 

@@ -20,7 +20,7 @@
 use rayon::prelude::*;
 
 use super::cluster_search::ClusterSearch;
-use super::clusters::Entrances;
+use super::clusters::{ClusterLayout, Entrances};
 use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
 use crate::packed::Column64;
 use crate::search::route;
@@ -95,13 +95,43 @@ impl ClusterGraph {
     }
 }
 
-/// One edge before assembly.
-struct RawEdge {
-    from: u32,
-    to: u32,
-    cost: u64,
-    /// Direction codes of the moves, when kept and not a straight route.
-    path: Vec<u8>,
+/// One edge inside a cluster, between two of its transitions (indices into
+/// the cluster's transition list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LocalEdge {
+    pub(crate) from: u32,
+    pub(crate) to: u32,
+    pub(crate) cost: u64,
+    /// The moves behind it: `codes[path.0..path.1]` of its [`ClusterEdges`]
+    /// (empty when not kept or a straight route).
+    pub(crate) path: (u32, u32),
+}
+
+/// The edges inside one cluster, the unit the graph is built (and repaired)
+/// from. Indices are local, so a cluster's edges stay valid when the node
+/// numbering of other clusters shifts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ClusterEdges {
+    pub(crate) edges: Vec<LocalEdge>,
+    pub(crate) codes: Vec<u8>,
+}
+
+impl ClusterEdges {
+    fn push(&mut self, from: u32, to: u32, cost: u64, path: impl IntoIterator<Item = u8>) {
+        let start = self.codes.len() as u32;
+        self.codes.extend(path);
+        self.edges.push(LocalEdge {
+            from,
+            to,
+            cost,
+            path: (start, self.codes.len() as u32),
+        });
+    }
+
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.edges.capacity() * std::mem::size_of::<LocalEdge>() + self.codes.capacity()
+    }
 }
 
 /// Computes the cluster graph (stage 4).
@@ -112,16 +142,71 @@ pub fn build_cluster_graph(
     keep_paths: bool,
 ) -> ClusterGraph {
     let layout = entrances.layout;
-    let nodes = entrances.cells.len();
-    let per_cluster: Vec<Vec<RawEdge>> = (0..layout.count() as u32)
+    let per_cluster: Vec<ClusterEdges> = (0..layout.count() as u32)
         .into_par_iter()
         .map_init(ClusterSearch::default, |search, c| {
-            intra_cluster_edges(grid, movement, entrances, c, keep_paths, search)
+            intra_cluster_edges(
+                grid,
+                movement,
+                &layout,
+                c,
+                entrances.cluster_cells(c),
+                keep_paths,
+                search,
+            )
         })
         .collect();
-    let intra: usize = per_cluster.iter().map(Vec::len).sum();
+    assemble_graph(grid, movement, entrances, &per_cluster, keep_paths)
+}
 
-    let mut raw: Vec<RawEdge> = per_cluster.into_iter().flatten().collect();
+/// The graph in CSR form from each cluster's inside edges and the
+/// inter-cluster links. A node's edges are its inside ones (in the cluster's
+/// order), then one per link, in link order.
+pub(crate) fn assemble_graph(
+    grid: &Grid,
+    movement: &Movement,
+    entrances: &Entrances,
+    per_cluster: &[ClusterEdges],
+    keep_paths: bool,
+) -> ClusterGraph {
+    let nodes = entrances.cells.len();
+    let first_of = |c: usize| entrances.cluster_first[c];
+    let mut edge_first = vec![0u32; nodes + 1];
+    for (c, ce) in per_cluster.iter().enumerate() {
+        for e in &ce.edges {
+            edge_first[(first_of(c) + e.from) as usize + 1] += 1;
+        }
+    }
+    for (a, b) in &entrances.links {
+        edge_first[*a as usize + 1] += 1;
+        edge_first[*b as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        edge_first[i + 1] += edge_first[i];
+    }
+    let edges = edge_first[nodes] as usize;
+    let mut slot: Vec<u32> = edge_first[..nodes].to_vec();
+    let mut edge_to = vec![0u32; edges];
+    let mut edge_cost = vec![0u64; edges];
+    // Per edge: (cluster, code range) when it has a stored path.
+    let mut path_of: Vec<(u32, u32, u32)> = if keep_paths {
+        vec![(0, 0, 0); edges]
+    } else {
+        Vec::new()
+    };
+    for (c, ce) in per_cluster.iter().enumerate() {
+        let a = first_of(c);
+        for e in &ce.edges {
+            let k = &mut slot[(a + e.from) as usize];
+            edge_to[*k as usize] = a + e.to;
+            edge_cost[*k as usize] = e.cost;
+            if keep_paths {
+                path_of[*k as usize] = (c as u32, e.path.0, e.path.1);
+            }
+            *k += 1;
+        }
+    }
+    let intra = edges - 2 * entrances.links.len();
     for (a, b) in &entrances.links {
         for (from, to) in [(*a, *b), (*b, *a)] {
             let (pa, pb) = (
@@ -136,48 +221,21 @@ pub fn build_cluster_graph(
             } else {
                 movement.straight
             };
-            let cost = base as u64 * grid.weight(pb).0 as u64;
-            raw.push(RawEdge {
-                from,
-                to,
-                cost,
-                path: Vec::new(),
-            });
+            let k = &mut slot[from as usize];
+            edge_to[*k as usize] = to;
+            edge_cost[*k as usize] = base as u64 * grid.weight(pb).0 as u64;
+            *k += 1;
         }
     }
-    let inter = raw.len() - intra;
-    // A counting sort by source (stable: each node's intra edges stay before
-    // its inter ones).
-    let mut edge_first = vec![0u32; nodes + 1];
-    for e in &raw {
-        edge_first[e.from as usize + 1] += 1;
-    }
-    for i in 0..nodes {
-        edge_first[i + 1] += edge_first[i];
-    }
-    let mut slot: Vec<u32> = edge_first[..nodes].to_vec();
-    let mut order = vec![0u32; raw.len()];
-    for (k, e) in raw.iter().enumerate() {
-        order[slot[e.from as usize] as usize] = k as u32;
-        slot[e.from as usize] += 1;
-    }
-    let mut taken: Vec<Option<RawEdge>> = raw.into_iter().map(Some).collect();
-    let raw = order
-        .iter()
-        .map(|k| taken[*k as usize].take().expect("each edge placed once"));
     let mut path_first = Vec::new();
     let mut path_codes = Vec::new();
     if keep_paths {
-        path_first.reserve(order.len() + 1);
+        path_first.reserve(edges + 1);
         path_first.push(0);
-    }
-    let mut edge_to = Vec::with_capacity(order.len());
-    let mut edge_cost = Vec::with_capacity(order.len());
-    for e in raw {
-        edge_to.push(e.to);
-        edge_cost.push(e.cost);
-        if keep_paths {
-            path_codes.extend_from_slice(&e.path);
+        let total: usize = path_of.iter().map(|(_, s, e)| (e - s) as usize).sum();
+        path_codes.reserve(total);
+        for (c, s, e) in &path_of {
+            path_codes.extend_from_slice(&per_cluster[*c as usize].codes[*s as usize..*e as usize]);
             path_first.push(path_codes.len() as u32);
         }
     }
@@ -188,7 +246,29 @@ pub fn build_cluster_graph(
         path_first,
         path_codes,
         intra_edges: intra as u64,
-        inter_edges: inter as u64,
+        inter_edges: (edges - intra) as u64,
+    }
+}
+
+impl ClusterGraph {
+    /// The inside edges of each cluster, read back from the assembled graph
+    /// (the inverse of [`assemble_graph`]'s first half).
+    pub(crate) fn cluster_edges(&self, entrances: &Entrances) -> Vec<ClusterEdges> {
+        (0..entrances.layout.count())
+            .map(|c| {
+                let (a, b) = (entrances.cluster_first[c], entrances.cluster_first[c + 1]);
+                let mut out = ClusterEdges::default();
+                for v in a..b {
+                    for (to, cost, e) in self.out_edges(v) {
+                        if (a..b).contains(&to) {
+                            let codes = self.edge_path(e).unwrap_or(&[]);
+                            out.push(v - a, to - a, cost, codes.iter().copied());
+                        }
+                    }
+                }
+                out
+            })
+            .collect()
     }
 }
 
@@ -199,24 +279,21 @@ fn uniform_weight(local: &Grid) -> Option<Weight> {
     weights.all(|w| w == first).then_some(first)
 }
 
-fn intra_cluster_edges(
+/// The exact inside edges of one cluster between its transition `cells`.
+pub(crate) fn intra_cluster_edges(
     grid: &Grid,
     movement: &Movement,
-    entrances: &Entrances,
+    layout: &ClusterLayout,
     cluster: u32,
+    cells: &[u32],
     keep_paths: bool,
     search: &mut ClusterSearch,
-) -> Vec<RawEdge> {
-    let (a, b) = (
-        entrances.cluster_first[cluster as usize],
-        entrances.cluster_first[cluster as usize + 1],
-    );
-    let mut out = Vec::new();
-    if b - a < 2 {
+) -> ClusterEdges {
+    let mut out = ClusterEdges::default();
+    if cells.len() < 2 {
         return out;
     }
-    let bounds = entrances.layout.bounds(cluster);
-    let cells = &entrances.cells[a as usize..b as usize];
+    let bounds = layout.bounds(cluster);
     let point = |c: u32| grid.point_of(crate::CellIndex(c));
 
     // Search a copy of the cluster: its padding is the cluster's edge, so the
@@ -237,23 +314,13 @@ fn intra_cluster_edges(
     let shortcut = uniform_weight(&local);
     let open_cluster = local.passable_count() == local.len();
     let n = nodes.len();
-    let push = |out: &mut Vec<RawEdge>, i: usize, j: usize, cost: u64, path: Vec<u8>| {
+    let push = |out: &mut ClusterEdges, i: usize, j: usize, cost: u64, path: &[u8]| {
         if symmetric {
             // The way back: the moves reversed, each turned around.
-            let back = path.iter().rev().map(|c| opposite_direction(*c)).collect();
-            out.push(RawEdge {
-                from: a + j as u32,
-                to: a + i as u32,
-                cost,
-                path: back,
-            });
+            let back = path.iter().rev().map(|c| opposite_direction(*c));
+            out.push(j as u32, i as u32, cost, back);
         }
-        out.push(RawEdge {
-            from: a + i as u32,
-            to: a + j as u32,
-            cost,
-            path,
-        });
+        out.push(i as u32, j as u32, cost, path.iter().copied());
     };
     // Pairs no straight route settles, as a row-major n x n table (both
     // orders set when symmetric).
@@ -276,13 +343,7 @@ fn intra_cluster_edges(
                     let d = movement
                         .distance(pi.x.abs_diff(pj.x), pi.y.abs_diff(pj.y))
                         .0;
-                    push(
-                        &mut out,
-                        i,
-                        j,
-                        d / Weight::ONE.0 as u64 * w.0 as u64,
-                        Vec::new(),
-                    );
+                    push(&mut out, i, j, d / Weight::ONE.0 as u64 * w.0 as u64, &[]);
                 }
                 None => {
                     unresolved[i * n + j] = true;
@@ -297,6 +358,7 @@ fn intra_cluster_edges(
     // symmetric map one search settles every pair it is part of, so the
     // searches form a small vertex cover of the unresolved pairs.
     let mut trace = Vec::new();
+    let mut path = Vec::new();
     let mut targets = Vec::new();
     let mut target_nodes = Vec::new();
     let min_weight = local.min_weight();
@@ -329,7 +391,7 @@ fn intra_cluster_edges(
             let Some(cost) = search.cost(node) else {
                 continue; // not connected inside the cluster
             };
-            let mut path = Vec::new();
+            path.clear();
             // Keep the path only when it winds (costs over 5/4 of the
             // straight-line bound): a near-straight path is found again by a
             // search that expands little more than its own cells, a winding
@@ -348,10 +410,10 @@ fn intra_cluster_edges(
                     direction_code(q.x as i64 - p.x as i64, q.y as i64 - p.y as i64)
                 }));
             }
-            push(&mut out, i, j, cost, path);
+            push(&mut out, i, j, cost, &path);
         }
     }
-    drop_dominated(&mut out, a, n);
+    drop_dominated(&mut out.edges, n);
     out
 }
 
@@ -361,13 +423,13 @@ fn intra_cluster_edges(
 /// dominate are strictly cheaper, and by induction on cost every distance in
 /// the graph survives even when all dominated edges go at once. On maps with
 /// many small entrances (random obstacles) this removes most edges.
-fn drop_dominated(edges: &mut Vec<RawEdge>, first: u32, n: usize) {
+fn drop_dominated(edges: &mut Vec<LocalEdge>, n: usize) {
     if n < 3 {
         return;
     }
     let mut cost = vec![u64::MAX; n * n];
     for e in edges.iter() {
-        cost[(e.from - first) as usize * n + (e.to - first) as usize] = e.cost;
+        cost[e.from as usize * n + e.to as usize] = e.cost;
     }
     let mut dominated = vec![false; n * n];
     for i in 0..n {
@@ -384,5 +446,5 @@ fn drop_dominated(edges: &mut Vec<RawEdge>, first: u32, n: usize) {
             }
         }
     }
-    edges.retain(|e| !dominated[(e.from - first) as usize * n + (e.to - first) as usize]);
+    edges.retain(|e| !dominated[e.from as usize * n + e.to as usize]);
 }

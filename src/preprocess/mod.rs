@@ -15,10 +15,10 @@
 //! The builder runs the chain 1 -> 2 beside the chain 3 -> 4 -> 5.
 //! Saving and loading live with the hierarchy they serialise.
 
-mod cluster_search;
-mod clusters;
+pub(crate) mod cluster_search;
+pub(crate) mod clusters;
 mod dead_ends;
-mod graph;
+pub(crate) mod graph;
 mod islands;
 mod landmarks;
 

@@ -1,0 +1,642 @@
+//! Run-time map changes: a hierarchy that repairs itself locally.
+//!
+//! A [`DynamicHierarchy`] owns a [`Hierarchy`] and applies edits to its map
+//! (cells opened or closed, terrain weights changed), repairing only what the
+//! edits touch:
+//!
+//! * **Clusters.** The borders and corners next to a changed cell are scanned
+//!   again; a cluster whose transitions or cells changed gets its inside edges
+//!   recomputed (exact searches, as in the build), every other cluster keeps
+//!   its edges. A batch of edits repairs each touched cluster once. The graph
+//!   is then reassembled from the per-cluster edges in one linear pass.
+//! * **Islands and dead ends.** Most edits are recognised as local (see
+//!   `dead_end_repair`): only the changed cells' tags change. Edits that can
+//!   merge or split islands or reshape the block forest recompute stages 1
+//!   and 2 over the map.
+//! * **Landmarks.** Landmark distances are global; an edit that changes the
+//!   graph drops them (queries fall back to the octile bound, which stays
+//!   admissible) until [`DynamicHierarchy::refresh_landmarks`] recomputes them,
+//!   for example between frames or on a worker thread.
+//!
+//! The result equals a hierarchy built from scratch on the changed map: the
+//! same transitions, edges, costs and stored paths in the same order, and the
+//! same islands and dead-end regions (the block numbering may differ, the
+//! forest it describes does not). The property tests check exactly this on
+//! random edit sequences.
+//!
+//! [`RepairReport`] says which clusters changed, so a game re-plans only the
+//! paths that cross them ([`RepairReport::touches`]).
+//!
+//! ```
+//! use tierpath::{DynamicHierarchy, Grid, Hierarchy, Point, QueryCache};
+//! let grid = Grid::new(64, 64)?;
+//! let mut world = DynamicHierarchy::new(Hierarchy::build(grid)?);
+//! let mut cache = QueryCache::new();
+//! let (start, goal) = (Point::new(2, 30), Point::new(60, 30));
+//! let before = world.find_path(&mut cache, start, goal)?.path.unwrap();
+//! // A wall goes up across the straight route.
+//! let wall: Vec<Point> = (10..50).map(|y| Point::new(32, y)).collect();
+//! let report = world.set_passable(&wall, false)?;
+//! assert!(report.touches(&before.cells));
+//! let after = world.find_path(&mut cache, start, goal)?.path.unwrap();
+//! assert!(after.cells.iter().all(|p| p.x != 32 || !(10..50).contains(&p.y)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Performance
+//! A repair costs the touched clusters' searches plus one pass over the
+//! graph's arrays (tens of thousands of nodes on a 1024x1024 map): well under
+//! a millisecond for a small edit on the largest Moving AI maps (`cargo bench
+//! --bench repair`). The global dead-end path costs about as much as stages 1
+//! and 2 of a build.
+
+mod dead_end_repair;
+// mod fog;
+// mod layers;
+
+use std::ops::Deref;
+
+use fixedbitset::FixedBitSet;
+use thiserror::Error;
+
+use crate::grid::{Grid, GridError, Point, Weight};
+use crate::hierarchy::Hierarchy;
+use crate::preprocess::cluster_search::ClusterSearch;
+use crate::preprocess::clusters::{Border, border_pairs};
+use crate::preprocess::graph::{ClusterEdges, assemble_graph, intra_cluster_edges};
+use crate::preprocess::{ClusterLayout, Entrances, find_dead_ends, find_islands, find_landmarks};
+use dead_end_repair::{BlockSizes, LocalScratch};
+
+/// One change to the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    /// Opens (`true`) or closes (`false`) a cell.
+    Passable(Point, bool),
+    /// Sets a cell's terrain weight (at least 1).
+    Weight(Point, Weight),
+}
+
+/// Why an edit was refused. Nothing is applied when any edit of a batch is
+/// refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EditError {
+    /// A cell off the map.
+    #[error("edit {index}: {source}")]
+    OffMap {
+        /// Position of the edit in the batch.
+        index: usize,
+        /// The grid's complaint.
+        source: GridError,
+    },
+    /// A weight of zero (moves must cost more than nothing).
+    #[error("edit {index}: weight 0 at ({x}, {y}); weights are at least 1")]
+    ZeroWeight {
+        /// Position of the edit in the batch.
+        index: usize,
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+    },
+}
+
+/// How islands and dead ends were brought up to date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadEndRepair {
+    /// No cell opened or closed.
+    Unchanged,
+    /// Only the changed cells' tags changed (the local rule).
+    Local,
+    /// Stages 1 and 2 ran again over the map.
+    Recomputed,
+}
+
+/// What a repair changed.
+#[derive(Debug, Clone)]
+pub struct RepairReport {
+    layout: ClusterLayout,
+    /// Clusters whose cells, transitions or inside edges changed, as a set.
+    touched: FixedBitSet,
+    /// Cells whose passability or weight actually changed.
+    pub changed_cells: Vec<Point>,
+    /// Clusters whose cells, transitions or inside edges changed, ascending.
+    pub clusters: Vec<u32>,
+    /// How islands and dead ends were repaired.
+    pub dead_ends: DeadEndRepair,
+    /// Whether landmark distances were dropped (see
+    /// [`DynamicHierarchy::refresh_landmarks`]).
+    pub landmarks_dropped: bool,
+}
+
+impl RepairReport {
+    /// Whether a path (its cells) crosses a cluster the repair changed: such a
+    /// path may now be blocked or no longer the best, and should be planned
+    /// again. Paths that cross no changed cluster keep their cost, stay
+    /// valid, and stay within the planner's usual bound, so they can be kept.
+    pub fn touches(&self, cells: &[Point]) -> bool {
+        cells.iter().any(|p| {
+            p.x < self.layout.width
+                && p.y < self.layout.height
+                && self.touched.contains(self.layout.cluster_of(*p) as usize)
+        })
+    }
+
+    /// Whether a path (its cells) steps on a cell this repair closed or
+    /// re-weighted: the path is then invalid or costs something else.
+    pub fn blocks(&self, cells: &[Point]) -> bool {
+        // Changed cells are few; a path is long: test each cell of the path
+        // against a sorted list.
+        let mut changed = self.changed_cells.clone();
+        changed.sort_unstable_by_key(|p| (p.y, p.x));
+        cells.iter().any(|p| {
+            changed
+                .binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x))
+                .is_ok()
+        })
+    }
+}
+
+/// A [`Hierarchy`] whose map changes at run time, repaired locally after each
+/// batch of edits. Queries go through `Deref` to the hierarchy.
+///
+/// # Performance
+/// Holds, beside the hierarchy, each cluster's inside edges in local indices
+/// (about the size of the graph's edge arrays) and a size per block of the
+/// dead-end forest. See the module docs for the cost of a repair.
+#[derive(Debug)]
+pub struct DynamicHierarchy {
+    h: Hierarchy,
+    /// Inside edges per cluster, local indices.
+    intra: Vec<ClusterEdges>,
+    /// Entrances per border, so the total stays exact as borders change.
+    vertical: Vec<u32>,
+    horizontal: Vec<u32>,
+    corner: Vec<u32>,
+    sizes: BlockSizes,
+    /// The landmark count asked for at build time.
+    landmarks_wanted: u32,
+    search: ClusterSearch,
+    local: LocalScratch,
+}
+
+impl Deref for DynamicHierarchy {
+    type Target = Hierarchy;
+    fn deref(&self) -> &Hierarchy {
+        &self.h
+    }
+}
+
+impl DynamicHierarchy {
+    /// Takes a hierarchy for run-time changes. Costs one pass over its graph
+    /// and its map.
+    pub fn new(h: Hierarchy) -> DynamicHierarchy {
+        let layout = h.entrances.layout;
+        let intra = h.graph.cluster_edges(&h.entrances);
+        let mut d = DynamicHierarchy {
+            intra,
+            vertical: vec![0; layout.count()],
+            horizontal: vec![0; layout.count()],
+            corner: vec![0; layout.count()],
+            sizes: BlockSizes::new(&h.dead_ends),
+            landmarks_wanted: h.settings.landmarks,
+            search: ClusterSearch::default(),
+            local: LocalScratch::default(),
+            h,
+        };
+        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+        for border in layout.borders() {
+            let n = d.scan(border, &mut offsets, &mut pairs);
+            *d.border_count(border) = n as u32;
+        }
+        d
+    }
+
+    /// The hierarchy as it stands.
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.h
+    }
+
+    /// Gives the hierarchy back (for saving, or sharing between threads).
+    pub fn into_hierarchy(self) -> Hierarchy {
+        self.h
+    }
+
+    /// Bytes held beside the hierarchy for repairs.
+    pub fn repair_memory_bytes(&self) -> usize {
+        self.intra
+            .iter()
+            .map(ClusterEdges::memory_bytes)
+            .sum::<usize>()
+            + 4 * (self.vertical.len() + self.horizontal.len() + self.corner.len())
+            + self.sizes.memory_bytes()
+    }
+
+    /// Opens or closes cells, then repairs.
+    pub fn set_passable(
+        &mut self,
+        cells: &[Point],
+        passable: bool,
+    ) -> Result<RepairReport, EditError> {
+        let edits: Vec<Edit> = cells.iter().map(|p| Edit::Passable(*p, passable)).collect();
+        self.apply(&edits)
+    }
+
+    /// Sets terrain weights, then repairs.
+    pub fn set_weights(&mut self, cells: &[(Point, Weight)]) -> Result<RepairReport, EditError> {
+        let edits: Vec<Edit> = cells.iter().map(|(p, w)| Edit::Weight(*p, *w)).collect();
+        self.apply(&edits)
+    }
+
+    /// Applies a batch of edits (later ones win on the same cell), then
+    /// repairs every touched cluster once. All edits are checked first: on an
+    /// error nothing changes.
+    pub fn apply(&mut self, edits: &[Edit]) -> Result<RepairReport, EditError> {
+        for (index, e) in edits.iter().enumerate() {
+            let (Edit::Passable(p, _) | Edit::Weight(p, _)) = *e;
+            self.h
+                .grid
+                .check(p)
+                .map_err(|source| EditError::OffMap { index, source })?;
+            if let Edit::Weight(p, w) = *e
+                && w.0 == 0
+            {
+                return Err(EditError::ZeroWeight {
+                    index,
+                    x: p.x,
+                    y: p.y,
+                });
+            }
+        }
+        // The net effect per cell, in first-edit order.
+        let mut opened = Vec::new();
+        let mut closed = Vec::new();
+        let mut weighted = Vec::new();
+        let mut last: Vec<(Point, Option<bool>, Option<Weight>)> = Vec::new();
+        {
+            let mut order: Vec<(u32, u32, usize)> = Vec::with_capacity(edits.len());
+            for (i, e) in edits.iter().enumerate() {
+                let (Edit::Passable(p, _) | Edit::Weight(p, _)) = *e;
+                order.push((p.y, p.x, i));
+            }
+            order.sort_unstable();
+            let mut k = 0;
+            while k < order.len() {
+                let (y, x) = (order[k].0, order[k].1);
+                let p = Point::new(x, y);
+                let (mut pass, mut weight) = (None, None);
+                while k < order.len() && (order[k].0, order[k].1) == (y, x) {
+                    match edits[order[k].2] {
+                        Edit::Passable(_, b) => pass = Some(b),
+                        Edit::Weight(_, w) => weight = Some(w),
+                    }
+                    k += 1;
+                }
+                last.push((p, pass, weight));
+            }
+        }
+        let grid = &self.h.grid;
+        for (p, pass, weight) in &last {
+            match pass {
+                Some(true) if !grid.is_passable(*p) => opened.push(*p),
+                Some(false) if grid.is_passable(*p) => closed.push(*p),
+                _ => {}
+            }
+            if let Some(w) = weight
+                && *w != grid.weight(*p)
+            {
+                weighted.push((*p, *w));
+            }
+        }
+        let mut changed: Vec<Point> = opened
+            .iter()
+            .chain(&closed)
+            .copied()
+            .chain(weighted.iter().map(|(p, _)| *p))
+            .collect();
+        changed.sort_unstable_by_key(|p| (p.y, p.x));
+        changed.dedup();
+
+        // Weights first: they do not touch islands or dead ends. The smallest
+        // passable weight follows cheaply unless the smallest one goes.
+        let mut min = self.h.min_weight;
+        let mut rescan_min = false;
+        for (p, w) in &weighted {
+            let old = self.h.grid.weight(*p);
+            self.h.grid.set_weight(*p, *w).expect("checked above");
+            if self.h.grid.is_passable(*p) {
+                rescan_min |= old == min;
+                min = min.min(*w);
+            }
+        }
+        for p in &opened {
+            min = min.min(self.h.grid.weight(*p));
+        }
+        for p in &closed {
+            rescan_min |= self.h.grid.weight(*p) == min;
+        }
+        let dead_ends = self.repair_dead_ends(&opened, &closed);
+        self.h.min_weight = if rescan_min {
+            self.h.grid.min_weight()
+        } else {
+            min
+        };
+        let layout = self.h.entrances.layout;
+        let mut touched = FixedBitSet::with_capacity(layout.count());
+        let landmarks_dropped = if changed.is_empty() {
+            false
+        } else {
+            self.repair_clusters(&changed, &mut touched);
+            self.h.node_points = self
+                .h
+                .entrances
+                .cells
+                .iter()
+                .map(|c| self.h.grid.point_of(crate::CellIndex(*c)))
+                .collect();
+            self.h.refresh_node_anchors();
+            let dropped = self.h.settings.landmarks > 0;
+            self.h.landmarks = find_landmarks(&self.h.graph, &[], 0, 0, 0);
+            self.h.settings.landmarks = 0;
+            self.h.refresh_stats();
+            dropped
+        };
+        Ok(RepairReport {
+            clusters: touched.ones().map(|c| c as u32).collect(),
+            touched,
+            layout,
+            changed_cells: changed,
+            dead_ends,
+            landmarks_dropped,
+        })
+    }
+
+    /// Recomputes landmark distances dropped by repairs (global: about as
+    /// long as the build's landmark stage). A no-op when they are current.
+    pub fn refresh_landmarks(&mut self) {
+        if self.h.settings.landmarks == self.landmarks_wanted {
+            return;
+        }
+        let h = &mut self.h;
+        h.landmarks = find_landmarks(
+            &h.graph,
+            &h.node_points,
+            h.grid.width(),
+            h.grid.height(),
+            self.landmarks_wanted,
+        );
+        h.settings.landmarks = self.landmarks_wanted;
+        h.refresh_stats();
+    }
+
+    /// Whether landmark distances are current.
+    pub fn landmarks_current(&self) -> bool {
+        self.h.settings.landmarks == self.landmarks_wanted
+    }
+
+    /// Opens and closes cells on the grid, keeping islands and dead ends
+    /// exact: locally when the rule allows, else by recomputing them.
+    fn repair_dead_ends(&mut self, opened: &[Point], closed: &[Point]) -> DeadEndRepair {
+        if opened.is_empty() && closed.is_empty() {
+            return DeadEndRepair::Unchanged;
+        }
+        let movement = self.h.settings.movement;
+        let mut local = true;
+        for (cells, open) in [(closed, false), (opened, true)] {
+            if cells.is_empty() {
+                continue;
+            }
+            // The whole batch at once when it is compact, else cell by cell.
+            let compact = {
+                let (x0, x1) = cells
+                    .iter()
+                    .fold((u32::MAX, 0), |(a, b), p| (a.min(p.x), b.max(p.x)));
+                let (y0, y1) = cells
+                    .iter()
+                    .fold((u32::MAX, 0), |(a, b), p| (a.min(p.y), b.max(p.y)));
+                (x1 - x0) <= 24 && (y1 - y0) <= 24
+            };
+            let h = &mut self.h;
+            let together = local
+                && compact
+                && dead_end_repair::try_local(
+                    &mut h.grid,
+                    &movement,
+                    &mut h.dead_ends,
+                    &mut self.sizes,
+                    cells,
+                    open,
+                    &mut self.local,
+                );
+            if together {
+                continue;
+            }
+            for p in cells {
+                local = local
+                    && dead_end_repair::try_local(
+                        &mut h.grid,
+                        &movement,
+                        &mut h.dead_ends,
+                        &mut self.sizes,
+                        std::slice::from_ref(p),
+                        open,
+                        &mut self.local,
+                    );
+                if !local {
+                    h.grid.set_passable(*p, open).expect("checked above");
+                }
+            }
+        }
+        if local {
+            return DeadEndRepair::Local;
+        }
+        let islands = find_islands(&self.h.grid, &movement);
+        self.h.dead_ends = find_dead_ends(&self.h.grid, &movement, &islands);
+        self.sizes = BlockSizes::new(&self.h.dead_ends);
+        DeadEndRepair::Recomputed
+    }
+
+    /// Rescans the borders next to `changed` cells, recomputes the inside
+    /// edges of clusters whose cells or transitions changed, and reassembles
+    /// the graph. Marks those clusters in `touched`.
+    fn repair_clusters(&mut self, changed: &[Point], touched: &mut FixedBitSet) {
+        let layout = self.h.entrances.layout;
+        // Clusters holding a changed cell need new inside edges.
+        let mut inside = FixedBitSet::with_capacity(layout.count());
+        let mut borders = Vec::new();
+        for p in changed {
+            inside.insert(layout.cluster_of(*p) as usize);
+            layout.borders_at(*p, &mut borders);
+        }
+        // Clusters next to a changed border get their transitions again.
+        let mut rescan = inside.clone();
+        let mut around = Vec::new();
+        for b in &borders {
+            around.clear();
+            layout.clusters_at(*b, &mut around);
+            for c in &around {
+                rescan.insert(*c as usize);
+            }
+        }
+        let mut rescanned: Vec<Border> = Vec::new();
+        for c in rescan.ones() {
+            rescanned.extend(layout.borders_of(c as u32));
+        }
+        rescanned.sort_unstable_by_key(border_key);
+        rescanned.dedup();
+
+        // New pairs of every rescanned border; entrance counts follow.
+        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+        let mut entrances = self.h.entrances.entrances;
+        for b in &rescanned {
+            let n = self.scan(*b, &mut offsets, &mut pairs);
+            let slot = self.border_count(*b);
+            entrances = entrances - *slot as u64 + n;
+            *slot = n as u32;
+        }
+        let width = self.h.grid.width();
+        let cluster_of_cell = |c: u32| layout.cluster_of(Point::new(c % width, c / width));
+
+        // New transition lists of the rescanned clusters.
+        let mut fresh: Vec<(u32, u32)> = pairs
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .map(|c| (cluster_of_cell(c), c))
+            .filter(|(k, _)| rescan.contains(*k as usize))
+            .collect();
+        fresh.sort_unstable();
+        fresh.dedup();
+
+        // Splice the node list: old clusters keep theirs.
+        let old = &self.h.entrances;
+        let mut cells = Vec::with_capacity(old.cells.len() + fresh.len());
+        let mut cluster_first = Vec::with_capacity(layout.count() + 1);
+        cluster_first.push(0u32);
+        let mut f = 0;
+        for c in 0..layout.count() {
+            if rescan.contains(c) {
+                let start = cells.len();
+                while f < fresh.len() && fresh[f].0 as usize == c {
+                    cells.push(fresh[f].1);
+                    f += 1;
+                }
+                if cells[start..] != *old.cluster_cells(c as u32) {
+                    inside.insert(c);
+                }
+            } else {
+                cells.extend_from_slice(old.cluster_cells(c as u32));
+            }
+            cluster_first.push(cells.len() as u32);
+        }
+        let index_of = |c: u32| -> u32 {
+            let k = cluster_of_cell(c) as usize;
+            let (a, b) = (cluster_first[k] as usize, cluster_first[k + 1] as usize);
+            (a + cells[a..b]
+                .binary_search(&c)
+                .expect("every paired cell is a node")) as u32
+        };
+        // Links: the old ones between clusters not rescanned (renumbered),
+        // and those of the rescanned borders.
+        let old_cluster_of_node = |v: u32| cluster_of_cell(old.cells[v as usize]) as usize;
+        let mut links: Vec<(u32, u32)> = old
+            .links
+            .iter()
+            .filter(|(a, b)| {
+                !rescan.contains(old_cluster_of_node(*a))
+                    && !rescan.contains(old_cluster_of_node(*b))
+            })
+            .map(|(a, b)| {
+                let shift = |v: u32| {
+                    let k = old_cluster_of_node(v);
+                    v - old.cluster_first[k] + cluster_first[k]
+                };
+                (shift(*a), shift(*b))
+            })
+            .collect();
+        links.extend(pairs.iter().map(|(a, b)| (index_of(*a), index_of(*b))));
+        links.sort_unstable();
+        links.dedup();
+        let entrances = Entrances {
+            layout,
+            cells,
+            cluster_first,
+            links,
+            entrances,
+        };
+
+        // Inside edges of the clusters that need them, then the graph.
+        let movement = self.h.settings.movement;
+        let keep_paths = self.h.settings.keep_paths;
+        for c in inside.ones() {
+            self.intra[c] = intra_cluster_edges(
+                &self.h.grid,
+                &movement,
+                &layout,
+                c as u32,
+                entrances.cluster_cells(c as u32),
+                keep_paths,
+                &mut self.search,
+            );
+        }
+        self.h.graph = assemble_graph(&self.h.grid, &movement, &entrances, &self.intra, keep_paths);
+        self.h.entrances = entrances;
+        touched.union_with(&inside);
+        touched.union_with(&rescan);
+        // A rescanned cluster whose transitions and inside are unchanged
+        // kept everything: it is not reported.
+        for c in rescan.ones() {
+            if !inside.contains(c) {
+                touched.set(c, false);
+            }
+        }
+    }
+
+    /// Scans one border on the current grid.
+    fn scan(&self, border: Border, offsets: &mut Vec<u32>, pairs: &mut Vec<(u32, u32)>) -> u64 {
+        let h = &self.h;
+        border_pairs(
+            &h.grid,
+            &h.settings.movement,
+            &h.entrances.layout,
+            &h.settings.entrances,
+            border,
+            offsets,
+            pairs,
+        )
+    }
+
+    /// The stored entrance count of a border.
+    fn border_count(&mut self, border: Border) -> &mut u32 {
+        let cols = self.h.entrances.layout.cols;
+        match border {
+            Border::Vertical { cx, cy } => &mut self.vertical[(cy * cols + cx) as usize],
+            Border::Horizontal { cx, cy } => &mut self.horizontal[(cy * cols + cx) as usize],
+            Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
+        }
+    }
+}
+
+/// A sort key for borders (kind, then position).
+fn border_key(b: &Border) -> (u8, u32, u32) {
+    match *b {
+        Border::Vertical { cx, cy } => (0, cy, cx),
+        Border::Horizontal { cx, cy } => (1, cy, cx),
+        Border::Corner { cx, cy } => (2, cy, cx),
+    }
+}
+
+/// A grid copy of `grid` with `edits` applied (for tests and callers that
+/// want to rebuild from scratch to compare).
+#[cfg(test)]
+pub(crate) fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
+    let mut g = grid.clone();
+    for e in edits {
+        match *e {
+            Edit::Passable(p, b) => g.set_passable(p, b).expect("on the map"),
+            Edit::Weight(p, w) => g.set_weight(p, w).expect("on the map"),
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests;

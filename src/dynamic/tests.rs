@@ -1,0 +1,382 @@
+//! Repaired == rebuilt, on random maps and random edit sequences.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::hierarchy::HierarchyBuilder;
+use crate::mapgen::{self, MapKind, MapParams};
+use crate::preprocess::{DeadEnds, EntrancePolicy, NO_NODE};
+use crate::{CornerRule, Movement, QueryCache};
+
+/// The block forest as a value independent of block numbering: per cell,
+/// its anchor block, that block's parent, its island and the island's core,
+/// each named by the first cell (row-major) anchored at it; plus the counts.
+fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
+    let cells = d.cell_anchor.len();
+    let blocks = d.block_end.len();
+    let mut name = vec![NO_NODE; blocks];
+    for i in 0..cells {
+        let a = d.cell_anchor.get(i);
+        if a != NO_NODE && name[a as usize] == NO_NODE {
+            name[a as usize] = i as u32;
+        }
+    }
+    // Parents from the nested preorder ranges.
+    let mut parent = vec![NO_NODE; blocks];
+    let mut open: Vec<u32> = Vec::new();
+    for b in 0..blocks as u32 {
+        while open.last().is_some_and(|t| d.block_end[*t as usize] <= b) {
+            open.pop();
+        }
+        parent[b as usize] = open.last().copied().unwrap_or(NO_NODE);
+        open.push(b);
+    }
+    let named = |b: u32| {
+        if b == NO_NODE {
+            NO_NODE
+        } else {
+            name[b as usize]
+        }
+    };
+    let mut island_name = vec![NO_NODE; d.island_sizes.len()];
+    for i in 0..cells {
+        let a = d.cell_anchor.get(i);
+        if a != NO_NODE {
+            let isl = d.block_island[a as usize] as usize;
+            if island_name[isl] == NO_NODE {
+                island_name[isl] = i as u32;
+            }
+        }
+    }
+    let per_cell = (0..cells)
+        .map(|i| {
+            let a = d.cell_anchor.get(i);
+            if a == NO_NODE {
+                return [NO_NODE; 4];
+            }
+            let isl = d.block_island[a as usize] as usize;
+            [
+                named(a),
+                named(parent[a as usize]),
+                island_name[isl],
+                named(d.island_core[isl]),
+            ]
+        })
+        .collect();
+    let mut sizes: Vec<(u32, u32)> = island_name
+        .iter()
+        .zip(&d.island_sizes)
+        .map(|(n, s)| (*n, *s))
+        .collect();
+    sizes.sort_unstable();
+    (
+        per_cell,
+        sizes.into_iter().map(|(_, s)| s).collect(),
+        d.dead_end_cells,
+        d.articulation_cells,
+    )
+}
+
+/// Asserts two hierarchies describe the same thing (see the module docs).
+fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
+    assert!(repaired.grid == rebuilt.grid, "grids differ {context}");
+    assert_eq!(repaired.entrances, rebuilt.entrances, "entrances {context}");
+    assert_eq!(repaired.graph, rebuilt.graph, "graph {context}");
+    assert_eq!(
+        repaired.min_weight, rebuilt.min_weight,
+        "min weight {context}"
+    );
+    assert_eq!(repaired.node_points, rebuilt.node_points, "{context}");
+    assert_eq!(
+        canonical(&repaired.dead_ends),
+        canonical(&rebuilt.dead_ends),
+        "dead ends {context}"
+    );
+    assert_eq!(
+        repaired.landmarks.count, rebuilt.landmarks.count,
+        "{context}"
+    );
+    assert_eq!(
+        repaired.landmarks.nodes, rebuilt.landmarks.nodes,
+        "{context}"
+    );
+    let (a, b) = (&repaired.landmarks.dist, &rebuilt.landmarks.dist);
+    assert!(
+        (0..a.len()).all(|i| a.get(i) == b.get(i)),
+        "landmarks {context}"
+    );
+    assert_eq!(repaired.settings, rebuilt.settings, "settings {context}");
+    let (mut s1, mut s2) = (repaired.stats.clone(), rebuilt.stats.clone());
+    s1.stages.clear();
+    s2.stages.clear();
+    (s1.memory_bytes, s2.memory_bytes) = (0, 0);
+    assert_eq!(s1, s2, "stats {context}");
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    /// A rectangle opened or closed.
+    Rect(u32, u32, u32, u32, bool),
+    /// Scattered cells toggled.
+    Toggle(Vec<(u32, u32)>),
+    /// A rectangle re-weighted.
+    Weigh(u32, u32, u32, u32, u16),
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    w: u32,
+    h: u32,
+    kind: Option<(MapKind, u64)>,
+    density: u32,
+    cells: Vec<u8>,
+    cluster: u32,
+    movement: u8,
+    policy: (u32, u32),
+    keep_paths: bool,
+    steps: Vec<Step>,
+}
+
+impl Case {
+    fn grid(&self) -> Grid {
+        let generated = self.kind.map(|(kind, seed)| {
+            let params = MapParams {
+                room_size: 3,
+                corridor_width: 1,
+                ..MapParams::default()
+            };
+            mapgen::generate_with(kind, self.w, self.h, seed, &params).expect("valid size")
+        });
+        let mut g = Grid::from_fn(self.w, self.h, |p| match &generated {
+            Some(g) => g.is_passable(p),
+            None => (self.cells[(p.y * self.w + p.x) as usize] as u32) >= self.density,
+        })
+        .unwrap();
+        if self.movement == 4 {
+            for y in 0..self.h {
+                for x in 0..self.w {
+                    let c = self.cells[(y * self.w + x) as usize];
+                    if c.is_multiple_of(3) {
+                        g.set_weight(Point::new(x, y), Weight(50 + c as u16))
+                            .unwrap();
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn movement(&self) -> Movement {
+        match self.movement {
+            0 | 4 => Movement::default(),
+            1 => Movement::FOUR,
+            2 => Movement {
+                corners: CornerRule::IfOneFree,
+                ..Movement::default()
+            },
+            _ => Movement {
+                corners: CornerRule::Always,
+                ..Movement::default()
+            },
+        }
+    }
+
+    fn builder(&self, landmarks: u32) -> HierarchyBuilder {
+        HierarchyBuilder::new()
+            .cluster_size(self.cluster)
+            .movement(self.movement())
+            .entrance_policy(EntrancePolicy {
+                single_below: self.policy.0,
+                max_gap: self.policy.1,
+            })
+            .keep_paths(self.keep_paths)
+            .landmarks(landmarks)
+    }
+
+    fn edits(&self, step: &Step, grid: &Grid) -> Vec<Edit> {
+        let clip = |x: u32, y: u32| Point::new(x % self.w, y % self.h);
+        match step {
+            Step::Rect(x, y, w, h, open) => (0..*h)
+                .flat_map(|dy| (0..*w).map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| Edit::Passable(clip(x + dx, y + dy), *open))
+                .collect(),
+            Step::Toggle(cells) => cells
+                .iter()
+                .map(|(x, y)| {
+                    let p = clip(*x, *y);
+                    Edit::Passable(p, !grid.is_passable(p))
+                })
+                .collect(),
+            Step::Weigh(x, y, w, h, wt) => (0..*h)
+                .flat_map(|dy| (0..*w).map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| Edit::Weight(clip(x + dx, y + dy), Weight(*wt)))
+                .collect(),
+        }
+    }
+}
+
+fn case_strategy() -> impl Strategy<Value = Case> {
+    let step = prop_oneof![
+        3 => (0u32..40, 0u32..40, 1u32..4, 1u32..4, any::<bool>())
+            .prop_map(|(x, y, w, h, o)| Step::Rect(x, y, w, h, o)),
+        3 => prop::collection::vec((0u32..40, 0u32..40), 1..4).prop_map(Step::Toggle),
+        1 => (0u32..40, 0u32..40, 1u32..5, 1u32..5, 1u16..300)
+            .prop_map(|(x, y, w, h, wt)| Step::Weigh(x, y, w, h, wt)),
+    ];
+    let kind = prop_oneof![
+        2 => Just(None),
+        1 => (0u64..1000).prop_map(|s| Some((MapKind::Maze, s))),
+        1 => (0u64..1000).prop_map(|s| Some((MapKind::Rooms, s))),
+        1 => (0u64..1000).prop_map(|s| Some((MapKind::Caves, s))),
+    ];
+    (
+        (4u32..=32, 4u32..=32, kind, prop_oneof![0u32..8, 0u32..60]),
+        prop::collection::vec(any::<u8>(), 32 * 32),
+        (2u32..=8, 0u8..5, 1u32..=6, 0u32..=6, any::<bool>()),
+        prop::collection::vec(step, 1..8),
+    )
+        .prop_map(
+            |((w, h, kind, density), cells, (cluster, movement, single, gap, keep), steps)| Case {
+                w,
+                h,
+                kind,
+                density: density * 256 / 100,
+                cells,
+                cluster,
+                movement,
+                policy: (single, gap),
+                keep_paths: keep,
+                steps,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        max_shrink_iters: 2_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// After every batch of edits the repaired hierarchy equals one built
+    /// from scratch on the changed map (landmarks dropped until refreshed,
+    /// then equal too), and queries on both return the same paths.
+    #[test]
+    fn repaired_equals_rebuilt(case in case_strategy()) {
+        let mut grid = case.grid();
+        let built = case.builder(4).build(grid.clone()).unwrap();
+        let mut world = DynamicHierarchy::new(built);
+        let mut cache = QueryCache::new();
+        for (i, step) in case.steps.iter().enumerate() {
+            let edits = case.edits(step, &grid);
+            let report = world.apply(&edits).unwrap();
+            grid = edited(&grid, &edits);
+            let ctx = format!("after step {i} ({step:?}), {:?}\n{}", report.dead_ends, grid.to_ascii());
+            let rebuilt = case.builder(0).build(grid.clone()).unwrap();
+            if report.changed_cells.is_empty() {
+                continue;
+            }
+            assert_same(world.hierarchy(), &rebuilt, &ctx);
+            // Same answers on a few queries.
+            let open: Vec<Point> = grid.passable_points().collect();
+            for k in 0..open.len().min(6) {
+                let (s, t) = (open[k * 7 % open.len()], open[(k * 13 + 5) % open.len()]);
+                let a = world.find_path(&mut cache, s, t).unwrap();
+                let b = rebuilt.find_path(&mut cache, s, t).unwrap();
+                prop_assert_eq!(a.path.map(|p| p.cells), b.path.map(|p| p.cells), "{} -> {} {}", s, t, ctx);
+            }
+        }
+        world.refresh_landmarks();
+        let rebuilt = case.builder(4).build(grid.clone()).unwrap();
+        assert_same(world.hierarchy(), &rebuilt, "after refreshing landmarks");
+    }
+}
+
+#[test]
+fn local_repairs_keep_the_forest() {
+    // A wall in an open field and a block opened in a room: both local.
+    let grid = Grid::new(64, 48).unwrap();
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+    let wall: Vec<Point> = (10..20)
+        .flat_map(|y| (30..40).map(move |x| Point::new(x, y)))
+        .collect();
+    let report = world.set_passable(&wall, false).unwrap();
+    assert_eq!(report.dead_ends, DeadEndRepair::Local);
+    assert_eq!(report.changed_cells.len(), 100);
+    assert!(report.landmarks_dropped);
+    assert!(!world.landmarks_current());
+    let one = world.set_passable(&[Point::new(5, 5)], false).unwrap();
+    assert_eq!(one.dead_ends, DeadEndRepair::Local);
+    assert_eq!(one.clusters, vec![0]);
+    let back = world.set_passable(&wall, true).unwrap();
+    assert_eq!(back.dead_ends, DeadEndRepair::Local);
+    // A no-op changes nothing.
+    let none = world.set_passable(&wall, true).unwrap();
+    assert!(none.changed_cells.is_empty() && none.clusters.is_empty());
+    assert_eq!(none.dead_ends, DeadEndRepair::Unchanged);
+}
+
+#[test]
+fn cutting_an_island_recomputes() {
+    let grid = Grid::from_ascii(
+        "
+        ..........
+        ..........
+        .....@@@@@
+        ..........
+        ..........",
+    )
+    .unwrap();
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid).unwrap());
+    let (a, b) = (Point::new(0, 0), Point::new(9, 4));
+    assert!(world.same_island(a, b));
+    let cut: Vec<Point> = (0..5).map(|x| Point::new(x, 2)).collect();
+    let report = world.set_passable(&cut, false).unwrap();
+    assert_eq!(report.dead_ends, DeadEndRepair::Recomputed);
+    assert!(!world.same_island(a, b));
+    let mut cache = QueryCache::new();
+    assert!(world.find_path(&mut cache, a, b).unwrap().path.is_none());
+}
+
+#[test]
+fn bad_edits_change_nothing() {
+    let mut world = DynamicHierarchy::new(Hierarchy::build(Grid::new(8, 8).unwrap()).unwrap());
+    let before = world.grid().clone();
+    let err = world
+        .apply(&[
+            Edit::Passable(Point::new(1, 1), false),
+            Edit::Passable(Point::new(8, 0), false),
+        ])
+        .unwrap_err();
+    assert!(matches!(err, EditError::OffMap { index: 1, .. }), "{err}");
+    let err = world
+        .apply(&[Edit::Weight(Point::new(1, 1), Weight(0))])
+        .unwrap_err();
+    assert!(err.to_string().contains("weight 0"), "{err}");
+    assert!(*world.grid() == before);
+}
+
+#[test]
+fn reports_tell_which_paths_to_replan() {
+    let mut world = DynamicHierarchy::new(
+        HierarchyBuilder::new()
+            .cluster_size(8)
+            .build(Grid::new(64, 64).unwrap())
+            .unwrap(),
+    );
+    let mut cache = QueryCache::new();
+    let top = world
+        .find_path(&mut cache, Point::new(1, 1), Point::new(62, 1))
+        .unwrap()
+        .path
+        .unwrap();
+    let bottom = world
+        .find_path(&mut cache, Point::new(1, 62), Point::new(62, 62))
+        .unwrap()
+        .path
+        .unwrap();
+    let report = world.set_passable(&[Point::new(30, 1)], false).unwrap();
+    assert!(report.touches(&top.cells) && report.blocks(&top.cells));
+    assert!(!report.touches(&bottom.cells) && !report.blocks(&bottom.cells));
+}
