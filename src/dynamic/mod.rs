@@ -59,7 +59,7 @@ use std::ops::Deref;
 use fixedbitset::FixedBitSet;
 use thiserror::Error;
 
-use crate::grid::{Grid, GridError, Point, Weight};
+use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::cluster_search::ClusterSearch;
 use crate::preprocess::clusters::{Border, border_pairs};
@@ -622,20 +622,6 @@ fn border_key(b: &Border) -> (u8, u32, u32) {
         Border::Horizontal { cx, cy } => (1, cy, cx),
         Border::Corner { cx, cy } => (2, cy, cx),
     }
-}
-
-/// A grid copy of `grid` with `edits` applied (for tests and callers that
-/// want to rebuild from scratch to compare).
-#[cfg(test)]
-pub(crate) fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
-    let mut g = grid.clone();
-    for e in edits {
-        match *e {
-            Edit::Passable(p, b) => g.set_passable(p, b).expect("on the map"),
-            Edit::Weight(p, w) => g.set_weight(p, w).expect("on the map"),
-        }
-    }
-    g
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::*;
 use crate::hierarchy::HierarchyBuilder;
 use crate::mapgen::{self, MapKind, MapParams};
 use crate::preprocess::{DeadEnds, EntrancePolicy, NO_NODE};
-use crate::{CornerRule, Movement, QueryCache};
+use crate::{CornerRule, Grid, Movement, QueryCache};
 
 /// The block forest as a value independent of block numbering: per cell,
 /// its anchor block, that block's parent, its island and the island's core,
@@ -111,6 +111,19 @@ fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
     s2.stages.clear();
     (s1.memory_bytes, s2.memory_bytes) = (0, 0);
     assert_eq!(s1, s2, "stats {context}");
+}
+
+/// A grid copy of `grid` with `edits` applied (for tests and callers that
+/// want to rebuild from scratch to compare).
+fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
+    let mut g = grid.clone();
+    for e in edits {
+        match *e {
+            Edit::Passable(p, b) => g.set_passable(p, b).expect("on the map"),
+            Edit::Weight(p, w) => g.set_weight(p, w).expect("on the map"),
+        }
+    }
+    g
 }
 
 #[derive(Debug, Clone)]
