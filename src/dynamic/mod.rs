@@ -51,6 +51,7 @@
 //! and 2 of a build.
 
 mod dead_end_repair;
+mod splice;
 // mod fog;
 // mod layers;
 
@@ -63,9 +64,10 @@ use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::cluster_search::ClusterSearch;
 use crate::preprocess::clusters::{Border, border_pairs};
-use crate::preprocess::graph::{ClusterEdges, assemble_graph, intra_cluster_edges};
+use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
 use crate::preprocess::{ClusterLayout, Entrances, find_dead_ends, find_islands, find_landmarks};
 use dead_end_repair::{BlockSizes, LocalScratch};
+use splice::{renumber, splice_graph};
 
 /// One change to the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -345,15 +347,8 @@ impl DynamicHierarchy {
         let landmarks_dropped = if changed.is_empty() {
             false
         } else {
-            self.repair_clusters(&changed, &mut touched);
-            self.h.node_points = self
-                .h
-                .entrances
-                .cells
-                .iter()
-                .map(|c| self.h.grid.point_of(crate::CellIndex(*c)))
-                .collect();
-            self.h.refresh_node_anchors();
+            let renumbered = dead_ends == DeadEndRepair::Recomputed;
+            self.repair_clusters(&changed, renumbered, &mut touched);
             let dropped = self.h.settings.landmarks > 0;
             self.h.landmarks = find_landmarks(&self.h.graph, &[], 0, 0, 0);
             self.h.settings.landmarks = 0;
@@ -458,7 +453,9 @@ impl DynamicHierarchy {
     /// Rescans the borders next to `changed` cells, recomputes the inside
     /// edges of clusters whose cells or transitions changed, and reassembles
     /// the graph. Marks those clusters in `touched`.
-    fn repair_clusters(&mut self, changed: &[Point], touched: &mut FixedBitSet) {
+    /// With `renumbered`, the dead-end forest was recomputed and every node's
+    /// anchor is looked up again.
+    fn repair_clusters(&mut self, changed: &[Point], renumbered: bool, touched: &mut FixedBitSet) {
         let layout = self.h.entrances.layout;
         // Clusters holding a changed cell need new inside edges.
         let mut inside = FixedBitSet::with_capacity(layout.count());
@@ -536,25 +533,37 @@ impl DynamicHierarchy {
         };
         // Links: the old ones between clusters not rescanned (renumbered),
         // and those of the rescanned borders.
-        let old_cluster_of_node = |v: u32| cluster_of_cell(old.cells[v as usize]) as usize;
-        let mut links: Vec<(u32, u32)> = old
+        let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
+        let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
+        let links: Vec<(u32, u32)> = old
             .links
             .iter()
-            .filter(|(a, b)| {
-                !rescan.contains(old_cluster_of_node(*a))
-                    && !rescan.contains(old_cluster_of_node(*b))
-            })
-            .map(|(a, b)| {
-                let shift = |v: u32| {
-                    let k = old_cluster_of_node(v);
-                    v - old.cluster_first[k] + cluster_first[k]
-                };
-                (shift(*a), shift(*b))
-            })
+            .filter(|(a, b)| !old_fresh[*a as usize] && !old_fresh[*b as usize])
+            .map(|(a, b)| (remap[*a as usize], remap[*b as usize]))
             .collect();
-        links.extend(pairs.iter().map(|(a, b)| (index_of(*a), index_of(*b))));
-        links.sort_unstable();
-        links.dedup();
+        // The kept links stay sorted (renumbering keeps order); merge in the
+        // rescanned borders' links.
+        let mut fresh_links: Vec<(u32, u32)> = pairs
+            .iter()
+            .map(|(a, b)| (index_of(*a), index_of(*b)))
+            .collect();
+        fresh_links.sort_unstable();
+        let mut merged = Vec::with_capacity(links.len() + fresh_links.len());
+        let (mut i, mut j) = (0, 0);
+        while i < links.len() || j < fresh_links.len() {
+            let next = if j == fresh_links.len() || (i < links.len() && links[i] <= fresh_links[j])
+            {
+                i += 1;
+                links[i - 1]
+            } else {
+                j += 1;
+                fresh_links[j - 1]
+            };
+            if merged.last() != Some(&next) {
+                merged.push(next);
+            }
+        }
+        let links = merged;
         let entrances = Entrances {
             layout,
             cells,
@@ -577,7 +586,45 @@ impl DynamicHierarchy {
                 &mut self.search,
             );
         }
-        self.h.graph = assemble_graph(&self.h.grid, &movement, &entrances, &self.intra, keep_paths);
+        self.h.graph = splice_graph(
+            &self.h.grid,
+            &movement,
+            &self.h.entrances,
+            &self.h.graph,
+            &entrances,
+            &fresh,
+            &remap,
+            &self.intra,
+            keep_paths,
+        );
+        // Node cells and anchors: copied for unchanged clusters.
+        let old = &self.h.entrances;
+        let mut points = Vec::with_capacity(entrances.cells.len());
+        let mut anchors = Vec::with_capacity(entrances.cells.len());
+        let d = &self.h.dead_ends;
+        for (c, is_fresh) in fresh.iter().enumerate() {
+            let (oa, ob) = (
+                old.cluster_first[c] as usize,
+                old.cluster_first[c + 1] as usize,
+            );
+            if *is_fresh || renumbered {
+                for cell in entrances.cluster_cells(c as u32) {
+                    if *is_fresh {
+                        points.push(self.h.grid.point_of(crate::CellIndex(*cell)));
+                    }
+                    let a = d.anchor_of(*cell as usize);
+                    anchors.push((a, d.block_end[a as usize]));
+                }
+                if !*is_fresh {
+                    points.extend_from_slice(&self.h.node_points[oa..ob]);
+                }
+            } else {
+                points.extend_from_slice(&self.h.node_points[oa..ob]);
+                anchors.extend_from_slice(&self.h.node_anchor[oa..ob]);
+            }
+        }
+        self.h.node_points = points;
+        self.h.node_anchor = anchors;
         self.h.entrances = entrances;
         touched.union_with(&inside);
         touched.union_with(&rescan);

@@ -1,0 +1,188 @@
+//! Run-time repair of a hierarchy after map edits, on 1024x1024 StarCraft
+//! maps of the Moving AI benchmarks: one cell closed or opened, and a 10x10
+//! block closed or opened (a building going up or coming down), against a
+//! full rebuild of the same map in the same run.
+//!
+//! Placements: cells whose surroundings are open ground (the building case),
+//! fixed by a seed. Each timed repair toggles the placement, so the map
+//! alternates between the two states and every iteration is a real repair.
+//! After criterion's report, a summary measured directly: the median repair
+//! per kind over many placements, the ratio to a rebuild, and, for placements
+//! anywhere on passable ground (doors in corridors included), how often the
+//! islands and dead ends needed the global recompute and what the p95 costs.
+//!
+//! `cargo bench --bench repair`. Skips with a notice when
+//! `../shared/movingai` is absent.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::median;
+use criterion::SamplingMode;
+use tierpath::{DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, Point, io};
+
+/// The map (the largest sc1 maps are 1024x1024).
+const MAP: &str = "TheFrozenSea";
+/// Placements in the summary.
+const PLACEMENTS: usize = 60;
+/// Goal of the issue: a small repair under 1 ms.
+const GOAL_MS: f64 = 1.0;
+
+/// A deterministic generator (xorshift), so placements repeat.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: u32) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as u32
+    }
+}
+
+/// The cells of a `side` x `side` block at `p`.
+fn block(p: Point, side: u32) -> Vec<Point> {
+    (0..side)
+        .flat_map(|dy| (0..side).map(move |dx| Point::new(p.x + dx, p.y + dy)))
+        .collect()
+}
+
+/// Top-left corners where a `side` block and two cells around it are all
+/// passable (open ground), or, with `anywhere`, where the block is.
+fn placements(grid: &Grid, side: u32, count: usize, anywhere: bool, seed: u64) -> Vec<Point> {
+    let mut rng = Rng(seed);
+    let margin = if anywhere { 0 } else { 2 };
+    let mut out = Vec::new();
+    for _ in 0..1_000_000 {
+        if out.len() == count {
+            break;
+        }
+        let p = Point::new(
+            margin + rng.next(grid.width() - side - 2 * margin),
+            margin + rng.next(grid.height() - side - 2 * margin),
+        );
+        let free = (0..side + 2 * margin).all(|dy| {
+            (0..side + 2 * margin)
+                .all(|dx| grid.is_passable(Point::new(p.x - margin + dx, p.y - margin + dy)))
+        });
+        if free {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Milliseconds of one close and of one reopen of `cells`, and whether
+/// either took the global dead-end path.
+fn toggle_ms(world: &mut DynamicHierarchy, cells: &[Point]) -> (f64, f64, bool) {
+    let t = Instant::now();
+    let a = world.set_passable(cells, false).expect("on the map");
+    let close = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let b = world.set_passable(cells, true).expect("on the map");
+    let open = t.elapsed().as_secs_f64() * 1e3;
+    let global = [a.dead_ends, b.dead_ends].contains(&DeadEndRepair::Recomputed);
+    (close, open, global)
+}
+
+fn percentile(mut xs: Vec<f64>, q: f64) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).expect("timings are comparable"));
+    xs[((xs.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() {
+    let Some(root) = common::movingai_root() else {
+        println!("repair: skipped: ../shared/movingai not found");
+        return;
+    };
+    let file = root.join("maps/sc1").join(format!("{MAP}.map"));
+    let Ok(grid) = io::read_map(&file) else {
+        println!("repair: skipped: {} not readable", file.display());
+        return;
+    };
+    println!(
+        "repair: {MAP} ({}x{}), default settings ({} cores)",
+        grid.width(),
+        grid.height(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    let hierarchy = Hierarchy::build(grid.clone()).expect("valid map");
+    let mut world = DynamicHierarchy::new(hierarchy.clone());
+    let cell = placements(&grid, 1, 1, false, 7)[0];
+    let square = placements(&grid, 10, 1, false, 11)[0];
+
+    let mut c = common::criterion(Duration::from_millis(300), Duration::from_secs(2), false);
+    {
+        let mut group = c.benchmark_group("repair");
+        for (name, cells) in [("cell", block(cell, 1)), ("block10x10", block(square, 10))] {
+            let mut closed = false;
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    closed = !closed;
+                    world.set_passable(&cells, !closed).expect("on the map")
+                });
+            });
+            if closed {
+                world.set_passable(&cells, true).expect("on the map");
+            }
+        }
+        group.finish();
+    }
+    {
+        let mut group = c.benchmark_group("rebuild");
+        group.sampling_mode(SamplingMode::Flat);
+        group.bench_function("full", |b| {
+            b.iter_batched(
+                || grid.clone(),
+                |g| Hierarchy::build(g).expect("valid map"),
+                criterion::BatchSize::LargeInput,
+            );
+        });
+        group.finish();
+    }
+
+    // The summary, measured directly.
+    let rebuild = median(
+        (0..5)
+            .map(|_| {
+                let g = grid.clone();
+                let t = Instant::now();
+                drop(Hierarchy::build(g).expect("valid map"));
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    println!("\nrebuild: {rebuild:.1} ms (median of 5)");
+    let mut world = DynamicHierarchy::new(hierarchy);
+    for (side, anywhere) in [(1, false), (10, false), (1, true), (10, true)] {
+        let spots = placements(&grid, side, PLACEMENTS, anywhere, 1234 + side as u64);
+        let (mut times, mut globals) = (Vec::new(), 0);
+        for p in &spots {
+            let (close, open, global) = toggle_ms(&mut world, &block(*p, side));
+            times.extend([close, open]);
+            globals += global as usize;
+        }
+        let med = median(times.clone());
+        println!(
+            "{side}x{side} {:<11} {} placements: median {med:.3} ms, p95 {:.3} ms, rebuild / repair {:.0}x, global dead-end recompute in {globals} of {}{}",
+            if anywhere { "anywhere" } else { "open ground" },
+            spots.len(),
+            percentile(times, 0.95),
+            rebuild / med,
+            spots.len(),
+            if anywhere {
+                String::new()
+            } else if med < GOAL_MS {
+                format!(" (goal < {GOAL_MS} ms: met)")
+            } else {
+                format!(" (goal < {GOAL_MS} ms: NOT met)")
+            }
+        );
+    }
+    let mut world = world;
+    world.refresh_landmarks();
+    println!(
+        "repair state beside the hierarchy: {:.1} MB",
+        world.repair_memory_bytes() as f64 / 1e6
+    );
+}
