@@ -179,7 +179,6 @@ fn main() {
             }
         );
     }
-    let mut world = world;
     world.refresh_landmarks();
     println!(
         "repair state beside the hierarchy: {:.1} MB",

@@ -67,7 +67,9 @@ mod preprocess;
 mod query;
 mod search;
 
-pub use dynamic::{DeadEndRepair, DynamicHierarchy, Edit, EditError, RepairReport};
+pub use dynamic::{
+    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
+};
 pub use grid::{
     CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
     Point, Weight,

@@ -51,14 +51,17 @@
 //! and 2 of a build.
 
 mod dead_end_repair;
+mod fog;
+mod layers;
 mod splice;
-// mod fog;
-// mod layers;
 
 use std::ops::Deref;
 
 use fixedbitset::FixedBitSet;
 use thiserror::Error;
+
+pub use fog::PlayerView;
+pub use layers::{CostLayers, LayerId};
 
 use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
@@ -586,17 +589,7 @@ impl DynamicHierarchy {
                 &mut self.search,
             );
         }
-        self.h.graph = splice_graph(
-            &self.h.grid,
-            &movement,
-            &self.h.entrances,
-            &self.h.graph,
-            &entrances,
-            &fresh,
-            &remap,
-            &self.intra,
-            keep_paths,
-        );
+        self.h.graph = splice_graph(&self.h, &entrances, &fresh, &remap, &self.intra);
         // Node cells and anchors: copied for unchanged clusters.
         let old = &self.h.entrances;
         let mut points = Vec::with_capacity(entrances.cells.len());

@@ -10,6 +10,7 @@
 //! result equals what the build's assembly gives.
 
 use crate::grid::Grid;
+use crate::hierarchy::Hierarchy;
 use crate::packed::Column64;
 use crate::preprocess::graph::ClusterEdges;
 use crate::preprocess::{ClusterGraph, Entrances};
@@ -104,19 +105,17 @@ pub(crate) fn renumber(
 }
 
 /// The graph over `new` entrances: clusters with `fresh[c]` laid out from
-/// `intra[c]` and the links, the others copied from `old_graph` over
-/// `old` entrances.
+/// `intra[c]` and the links, the others copied from the graph of `h` (whose
+/// grid is already the changed one) through `remap` (see [`renumber`]).
 pub(crate) fn splice_graph(
-    grid: &Grid,
-    movement: &Movement,
-    old: &Entrances,
-    old_graph: &ClusterGraph,
+    h: &Hierarchy,
     new: &Entrances,
     fresh: &[bool],
     remap: &[u32],
     intra: &[ClusterEdges],
-    keep_paths: bool,
 ) -> ClusterGraph {
+    let (grid, movement, keep_paths) = (&h.grid, &h.settings.movement, h.settings.keep_paths);
+    let (old, old_graph) = (&h.entrances, &h.graph);
     let clusters = new.layout.count();
     let new_n = new.cells.len();
     let mut fresh_node = vec![false; new_n];

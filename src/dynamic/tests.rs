@@ -393,3 +393,62 @@ fn reports_tell_which_paths_to_replan() {
     assert!(report.touches(&top.cells) && report.blocks(&top.cells));
     assert!(!report.touches(&bottom.cells) && !report.blocks(&bottom.cells));
 }
+
+/// Reveals (x, y, radius) and fields (x, y, radius, peak).
+type FogCase = (Case, Vec<(u32, u32, u32)>, Vec<(u32, u32, u32, i32)>);
+
+fn fog_strategy() -> impl Strategy<Value = FogCase> {
+    (
+        case_strategy(),
+        prop::collection::vec((0u32..32, 0u32..32, 0u32..6), 1..6),
+        prop::collection::vec((0u32..32, 0u32..32, 1u32..6, -90i32..400), 0..4),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 100,
+        max_shrink_iters: 2_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// A player's view after reveals equals a hierarchy built on the map as
+    /// the player believes it; cost-layer fields applied to a dynamic
+    /// hierarchy equal a rebuild with the combined weights.
+    #[test]
+    fn fog_and_layers_equal_rebuilt(input in fog_strategy()) {
+        let (case, reveals, fields) = input;
+        let truth = case.grid();
+        let settings = *case.builder(0).settings();
+        let mut view = PlayerView::new(&truth, settings).unwrap();
+        for (x, y, r) in &reveals {
+            let c = Point::new(x % case.w, y % case.h);
+            view.reveal_radius(&truth, c, *r).unwrap();
+            let mut believed =
+                Grid::from_fn(case.w, case.h, |p| !view.is_explored(p) || truth.is_passable(p)).unwrap();
+            for p in (0..case.h).flat_map(|y| (0..case.w).map(move |x| Point::new(x, y))) {
+                if view.is_explored(p) {
+                    believed.set_weight(p, truth.weight(p)).unwrap();
+                }
+            }
+            let rebuilt = case.builder(0).build(believed).unwrap();
+            assert_same(&view, &rebuilt, &format!("after revealing {r} around {c}"));
+        }
+
+        let mut layers = CostLayers::new(&truth);
+        let heat = layers.add_layer("heat");
+        let mut world = DynamicHierarchy::new(case.builder(0).build(truth.clone()).unwrap());
+        for (x, y, r, peak) in &fields {
+            let c = Point::new(x % case.w, y % case.h);
+            world.apply(&layers.add_field(heat, c, *r, *peak)).unwrap();
+            let mut g = truth.clone();
+            layers.apply_to(&mut g);
+            let rebuilt = case.builder(0).build(g).unwrap();
+            assert_same(world.hierarchy(), &rebuilt, &format!("after a field of {peak} around {c}"));
+        }
+        world.apply(&layers.clear(heat)).unwrap();
+        let rebuilt = case.builder(0).build(truth.clone()).unwrap();
+        assert_same(world.hierarchy(), &rebuilt, "after clearing the layer");
+    }
+}

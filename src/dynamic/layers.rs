@@ -1,0 +1,263 @@
+//! Cost layers: extra per-cell costs on top of terrain.
+//!
+//! A game keeps several cost maps that change while it runs: danger
+//! (influence maps), cells claimed by other units' paths, fields that draw
+//! paths toward a point or push them away (Calkins' erupting volcano and
+//! tombstone). [`CostLayers`] holds the terrain weights and any number of
+//! named layers of signed percent-point deltas; a cell's weight is
+//!
+//! ```text
+//! weight = clamp(terrain + sum of layers, 1, 65535)
+//! ```
+//!
+//! so a layer never makes a cell unwalkable (nor free). Each change returns
+//! the [`Edit`]s of the cells whose weight actually changed, for
+//! [`DynamicHierarchy::apply`](crate::DynamicHierarchy::apply), which repairs
+//! the clusters they touch; [`CostLayers::apply_to`] writes the weights into a
+//! grid for flat searches.
+//!
+//! ```
+//! use tierpath::{CostLayers, DynamicHierarchy, Grid, Hierarchy, Point};
+//! let grid = Grid::new(48, 48)?;
+//! let mut layers = CostLayers::new(&grid);
+//! let mut world = DynamicHierarchy::new(Hierarchy::build(grid)?);
+//! let dread = layers.add_layer("dread");
+//! // A tombstone at (24, 24): cells within 10 cost up to 4x more.
+//! world.apply(&layers.add_field(dread, Point::new(24, 24), 10, 300))?;
+//! assert!(world.grid().weight(Point::new(24, 24)).0 > 300);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::Edit;
+use crate::grid::{Grid, Point, Weight};
+
+/// A layer of a [`CostLayers`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LayerId(u32);
+
+#[derive(Debug, Clone)]
+struct Layer {
+    name: String,
+    /// Percent-point delta per cell, row-major (empty until first written).
+    values: Vec<i32>,
+}
+
+/// Terrain weights plus named layers of extra cost (see the module docs).
+///
+/// # Performance
+/// Four bytes per cell per layer written, plus six for the terrain and the
+/// running sum; a change costs O(cells changed).
+#[derive(Debug, Clone)]
+pub struct CostLayers {
+    width: u32,
+    height: u32,
+    terrain: Vec<u16>,
+    /// Sum of all layers per cell.
+    sum: Vec<i32>,
+    layers: Vec<Layer>,
+}
+
+impl CostLayers {
+    /// Layers over `grid`'s size, its weights as the terrain.
+    pub fn new(grid: &Grid) -> CostLayers {
+        let (w, h) = (grid.width(), grid.height());
+        let terrain = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
+            .map(|p| grid.weight(p).0)
+            .collect();
+        CostLayers {
+            width: w,
+            height: h,
+            terrain,
+            sum: vec![0; (w * h) as usize],
+            layers: Vec::new(),
+        }
+    }
+
+    /// Adds an empty layer.
+    pub fn add_layer(&mut self, name: &str) -> LayerId {
+        self.layers.push(Layer {
+            name: name.to_owned(),
+            values: Vec::new(),
+        });
+        LayerId(self.layers.len() as u32 - 1)
+    }
+
+    /// A layer's name.
+    pub fn name(&self, layer: LayerId) -> &str {
+        &self.layers[layer.0 as usize].name
+    }
+
+    /// The weight of `p` with every layer added (`Weight::ONE` off the map).
+    pub fn weight(&self, p: Point) -> Weight {
+        if p.x >= self.width || p.y >= self.height {
+            return Weight::ONE;
+        }
+        self.combined(self.index(p))
+    }
+
+    /// The delta `layer` adds at `p` (0 off the map).
+    pub fn value(&self, layer: LayerId, p: Point) -> i32 {
+        let values = &self.layers[layer.0 as usize].values;
+        if p.x >= self.width || p.y >= self.height || values.is_empty() {
+            return 0;
+        }
+        values[self.index(p)]
+    }
+
+    fn index(&self, p: Point) -> usize {
+        p.y as usize * self.width as usize + p.x as usize
+    }
+
+    fn combined(&self, i: usize) -> Weight {
+        let w = self.terrain[i] as i64 + self.sum[i] as i64;
+        Weight(w.clamp(1, u16::MAX as i64) as u16)
+    }
+
+    /// Sets `layer`'s value at each cell (cells off the map are skipped);
+    /// returns the weight edits.
+    pub fn set(&mut self, layer: LayerId, cells: &[(Point, i32)]) -> Vec<Edit> {
+        self.change(layer, cells.iter().map(|(p, v)| (*p, Some(*v), 0)))
+    }
+
+    /// Adds `delta` to `layer` at each cell (for example the cells of a path
+    /// another unit has claimed); returns the weight edits.
+    pub fn add(&mut self, layer: LayerId, cells: &[Point], delta: i32) -> Vec<Edit> {
+        self.change(layer, cells.iter().map(|p| (*p, None, delta)))
+    }
+
+    /// Adds a radial field to `layer`: `peak` at `center`, falling linearly
+    /// to zero at Euclidean distance `radius`. A positive peak repels paths
+    /// (danger, a tombstone), a negative one attracts them (warmth, a
+    /// volcano). Returns the weight edits.
+    pub fn add_field(
+        &mut self,
+        layer: LayerId,
+        center: Point,
+        radius: u32,
+        peak: i32,
+    ) -> Vec<Edit> {
+        let r = radius as i64;
+        let (cx, cy) = (center.x as i64, center.y as i64);
+        let mut cells = Vec::new();
+        for y in (cy - r).max(0)..=(cy + r).min(self.height as i64 - 1) {
+            for x in (cx - r).max(0)..=(cx + r).min(self.width as i64 - 1) {
+                let d = (((x - cx).pow(2) + (y - cy).pow(2)) as f64).sqrt();
+                if d < radius as f64 {
+                    let v = (peak as f64 * (1.0 - d / radius as f64)).round() as i32;
+                    if v != 0 {
+                        cells.push((Point::new(x as u32, y as u32), None, v));
+                    }
+                }
+            }
+        }
+        self.change(layer, cells.into_iter())
+    }
+
+    /// Clears `layer`; returns the weight edits.
+    pub fn clear(&mut self, layer: LayerId) -> Vec<Edit> {
+        let values = std::mem::take(&mut self.layers[layer.0 as usize].values);
+        let mut edits = Vec::new();
+        for (i, v) in values.iter().enumerate() {
+            if *v != 0 {
+                let before = self.combined(i);
+                self.sum[i] -= v;
+                self.push_edit(i, before, &mut edits);
+            }
+        }
+        edits
+    }
+
+    /// Writes every cell's combined weight into `grid` (same size), for flat
+    /// searches.
+    pub fn apply_to(&self, grid: &mut Grid) {
+        for y in 0..self.height.min(grid.height()) {
+            for x in 0..self.width.min(grid.width()) {
+                let p = Point::new(x, y);
+                grid.set_weight(p, self.weight(p)).expect("on the map");
+            }
+        }
+    }
+
+    /// Sets (`Some`) or adds to (`None`, delta) layer values; collects the
+    /// edits of cells whose combined weight changed.
+    fn change(
+        &mut self,
+        layer: LayerId,
+        cells: impl Iterator<Item = (Point, Option<i32>, i32)>,
+    ) -> Vec<Edit> {
+        let n = (self.width * self.height) as usize;
+        let mut edits = Vec::new();
+        let mut values = std::mem::take(&mut self.layers[layer.0 as usize].values);
+        if values.is_empty() {
+            values = vec![0; n];
+        }
+        for (p, set, delta) in cells {
+            if p.x >= self.width || p.y >= self.height {
+                continue;
+            }
+            let i = self.index(p);
+            let before = self.combined(i);
+            let new = set.unwrap_or_else(|| values[i].saturating_add(delta));
+            self.sum[i] = self.sum[i] - values[i] + new;
+            values[i] = new;
+            self.push_edit(i, before, &mut edits);
+        }
+        self.layers[layer.0 as usize].values = values;
+        edits
+    }
+
+    fn push_edit(&self, i: usize, before: Weight, edits: &mut Vec<Edit>) {
+        let after = self.combined(i);
+        if after != before {
+            let p = Point::new(i as u32 % self.width, i as u32 / self.width);
+            edits.push(Edit::Weight(p, after));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_add_up_and_clamp() {
+        let mut g = Grid::new(8, 8).unwrap();
+        g.set_weight(Point::new(1, 1), Weight(300)).unwrap();
+        let mut l = CostLayers::new(&g);
+        let a = l.add_layer("a");
+        let b = l.add_layer("b");
+        let e = l.set(a, &[(Point::new(1, 1), 50), (Point::new(2, 2), -150)]);
+        assert_eq!(
+            e,
+            vec![
+                Edit::Weight(Point::new(1, 1), Weight(350)),
+                Edit::Weight(Point::new(2, 2), Weight(1))
+            ]
+        );
+        assert!(
+            l.add(b, &[Point::new(2, 2)], 20).is_empty(),
+            "still clamped"
+        );
+        assert_eq!(l.weight(Point::new(2, 2)), Weight(1));
+        let e = l.clear(a);
+        assert!(e.contains(&Edit::Weight(Point::new(2, 2), Weight(120))));
+        assert!(e.contains(&Edit::Weight(Point::new(1, 1), Weight(300))));
+        assert_eq!(l.value(a, Point::new(1, 1)), 0);
+        assert_eq!(l.name(b), "b");
+    }
+
+    #[test]
+    fn fields_fall_off_with_distance() {
+        let g = Grid::new(21, 21).unwrap();
+        let mut l = CostLayers::new(&g);
+        let f = l.add_layer("volcano");
+        l.add_field(f, Point::new(10, 10), 5, -80);
+        assert_eq!(l.weight(Point::new(10, 10)), Weight(20));
+        assert!(l.weight(Point::new(12, 10)) > Weight(20));
+        assert_eq!(l.weight(Point::new(15, 10)), Weight::ONE);
+        let mut g2 = g.clone();
+        l.apply_to(&mut g2);
+        assert_eq!(g2.weight(Point::new(10, 10)), Weight(20));
+    }
+}
