@@ -1,5 +1,5 @@
 //! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess`,
-//! `info`, `bench` and `render`. Each subcommand lives in its own file under
+//! `info`, `bench`, `render` and `replan`. Each subcommand lives in its own file under
 //! `src/cli/`; see the README.
 
 mod cli;
@@ -39,6 +39,10 @@ enum Command {
     /// a query the abstract route, the hierarchy's and flat A*'s paths, and
     /// the cells each search expanded.
     Render(cli::render_png::Args),
+    /// Change the map while units walk: apply a script of edits (walls,
+    /// terrain, cost fields), repair the hierarchy locally after each, and
+    /// re-plan only the paths the repair touched.
+    Replan(cli::replan::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Render(args) => cli::render_png::run(args),
+        Command::Replan(args) => cli::replan::run(args),
     };
     cli::exit_code(result)
 }

@@ -408,3 +408,42 @@ fn shipped_maps_match_their_generate_commands() {
         );
     }
 }
+
+#[test]
+fn replan_repairs_and_verifies_against_rebuilds() {
+    // The default script on the shipped map, each step checked against a
+    // rebuild from scratch.
+    let o = tierpath(&["replan", "--verify", "--units", "12"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("20 script steps"), "{out}");
+    assert_eq!(out.matches("  same").count(), 20, "{out}");
+
+    // A script: a wall, terrain, a field; and a bad line named by number.
+    let dir = scratch("replan");
+    let map = dir.join("open.map");
+    io::save_map(&Grid::new(64, 48).unwrap(), &map).unwrap();
+    let script = dir.join("edits.txt");
+    std::fs::write(
+        &script,
+        "# a wall with a gap\nclose 32,0 1x40\nweight 10,10 8x8 300\nfield 40,20 6 -60\nopen 32,0 1x40\n",
+    )
+    .unwrap();
+    let o = tierpath(&[
+        "replan",
+        s(&map),
+        "--script",
+        s(&script),
+        "--verify",
+        "--units",
+        "8",
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert_eq!(out.matches("  same").count(), 4, "{out}");
+    assert!(out.contains("close 32,0 1x40"), "{out}");
+
+    std::fs::write(&script, "close 1,1\nteleport 2,2\n").unwrap();
+    let o = tierpath(&["replan", s(&map), "--script", s(&script)]);
+    assert_fails(&o, "edits.txt:2:");
+}

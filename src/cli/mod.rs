@@ -8,6 +8,7 @@ pub mod info;
 pub mod preprocess;
 pub mod render;
 pub mod render_png;
+pub mod replan;
 pub mod solve;
 pub mod solver;
 

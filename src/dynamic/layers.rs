@@ -154,6 +154,22 @@ impl CostLayers {
         self.change(layer, cells.into_iter())
     }
 
+    /// Sets the terrain weight of cells (off the map: skipped; a weight of 0
+    /// counts as 1); returns the weight edits.
+    pub fn set_terrain(&mut self, cells: &[(Point, Weight)]) -> Vec<Edit> {
+        let mut edits = Vec::new();
+        for (p, w) in cells {
+            if p.x >= self.width || p.y >= self.height {
+                continue;
+            }
+            let i = self.index(*p);
+            let before = self.combined(i);
+            self.terrain[i] = w.0.max(1);
+            self.push_edit(i, before, &mut edits);
+        }
+        edits
+    }
+
     /// Clears `layer`; returns the weight edits.
     pub fn clear(&mut self, layer: LayerId) -> Vec<Edit> {
         let values = std::mem::take(&mut self.layers[layer.0 as usize].values);

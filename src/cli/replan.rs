@@ -1,0 +1,365 @@
+//! `tierpath replan [MAP] [--script FILE]`: the map changes while units walk.
+//!
+//! Builds the hierarchy, plans paths for a number of units, then applies a
+//! script of edits one line at a time. After each: what the repair touched
+//! and how long it took, which units' paths crossed a changed cluster (and
+//! which were blocked outright), and the time to plan those again. With
+//! `--verify`, each step also rebuilds the hierarchy from scratch and checks
+//! that every unit's query gives the same path on both hierarchies.
+//!
+//! The script holds one edit per line (`#` starts a comment):
+//!
+//! ```text
+//! close X,Y [WxH]        block a cell or a rectangle (a building goes up)
+//! open X,Y [WxH]         clear it again
+//! weight X,Y [WxH] W     set the terrain weight (percent, 100 = plain)
+//! field X,Y R PEAK       add a cost-layer field: PEAK percent points at
+//!                        X,Y, falling to 0 at distance R (negative attracts)
+//! ```
+//!
+//! Without a script, ten 6x6 buildings go up on open ground and then come
+//! down again.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{CliResult, parse_point, parse_size};
+use tierpath::{
+    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, Grid, Hierarchy, Point, QueryCache, Weight,
+    io,
+};
+
+/// Arguments of `tierpath replan`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The map (Moving AI `.map` or terrain text); default: the shipped
+    /// data/default.map.
+    pub map: Option<PathBuf>,
+    /// The edit script (see `tierpath replan --help`); default: buildings
+    /// going up and coming down on open ground.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Units walking the map, each with a long path.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub units: usize,
+    /// Seed for the units' start and goal cells and the default script.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// After each step, rebuild from scratch and check that every unit's query
+    /// gives the same path on the repaired and the rebuilt hierarchy.
+    #[arg(long)]
+    pub verify: bool,
+}
+
+/// One line of a script.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Cells(Vec<Edit>),
+    Field(Point, u32, i32),
+}
+
+/// A deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as u32
+    }
+}
+
+fn rect(p: Point, w: u32, h: u32) -> impl Iterator<Item = Point> {
+    (0..h).flat_map(move |dy| (0..w).map(move |dx| Point::new(p.x + dx, p.y + dy)))
+}
+
+/// Parses a script; errors name the line.
+fn parse_script(text: &str, name: &str) -> CliResult<Vec<(String, Step)>> {
+    let mut steps = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: String| format!("{name}:{}: {why} in `{line}`", i + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let point = |w: &str| parse_point(w).map_err(bad);
+        let size = |w: Option<&&str>| match w {
+            Some(s) => parse_size(s).map(|s| (s.width, s.height)).map_err(bad),
+            None => Ok((1, 1)),
+        };
+        let step =
+            match words.as_slice() {
+                ["close" | "open", at, rest @ ..] if rest.len() <= 1 => {
+                    let (w, h) = size(rest.first())?;
+                    let open = words[0] == "open";
+                    Step::Cells(
+                        rect(point(at)?, w, h)
+                            .map(|p| Edit::Passable(p, open))
+                            .collect(),
+                    )
+                }
+                ["weight", at, rest @ ..] if (1..=2).contains(&rest.len()) => {
+                    let (w, h) = if rest.len() == 2 {
+                        size(rest.first())?
+                    } else {
+                        (1, 1)
+                    };
+                    let weight: u16 = rest[rest.len() - 1]
+                        .parse()
+                        .ok()
+                        .filter(|w| *w > 0)
+                        .ok_or_else(|| bad("the weight must be 1 to 65535".into()))?;
+                    Step::Cells(
+                        rect(point(at)?, w, h)
+                            .map(|p| Edit::Weight(p, Weight(weight)))
+                            .collect(),
+                    )
+                }
+                ["field", at, r, peak] => Step::Field(
+                    point(at)?,
+                    r.parse()
+                        .map_err(|_| bad("the radius must be a whole number".into()))?,
+                    peak.parse()
+                        .map_err(|_| bad("the peak must be a whole number".into()))?,
+                ),
+                _ => return Err(bad(
+                    "expected `close|open X,Y [WxH]`, `weight X,Y [WxH] W` or `field X,Y R PEAK`"
+                        .into(),
+                )
+                .into()),
+            };
+        steps.push((line.to_owned(), step));
+    }
+    Ok(steps)
+}
+
+/// Side of the default script's buildings.
+const BUILDING: u32 = 6;
+
+/// Ten buildings on open ground (a free cell all around), then the same ten
+/// removed.
+fn default_script(grid: &Grid, rng: &mut Rng) -> Vec<(String, Step)> {
+    let mut spots = Vec::new();
+    let side = BUILDING + 2;
+    for _ in 0..200_000 {
+        if spots.len() == 10 || grid.width() < side || grid.height() < side {
+            break;
+        }
+        let corner = Point::new(
+            rng.below(grid.width() - side + 1),
+            rng.below(grid.height() - side + 1),
+        );
+        let p = Point::new(corner.x + 1, corner.y + 1);
+        let clear = rect(corner, side, side).all(|q| grid.is_passable(q));
+        let apart = spots
+            .iter()
+            .all(|s: &Point| s.x.abs_diff(p.x) >= side || s.y.abs_diff(p.y) >= side);
+        if clear && apart {
+            spots.push(p);
+        }
+    }
+    let mut steps = Vec::new();
+    for open in [false, true] {
+        for p in &spots {
+            let verb = if open { "open" } else { "close" };
+            let edits = rect(*p, BUILDING, BUILDING)
+                .map(|q| Edit::Passable(q, open))
+                .collect();
+            steps.push((
+                format!("{verb} {},{} {BUILDING}x{BUILDING}", p.x, p.y),
+                Step::Cells(edits),
+            ));
+        }
+    }
+    steps
+}
+
+/// Runs `tierpath replan`.
+pub fn run(args: Args) -> CliResult {
+    let map = match args.map {
+        Some(m) => m,
+        None => super::find_default_map()?,
+    };
+    let grid = io::read_grid(&map)?;
+    let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let steps = match &args.script {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            parse_script(&text, &f.display().to_string())?
+        }
+        None => default_script(&grid, &mut rng),
+    };
+    let t = Instant::now();
+    let hierarchy = Hierarchy::build(grid.clone())?;
+    let build_ms = t.elapsed().as_secs_f64() * 1e3;
+    let settings = *hierarchy.settings();
+    let mut world = DynamicHierarchy::new(hierarchy);
+    let mut layers = CostLayers::new(&grid);
+    let field_layer = layers.add_layer("script fields");
+    let mut cache = QueryCache::new();
+
+    // Units: random start and goal on the largest island.
+    let open: Vec<Point> = grid.passable_points().collect();
+    if open.is_empty() {
+        return Err(format!("{}: the map has no passable cell", map.display()).into());
+    }
+    let mut units: Vec<(Point, Point, Option<tierpath::Path>)> = Vec::new();
+    for _ in 0..args.units * 20 {
+        if units.len() == args.units {
+            break;
+        }
+        let s = open[rng.below(open.len() as u32) as usize];
+        let g = open[rng.below(open.len() as u32) as usize];
+        if world.same_island(s, g)
+            && s.x.abs_diff(g.x) + s.y.abs_diff(g.y) > (grid.width() + grid.height()) / 4
+        {
+            let path = world.find_path(&mut cache, s, g)?.path;
+            units.push((s, g, path));
+        }
+    }
+    println!(
+        "{}: {}x{}, built in {build_ms:.1} ms; {} units with paths; {} script steps",
+        map.display(),
+        grid.width(),
+        grid.height(),
+        units.len(),
+        steps.len()
+    );
+    println!(
+        "{:<28} {:>7} {:>8} {:>10} {:>10} {:>8} {:>8} {:>10}{}",
+        "step",
+        "cells",
+        "clusters",
+        "dead ends",
+        "repair ms",
+        "touched",
+        "blocked",
+        "replan ms",
+        if args.verify {
+            "  rebuild ms  check"
+        } else {
+            ""
+        }
+    );
+    let (mut repair_total, mut steps_done) = (0.0, 0usize);
+    for (line, step) in &steps {
+        let edits = match step {
+            // Weights go through the layers, so later fields add to them.
+            Step::Cells(edits) => {
+                let weights: Vec<(Point, Weight)> = edits
+                    .iter()
+                    .filter_map(|e| match e {
+                        Edit::Weight(p, w) => Some((*p, *w)),
+                        Edit::Passable(..) => None,
+                    })
+                    .collect();
+                let mut out: Vec<Edit> = edits
+                    .iter()
+                    .filter(|e| matches!(e, Edit::Passable(..)))
+                    .copied()
+                    .collect();
+                out.extend(layers.set_terrain(&weights));
+                out
+            }
+            Step::Field(p, r, peak) => layers.add_field(field_layer, *p, *r, *peak),
+        };
+        let t = Instant::now();
+        let report = world.apply(&edits)?;
+        let repair_ms = t.elapsed().as_secs_f64() * 1e3;
+        repair_total += repair_ms;
+        steps_done += 1;
+        let (mut touched, mut blocked) = (0, 0);
+        let t = Instant::now();
+        for (s, g, path) in units.iter_mut() {
+            let cells = path.as_ref().map_or(&[][..], |p| &p.cells[..]);
+            let touches = path.is_none() || report.touches(cells);
+            if !touches {
+                continue;
+            }
+            touched += 1;
+            blocked += report.blocks(cells) as usize;
+            *path = if world.grid().is_passable(*s) && world.grid().is_passable(*g) {
+                world.find_path(&mut cache, *s, *g)?.path
+            } else {
+                None
+            };
+        }
+        let replan_ms = t.elapsed().as_secs_f64() * 1e3;
+        let dead = match report.dead_ends {
+            DeadEndRepair::Unchanged => "-",
+            DeadEndRepair::Local => "local",
+            DeadEndRepair::Recomputed => "global",
+        };
+        let mut verify = String::new();
+        if args.verify {
+            let t = Instant::now();
+            let mut s = settings;
+            s.landmarks = world.settings().landmarks;
+            let rebuilt =
+                tierpath::HierarchyBuilder::with_settings(s).build(world.grid().clone())?;
+            let rebuild_ms = t.elapsed().as_secs_f64() * 1e3;
+            let mut same = true;
+            for (s, g, _) in &units {
+                if !world.grid().is_passable(*s) || !world.grid().is_passable(*g) {
+                    continue;
+                }
+                let repaired = world.find_path(&mut cache, *s, *g)?.path;
+                let again = rebuilt.find_path(&mut cache, *s, *g)?.path;
+                same &= again.map(|p| p.cells) == repaired.map(|p| p.cells);
+            }
+            if !same {
+                return Err(format!(
+                    "after `{line}`: a unit's path differs from the rebuilt hierarchy's"
+                )
+                .into());
+            }
+            verify = format!("  {rebuild_ms:>10.2}  same");
+        }
+        println!(
+            "{:<28} {:>7} {:>8} {:>10} {:>10.3} {:>8} {:>8} {:>10.3}{verify}",
+            line,
+            report.changed_cells.len(),
+            report.clusters.len(),
+            dead,
+            repair_ms,
+            touched,
+            blocked,
+            replan_ms
+        );
+    }
+    let t = Instant::now();
+    world.refresh_landmarks();
+    println!(
+        "{steps_done} steps repaired in {repair_total:.2} ms in all; landmarks refreshed once at the end in {:.2} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_parse_and_errors_name_the_line() {
+        let steps = parse_script(
+            "# a comment\nclose 3,4 2x1\nopen 3,4\nweight 1,1 3\nweight 0,0 2x2 250\nfield 5,5 4 -50\n",
+            "s",
+        )
+        .unwrap();
+        assert_eq!(steps.len(), 5);
+        assert_eq!(
+            steps[0].1,
+            Step::Cells(vec![
+                Edit::Passable(Point::new(3, 4), false),
+                Edit::Passable(Point::new(4, 4), false)
+            ])
+        );
+        assert_eq!(steps[4].1, Step::Field(Point::new(5, 5), 4, -50));
+        let err = parse_script("close 1,1\nexplode 2,2\n", "s.txt").unwrap_err();
+        assert!(err.to_string().starts_with("s.txt:2:"), "{err}");
+        let err = parse_script("weight 1,1 0", "s").unwrap_err();
+        assert!(err.to_string().contains("1 to 65535"), "{err}");
+    }
+}
