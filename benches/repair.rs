@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 
 use common::median;
 use criterion::SamplingMode;
-use tierpath::{DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, Point, io};
+use tierpath::{
+    BuildSettings, DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, PlayerView, Point, io,
+};
 
 /// The map (the largest sc1 maps are 1024x1024).
 const MAP: &str = "TheFrozenSea";
@@ -180,8 +182,35 @@ fn main() {
         );
     }
     world.refresh_landmarks();
+    let full = world.memory_bytes() + grid.len();
     println!(
-        "repair state beside the hierarchy: {:.1} MB",
+        "hierarchy {:.1} MB (with its grid); repair state beside it {:.1} MB",
+        full as f64 / 1e6,
         world.repair_memory_bytes() as f64 / 1e6
     );
+
+    // Fog of war: one player's memory as it explores, against the truth's
+    // hierarchy (with its grid).
+    let mut view = PlayerView::new(&grid, BuildSettings::default()).expect("valid map");
+    let mut line = format!(
+        "player view memory / truth hierarchy: unexplored {:.2}x",
+        view.memory_bytes() as f64 / full as f64
+    );
+    for share in [4u32, 2, 1] {
+        // Reveal the top 1/share of the map, row band by row band.
+        let rows = grid.height() / share;
+        let cells: Vec<Point> = (0..rows)
+            .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+            .filter(|p| !view.is_explored(*p))
+            .collect();
+        let t = Instant::now();
+        let report = view.reveal(&grid, &cells).expect("on the map");
+        line += &format!(
+            ", 1/{share} explored {:.2}x (reveal {:.0} ms, dead ends {:?})",
+            view.memory_bytes() as f64 / full as f64,
+            t.elapsed().as_secs_f64() * 1e3,
+            report.dead_ends
+        );
+    }
+    println!("{line}");
 }

@@ -171,8 +171,6 @@ impl RepairReport {
 #[derive(Debug)]
 pub struct DynamicHierarchy {
     h: Hierarchy,
-    /// Inside edges per cluster, local indices.
-    intra: Vec<ClusterEdges>,
     /// Entrances per border, so the total stays exact as borders change.
     vertical: Vec<u32>,
     horizontal: Vec<u32>,
@@ -196,9 +194,7 @@ impl DynamicHierarchy {
     /// and its map.
     pub fn new(h: Hierarchy) -> DynamicHierarchy {
         let layout = h.entrances.layout;
-        let intra = h.graph.cluster_edges(&h.entrances);
         let mut d = DynamicHierarchy {
-            intra,
             vertical: vec![0; layout.count()],
             horizontal: vec![0; layout.count()],
             corner: vec![0; layout.count()],
@@ -228,11 +224,7 @@ impl DynamicHierarchy {
 
     /// Bytes held beside the hierarchy for repairs.
     pub fn repair_memory_bytes(&self) -> usize {
-        self.intra
-            .iter()
-            .map(ClusterEdges::memory_bytes)
-            .sum::<usize>()
-            + 4 * (self.vertical.len() + self.horizontal.len() + self.corner.len())
+        4 * (self.vertical.len() + self.horizontal.len() + self.corner.len())
             + self.sizes.memory_bytes()
     }
 
@@ -575,21 +567,29 @@ impl DynamicHierarchy {
             entrances,
         };
 
-        // Inside edges of the clusters that need them, then the graph.
+        // Inside edges of the rescanned clusters: computed again where the
+        // cluster changed, else read back from the graph. Then the graph.
         let movement = self.h.settings.movement;
         let keep_paths = self.h.settings.keep_paths;
-        for c in inside.ones() {
-            self.intra[c] = intra_cluster_edges(
-                &self.h.grid,
-                &movement,
-                &layout,
-                c as u32,
-                entrances.cluster_cells(c as u32),
-                keep_paths,
-                &mut self.search,
-            );
-        }
-        self.h.graph = splice_graph(&self.h, &entrances, &fresh, &remap, &self.intra);
+        let fresh_edges: Vec<ClusterEdges> = rescan
+            .ones()
+            .map(|c| {
+                if inside.contains(c) {
+                    intra_cluster_edges(
+                        &self.h.grid,
+                        &movement,
+                        &layout,
+                        c as u32,
+                        entrances.cluster_cells(c as u32),
+                        keep_paths,
+                        &mut self.search,
+                    )
+                } else {
+                    self.h.graph.cluster_edges(&self.h.entrances, c as u32)
+                }
+            })
+            .collect();
+        self.h.graph = splice_graph(&self.h, &entrances, &fresh, &remap, &fresh_edges);
         // Node cells and anchors: copied for unchanged clusters.
         let old = &self.h.entrances;
         let mut points = Vec::with_capacity(entrances.cells.len());

@@ -105,7 +105,7 @@ pub(crate) fn renumber(
 }
 
 /// The graph over `new` entrances: clusters with `fresh[c]` laid out from
-/// `intra[c]` and the links, the others copied from the graph of `h` (whose
+/// their inside edges (`intra`, one per fresh cluster in order) and the links, the others copied from the graph of `h` (whose
 /// grid is already the changed one) through `remap` (see [`renumber`]).
 pub(crate) fn splice_graph(
     h: &Hierarchy,
@@ -147,7 +147,22 @@ pub(crate) fn splice_graph(
         path_first.push(0u32);
         path_codes.reserve(old_graph.path_codes.len() + 256);
     }
-    let intra_count: u64 = intra.iter().map(|ce| ce.edges.len() as u64).sum();
+    // Inside edges: the old count, less the fresh clusters' old ones, plus
+    // their new ones.
+    let mut intra_count =
+        old_graph.intra_edges + intra.iter().map(|ce| ce.edges.len() as u64).sum::<u64>();
+    for c in (0..clusters).filter(|c| fresh[*c]) {
+        let (a, b) = (old.cluster_first[c], old.cluster_first[c + 1]);
+        let (ea, eb) = (
+            old_graph.edge_first[a as usize] as usize,
+            old_graph.edge_first[b as usize] as usize,
+        );
+        intra_count -= old_graph.edge_to[ea..eb]
+            .iter()
+            .filter(|t| (a..b).contains(*t))
+            .count() as u64;
+    }
+    let mut fresh_index = 0;
     let mut next_inter = 0usize;
     let mut order: Vec<u32> = Vec::new();
     let mut c = 0;
@@ -193,7 +208,8 @@ pub(crate) fn splice_graph(
         // A repaired cluster: its inside edges grouped by source (stable).
         let na = new.cluster_first[c];
         let n = (new.cluster_first[c + 1] - na) as usize;
-        let ce = &intra[c];
+        let ce = &intra[fresh_index];
+        fresh_index += 1;
         order.clear();
         order.extend(0..ce.edges.len() as u32);
         order.sort_by_key(|k| ce.edges[*k as usize].from);

@@ -127,11 +127,6 @@ impl ClusterEdges {
             path: (start, self.codes.len() as u32),
         });
     }
-
-    /// Bytes held.
-    pub(crate) fn memory_bytes(&self) -> usize {
-        self.edges.capacity() * std::mem::size_of::<LocalEdge>() + self.codes.capacity()
-    }
 }
 
 /// Computes the cluster graph (stage 4).
@@ -251,24 +246,23 @@ pub(crate) fn assemble_graph(
 }
 
 impl ClusterGraph {
-    /// The inside edges of each cluster, read back from the assembled graph
+    /// The inside edges of cluster `c`, read back from the assembled graph
     /// (the inverse of [`assemble_graph`]'s first half).
-    pub(crate) fn cluster_edges(&self, entrances: &Entrances) -> Vec<ClusterEdges> {
-        (0..entrances.layout.count())
-            .map(|c| {
-                let (a, b) = (entrances.cluster_first[c], entrances.cluster_first[c + 1]);
-                let mut out = ClusterEdges::default();
-                for v in a..b {
-                    for (to, cost, e) in self.out_edges(v) {
-                        if (a..b).contains(&to) {
-                            let codes = self.edge_path(e).unwrap_or(&[]);
-                            out.push(v - a, to - a, cost, codes.iter().copied());
-                        }
-                    }
+    pub(crate) fn cluster_edges(&self, entrances: &Entrances, c: u32) -> ClusterEdges {
+        let (a, b) = (
+            entrances.cluster_first[c as usize],
+            entrances.cluster_first[c as usize + 1],
+        );
+        let mut out = ClusterEdges::default();
+        for v in a..b {
+            for (to, cost, e) in self.out_edges(v) {
+                if (a..b).contains(&to) {
+                    let codes = self.edge_path(e).unwrap_or(&[]);
+                    out.push(v - a, to - a, cost, codes.iter().copied());
                 }
-                out
-            })
-            .collect()
+            }
+        }
+        out
     }
 }
 
