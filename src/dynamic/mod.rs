@@ -165,9 +165,9 @@ impl RepairReport {
 /// batch of edits. Queries go through `Deref` to the hierarchy.
 ///
 /// # Performance
-/// Holds, beside the hierarchy, each cluster's inside edges in local indices
-/// (about the size of the graph's edge arrays) and a size per block of the
-/// dead-end forest. See the module docs for the cost of a repair.
+/// Holds, beside the hierarchy, a size per block of the dead-end forest and
+/// an entrance count per cluster border (a few bytes per block and per
+/// cluster). See the module docs for the cost of a repair.
 #[derive(Debug)]
 pub struct DynamicHierarchy {
     h: Hierarchy,
