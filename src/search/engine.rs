@@ -456,6 +456,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn cell_state_reads_the_last_search() {
+        let grid = Grid::from_ascii(
+            "
+            ......
+            .@@@@.
+            ......
+            ",
+        )
+        .unwrap();
+        let mut cache = SearchCache::new();
+        assert_eq!(cache.cell_state(&grid, Point::new(0, 0)), None);
+        let (s, t) = (Point::new(0, 1), Point::new(5, 1));
+        crate::AStar::new(&grid)
+            .find_path(&mut cache, s, t)
+            .unwrap();
+        let start = cache.cell_state(&grid, s).unwrap();
+        assert_eq!((start.g, start.parent, start.closed), (Cost(0), None, true));
+        let goal = cache.cell_state(&grid, t).unwrap();
+        assert!(goal.closed);
+        assert_eq!(goal.g, Cost(7 * 1_000_000)); // up, along, down: no corner cutting
+        // Reached but never expanded: still open.
+        assert!(
+            grid.passable_points()
+                .filter_map(|p| cache.cell_state(&grid, p))
+                .any(|c| !c.closed)
+        );
+        assert_eq!(cache.cell_state(&grid, Point::new(2, 1)), None);
+        assert_eq!(cache.cell_state(&grid, Point::new(6, 0)), None);
+        // A later search forgets the earlier one; a bigger map never panics.
+        crate::AStar::new(&grid)
+            .find_path(&mut cache, Point::new(0, 0), Point::new(1, 0))
+            .unwrap();
+        assert_eq!(cache.cell_state(&grid, t), None);
+        let big = Grid::new(40, 40).unwrap();
+        assert_eq!(cache.cell_state(&big, Point::new(39, 39)), None);
+    }
+
+    #[test]
     fn generation_wrap_clears_stamps() {
         let grid = Grid::new(4, 4).unwrap();
         let mut cache = SearchCache::new();
