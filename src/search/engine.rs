@@ -228,8 +228,14 @@ impl SearchCache {
         if !reached || self.generation == 0 {
             return None;
         }
-        let parent = (st.parent != NO_PARENT && (st.parent as usize) < grid.padded_len())
-            .then(|| grid.point(Node(st.parent)));
+        // A parent always lies on the map it was searched on; checked anyway,
+        // so that asking with another map cannot underflow.
+        let pw = grid.padded_width();
+        let (px, py) = (st.parent % pw, st.parent / pw);
+        let parent = (st.parent != NO_PARENT
+            && (1..=grid.width()).contains(&px)
+            && (1..=grid.height()).contains(&py))
+        .then(|| Point::new(px - 1, py - 1));
         Some(CellState {
             g: Cost(st.g),
             parent,
