@@ -84,6 +84,6 @@ pub use preprocess::{
 };
 pub use query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
 pub use search::{
-    AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,
-    SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
+    AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
+    QueryError, SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
 };

@@ -1,10 +1,10 @@
 //! Exact A*: the flat planner, the baseline the hierarchy is measured against.
 
 use super::{
-    Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing, QueryError, SearchCache,
-    SearchOutcome, Status, TieBreak, check_endpoint, path_to, run_in,
+    CustomEstimate, Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing, QueryError,
+    SearchCache, SearchOutcome, Status, TieBreak, check_endpoint, path_to, run_in,
 };
-use crate::grid::{Grid, Movement, Node, Point};
+use crate::grid::{Cost, Grid, Movement, Node, Point};
 
 /// Exact A* on a grid: a borrowed configuration; state lives in a
 /// [`SearchCache`].
@@ -144,5 +144,211 @@ impl<'g> AStar<'g> {
             },
             stats: cache.stats,
         })
+    }
+
+    /// [`find_path`](AStar::find_path) with the caller's heuristic in place of
+    /// the configured [`Heuristic`]: `heuristic(cell)` estimates the cost from
+    /// `cell` to `goal`, in the [cost unit](crate::Cost) (one straight step on
+    /// plain ground is `movement.straight * 100`). It is called each time a cell
+    /// is put on the open list, so it should be cheap: a table look-up or a
+    /// little arithmetic. Every other setting applies as usual, the weighted-A*
+    /// factor included (it multiplies the returned value).
+    ///
+    /// The path is optimal when the heuristic never overestimates (is
+    /// *admissible*) and either never drops by more than a move's cost between
+    /// neighbours (is *consistent*) or [`reopen_closed`](AStar::reopen_closed)
+    /// is on. An admissible but inconsistent heuristic can close a cell before
+    /// its cheapest route is known; without re-opening, that cell keeps its
+    /// dearer route and so may the path.
+    ///
+    /// The built-in heuristics go through [`find_path`](AStar::find_path),
+    /// whose search loop is compiled for them alone: this method adds nothing
+    /// to it.
+    ///
+    /// ```
+    /// use tierpath::{AStar, Cost, Grid, Movement, Point, SearchCache};
+    /// let grid = Grid::from_ascii("
+    ///     .....
+    ///     .@@@.
+    ///     .....
+    /// ").unwrap();
+    /// let (start, goal) = (Point::new(0, 1), Point::new(4, 1));
+    /// let m = Movement::FOUR;
+    /// // Manhattan distance, written out by hand.
+    /// let manhattan = |p: Point| {
+    ///     Cost(m.straight_step().0 * (p.x.abs_diff(goal.x) + p.y.abs_diff(goal.y)) as u64)
+    /// };
+    /// let mut cache = SearchCache::new();
+    /// let out = AStar::new(&grid)
+    ///     .movement(m)
+    ///     .find_path_with_heuristic(&mut cache, start, goal, manhattan)
+    ///     .unwrap();
+    /// assert_eq!(out.path.unwrap().cost, Cost(6 * m.straight_step().0));
+    /// ```
+    pub fn find_path_with_heuristic<F: Fn(Point) -> Cost>(
+        &self,
+        cache: &mut SearchCache,
+        start: Point,
+        goal: Point,
+        heuristic: F,
+    ) -> Result<SearchOutcome, QueryError> {
+        self.movement.validate()?;
+        let factor = self.factor()?;
+        let s = check_endpoint(self.grid, start, "start")?;
+        let t = check_endpoint(self.grid, goal, "goal")?;
+        let est = CustomEstimate::new(heuristic, self.grid.padded_width(), factor);
+        cache.begin(self.grid);
+        cache.push_start(s, 0, &est, self.tie_break);
+        let status = run_in(
+            cache,
+            self.grid,
+            &self.movement,
+            Everywhere,
+            est,
+            Goal::Node(t),
+            self.tie_break,
+            self.reopen,
+            u64::MAX,
+            Pricing::Forward,
+        );
+        Ok(SearchOutcome {
+            path: match status {
+                Status::Found(n) => Some(path_to(cache, self.grid, n)),
+                _ => None,
+            },
+            stats: cache.stats,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Weight;
+
+    fn octile(m: Movement, goal: Point) -> impl Fn(Point) -> Cost {
+        move |p| m.distance(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y))
+    }
+
+    #[test]
+    fn custom_octile_matches_the_built_in_one() {
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            .@@@@@@@..
+            .......@..
+            .@@@@..@..
+            ....@.....
+            ",
+        )
+        .unwrap();
+        let (s, t) = (Point::new(0, 4), Point::new(9, 0));
+        let m = Movement::default();
+        let mut built_in = SearchCache::new();
+        let mut custom = SearchCache::new();
+        built_in.record_expansions(true);
+        custom.record_expansions(true);
+        let astar = AStar::new(&grid).heuristic(Heuristic::Octile);
+        let a = astar.find_path(&mut built_in, s, t).unwrap();
+        let b = astar
+            .find_path_with_heuristic(&mut custom, s, t, octile(m, t))
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(built_in.expansions(), custom.expansions());
+        assert!(
+            custom
+                .expansions()
+                .iter()
+                .all(|e| { e.h == m.distance(e.cell.x.abs_diff(t.x), e.cell.y.abs_diff(t.y)).0 })
+        );
+    }
+
+    #[test]
+    fn zero_heuristic_and_weight_factor() {
+        let grid = Grid::from_fn(12, 9, |p| !(p.x == 6 && p.y < 7)).unwrap();
+        let (s, t) = (Point::new(1, 1), Point::new(11, 2));
+        let mut cache = SearchCache::new();
+        let exact = AStar::new(&grid).find_path(&mut cache, s, t).unwrap();
+        let zero = AStar::new(&grid)
+            .find_path_with_heuristic(&mut cache, s, t, |_| Cost::ZERO)
+            .unwrap();
+        assert_eq!(zero.path.as_ref().unwrap().cost, exact.path.unwrap().cost);
+        // Weight 2 doubles the recorded estimate.
+        cache.record_expansions(true);
+        AStar::new(&grid)
+            .weight(2.0)
+            .find_path_with_heuristic(&mut cache, s, t, |_| Cost(7))
+            .unwrap();
+        assert!(cache.expansions().iter().all(|e| e.h == 14));
+    }
+
+    /// An admissible heuristic that is zero in the bottom detour and exact
+    /// elsewhere: it closes the junction `X` by the detour first. Only with
+    /// re-opening does A* correct the junction and find the optimal path.
+    #[test]
+    fn inconsistent_heuristic_needs_reopening() {
+        // S at (0,1); X at (3,1); goal at (6,1). Over the top S..X is five moves,
+        // by the bottom seven.
+        let grid = Grid::from_ascii(
+            "
+            ....@@@
+            S@@....
+            .@..@@@
+            ....@@@
+            ",
+        )
+        .unwrap();
+        let (s, t) = (Point::new(0, 1), Point::new(6, 1));
+        let step = Movement::FOUR.straight_step().0;
+        let detour = |p: Point| p.y >= 2 || p == Point::new(3, 1);
+        let h = |p: Point| {
+            if detour(p) {
+                Cost::ZERO
+            } else {
+                Cost(step * (p.x.abs_diff(t.x) + p.y.abs_diff(t.y)) as u64)
+            }
+        };
+        let astar = AStar::new(&grid).movement(Movement::FOUR);
+        let mut cache = SearchCache::new();
+        let plain = astar.find_path_with_heuristic(&mut cache, s, t, h).unwrap();
+        assert_eq!(plain.path.unwrap().cost, Cost(10 * step));
+        assert_eq!(plain.stats.reopened, 0);
+        let reopened = astar
+            .reopen_closed(true)
+            .find_path_with_heuristic(&mut cache, s, t, h)
+            .unwrap();
+        let path = reopened.path.unwrap();
+        assert_eq!(path.cost, Cost(8 * step));
+        assert!(reopened.stats.reopened > 0);
+        path.validate(&grid, &Movement::FOUR).unwrap();
+        let exact = astar.find_path(&mut cache, s, t).unwrap();
+        assert_eq!(exact.path.unwrap().cost, path.cost);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let mut grid = Grid::new(4, 4).unwrap();
+        grid.set_passable(Point::new(2, 2), false).unwrap();
+        grid.set_weight(Point::new(1, 1), Weight(50)).unwrap();
+        let mut cache = SearchCache::new();
+        let astar = AStar::new(&grid);
+        let h = |_| Cost::ZERO;
+        assert!(matches!(
+            astar.find_path_with_heuristic(&mut cache, Point::new(9, 0), Point::new(0, 0), h),
+            Err(QueryError::OffMap { role: "start", .. })
+        ));
+        assert!(matches!(
+            astar.find_path_with_heuristic(&mut cache, Point::new(0, 0), Point::new(2, 2), h),
+            Err(QueryError::Blocked { role: "goal", .. })
+        ));
+        assert!(matches!(
+            astar.weight(0.5).find_path_with_heuristic(
+                &mut cache,
+                Point::new(0, 0),
+                Point::new(3, 3),
+                h
+            ),
+            Err(QueryError::BadWeight(_))
+        ));
     }
 }

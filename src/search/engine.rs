@@ -8,9 +8,9 @@
 //! what time-sliced searches are made of.
 
 use super::heap::{Entry, OpenList, tie_g};
-use super::heuristic::Estimator;
-use super::{Expansion, SearchStats, TieBreak};
-use crate::grid::{FastDiv, Grid, Movement, Node, Weight};
+use super::heuristic::{Estimate, Estimator};
+use super::{CellState, Expansion, SearchStats, TieBreak};
+use crate::grid::{Cost, FastDiv, Grid, Movement, Node, Point, Weight};
 
 /// Sentinel parent of a search's start nodes.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -126,13 +126,17 @@ impl Region for Rect {
     }
 }
 
-/// Everything a run of the loop needs besides the scratch.
-pub(crate) struct Problem<'a, C: StepCost, R: Region> {
+/// Everything a run of the loop needs besides the scratch. The estimate is a
+/// type parameter like the pricing and the region: the built-in
+/// [`Estimator`] (the default) compiles to its own loop, and a caller's
+/// heuristic ([`AStar::find_path_with_heuristic`](crate::AStar::find_path_with_heuristic))
+/// to another.
+pub(crate) struct Problem<'a, C: StepCost, R: Region, E: Estimate = Estimator> {
     pub grid: &'a Grid,
     pub movement: &'a Movement,
     pub step: C,
     pub region: R,
-    pub estimator: Estimator,
+    pub estimator: E,
     pub goal: Goal,
     pub tie_break: TieBreak,
     /// Move a closed node back to the open list when a cheaper route to it
@@ -191,6 +195,54 @@ impl SearchCache {
         self.stats
     }
 
+    /// What the last search recorded for cell `p` of `grid`, the map it ran
+    /// on: its G, its parent, and whether it was closed or is still on the
+    /// open list. `None` when that search never reached `p` or `p` is off the
+    /// map. With [`record_expansions`](SearchCache::record_expansions), this
+    /// draws the open and closed lists of the A* tutorials; it reads the
+    /// scratch as the search left it and costs nothing to the search itself.
+    /// (Asked about another map than the last search's, it answers about
+    /// whatever cell shares the index, or `None`; never a panic.)
+    ///
+    /// ```
+    /// use tierpath::{AStar, Grid, Point, SearchCache};
+    /// let grid = Grid::from_ascii("
+    ///     .....
+    ///     .@@@.
+    ///     .....
+    /// ").unwrap();
+    /// let mut cache = SearchCache::new();
+    /// AStar::new(&grid).find_path(&mut cache, Point::new(0, 1), Point::new(4, 1)).unwrap();
+    /// let goal = cache.cell_state(&grid, Point::new(4, 1)).unwrap();
+    /// assert!(goal.closed);
+    /// assert_eq!(goal.parent, Some(Point::new(4, 0)));
+    /// assert!(cache.cell_state(&grid, Point::new(2, 1)).is_none()); // a wall
+    /// ```
+    pub fn cell_state(&self, grid: &Grid, p: Point) -> Option<CellState> {
+        if !grid.contains(p) {
+            return None;
+        }
+        let n = grid.node(p);
+        let st = self.nodes.get(n.index())?;
+        let reached = st.stamp == self.generation || st.stamp == self.generation + 1;
+        if !reached || self.generation == 0 {
+            return None;
+        }
+        // A parent always lies on the map it was searched on; checked anyway,
+        // so that asking with another map cannot underflow.
+        let pw = grid.padded_width();
+        let (px, py) = (st.parent % pw, st.parent / pw);
+        let parent = (st.parent != NO_PARENT
+            && (1..=grid.width()).contains(&px)
+            && (1..=grid.height()).contains(&py))
+        .then(|| Point::new(px - 1, py - 1));
+        Some(CellState {
+            g: Cost(st.g),
+            parent,
+            closed: st.stamp == self.generation + 1,
+        })
+    }
+
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<NodeState>()
@@ -233,7 +285,13 @@ impl SearchCache {
 
     /// Adds a start node with initial cost `g` (several starts make a
     /// multi-source search).
-    pub(crate) fn push_start(&mut self, n: Node, g: u64, estimator: &Estimator, tie: TieBreak) {
+    pub(crate) fn push_start<E: Estimate>(
+        &mut self,
+        n: Node,
+        g: u64,
+        estimator: &E,
+        tie: TieBreak,
+    ) {
         let stamp_gen = self.generation;
         let st = &mut self.nodes[n.index()];
         if st.stamp == stamp_gen && st.g <= g {
@@ -297,9 +355,9 @@ impl SearchCache {
     }
 
     /// Runs the search for at most `budget` expansions.
-    pub(crate) fn run<C: StepCost, R: Region>(
+    pub(crate) fn run<C: StepCost, R: Region, E: Estimate>(
         &mut self,
-        p: &Problem<'_, C, R>,
+        p: &Problem<'_, C, R, E>,
         budget: u64,
     ) -> Status {
         let stamp_gen = self.generation;
@@ -365,9 +423,9 @@ impl SearchCache {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn relax<C: StepCost, R: Region>(
+    fn relax<C: StepCost, R: Region, E: Estimate>(
         &mut self,
-        p: &Problem<'_, C, R>,
+        p: &Problem<'_, C, R, E>,
         from: Node,
         g: u64,
         to: Node,
@@ -402,6 +460,44 @@ impl SearchCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cell_state_reads_the_last_search() {
+        let grid = Grid::from_ascii(
+            "
+            ......
+            .@@@@.
+            ......
+            ",
+        )
+        .unwrap();
+        let mut cache = SearchCache::new();
+        assert_eq!(cache.cell_state(&grid, Point::new(0, 0)), None);
+        let (s, t) = (Point::new(0, 1), Point::new(5, 1));
+        crate::AStar::new(&grid)
+            .find_path(&mut cache, s, t)
+            .unwrap();
+        let start = cache.cell_state(&grid, s).unwrap();
+        assert_eq!((start.g, start.parent, start.closed), (Cost(0), None, true));
+        let goal = cache.cell_state(&grid, t).unwrap();
+        assert!(goal.closed);
+        assert_eq!(goal.g, Cost(7 * 1_000_000)); // up, along, down: no corner cutting
+        // Reached but never expanded: still open.
+        assert!(
+            grid.passable_points()
+                .filter_map(|p| cache.cell_state(&grid, p))
+                .any(|c| !c.closed)
+        );
+        assert_eq!(cache.cell_state(&grid, Point::new(2, 1)), None);
+        assert_eq!(cache.cell_state(&grid, Point::new(6, 0)), None);
+        // A later search forgets the earlier one; a bigger map never panics.
+        crate::AStar::new(&grid)
+            .find_path(&mut cache, Point::new(0, 0), Point::new(1, 0))
+            .unwrap();
+        assert_eq!(cache.cell_state(&grid, t), None);
+        let big = Grid::new(40, 40).unwrap();
+        assert_eq!(cache.cell_state(&big, Point::new(39, 39)), None);
+    }
 
     #[test]
     fn generation_wrap_clears_stamps() {

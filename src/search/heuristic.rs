@@ -1,6 +1,6 @@
 //! Distance estimates for A*.
 
-use crate::grid::{Connectivity, FastDiv, Movement, Node, Weight};
+use crate::grid::{Connectivity, Cost, FastDiv, Movement, Node, Point, Weight};
 
 /// The distance estimate A* adds to G.
 ///
@@ -147,6 +147,87 @@ impl Estimator {
             h
         } else {
             h * self.factor / FACTOR_ONE
+        }
+    }
+}
+
+/// A distance estimate as the search engine asks for it: at a padded node, or
+/// at padded coordinates the engine already has. [`Estimator`] (the built-in
+/// heuristics) and [`CustomEstimate`] (a caller's function) implement it; the
+/// engine is generic over it, so each compiles to its own loop.
+pub(crate) trait Estimate {
+    /// The estimate at padded node `n`.
+    fn estimate(&self, n: Node) -> u64;
+    /// The padded coordinates `(x, y)` of node `n`.
+    fn coords(&self, n: Node) -> (u32, u32);
+    /// Whether the estimate is always zero (no coordinates needed).
+    fn is_zero(&self) -> bool;
+    /// The estimate at padded coordinates `(x, y)`.
+    fn estimate_at(&self, x: u32, y: u32) -> u64;
+}
+
+impl Estimate for Estimator {
+    #[inline(always)]
+    fn estimate(&self, n: Node) -> u64 {
+        Estimator::estimate(self, n)
+    }
+    #[inline(always)]
+    fn coords(&self, n: Node) -> (u32, u32) {
+        Estimator::coords(self, n)
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        Estimator::is_zero(self)
+    }
+    #[inline(always)]
+    fn estimate_at(&self, x: u32, y: u32) -> u64 {
+        Estimator::estimate_at(self, x, y)
+    }
+}
+
+/// A caller's heuristic: a function of the cell, in the cost unit, times the
+/// weighted-A* factor. Evaluated each time a node is put on the open list.
+pub(crate) struct CustomEstimate<F> {
+    function: F,
+    padded_width: FastDiv,
+    /// Weighted-A* factor as a fraction of [`FACTOR_ONE`].
+    factor: u64,
+}
+
+impl<F: Fn(Point) -> Cost> CustomEstimate<F> {
+    pub(crate) fn new(function: F, padded_width: u32, factor: u64) -> Self {
+        CustomEstimate {
+            function,
+            padded_width: FastDiv::new(padded_width),
+            factor,
+        }
+    }
+}
+
+impl<F: Fn(Point) -> Cost> Estimate for CustomEstimate<F> {
+    #[inline]
+    fn estimate(&self, n: Node) -> u64 {
+        let (x, y) = self.coords(n);
+        self.estimate_at(x, y)
+    }
+    #[inline]
+    fn coords(&self, n: Node) -> (u32, u32) {
+        let (y, x) = self.padded_width.div_rem(n.0);
+        (x, y)
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn estimate_at(&self, x: u32, y: u32) -> u64 {
+        // The engine only asks about real cells, whose padded coordinates are
+        // at least one.
+        let h = (self.function)(Point::new(x - 1, y - 1)).0;
+        if self.factor == FACTOR_ONE {
+            h
+        } else {
+            h.saturating_mul(self.factor) / FACTOR_ONE
         }
     }
 }

@@ -41,7 +41,7 @@ pub(crate) use engine::{
     Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted, WeightedReverse,
 };
 pub use heuristic::Heuristic;
-pub(crate) use heuristic::{Estimator, FACTOR_ONE};
+pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
 
 use crate::grid::{Cost, Grid, GridError, Movement, Node, Point};
@@ -61,6 +61,37 @@ pub enum TieBreak {
     LastAdded,
     /// Prefer the earliest added node (a queue among ties).
     FirstAdded,
+}
+
+impl TieBreak {
+    /// "Ties on F go to the lowest H", the rule of Sebastian Lague's A*
+    /// tutorial: another name for [`TieBreak::LargerG`], not a rule of its own.
+    /// Among nodes of equal F = G + H, a larger G is exactly a smaller H, so
+    /// the two orders are one.
+    ///
+    /// The open list keeps G for tie-breaking to 256 cost units, which keeps
+    /// apart every two G values that differ by a move or more; values closer
+    /// than that may fall to heap order: with [`Movement::TEN_FOURTEEN`], G
+    /// values 200 units apart (three diagonal steps, 4,200, against four
+    /// straight ones, 4,000) sometimes do.
+    ///
+    /// ```
+    /// use tierpath::TieBreak;
+    /// assert_eq!(TieBreak::LOWER_H, TieBreak::LargerG);
+    /// ```
+    pub const LOWER_H: TieBreak = TieBreak::LargerG;
+}
+
+/// What a search recorded for one cell, from [`SearchCache::cell_state`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellState {
+    /// The cost of the best route from the start found so far (final once
+    /// closed, with a consistent heuristic).
+    pub g: Cost,
+    /// The cell that route comes from; `None` at the start.
+    pub parent: Option<Point>,
+    /// Closed (expanded), or still on the open list.
+    pub closed: bool,
 }
 
 /// One expansion, as recorded by [`SearchCache::record_expansions`].
@@ -170,12 +201,12 @@ pub(crate) enum Pricing {
 /// Runs the engine in `region` with the grid's step pricing (uniform or
 /// weighted), moves priced as `pricing` says.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn run_in<R: Region>(
+pub(crate) fn run_in<R: Region, E: Estimate>(
     cache: &mut SearchCache,
     grid: &Grid,
     movement: &Movement,
     region: R,
-    estimator: Estimator,
+    estimator: E,
     goal: Goal,
     tie_break: TieBreak,
     reopen: bool,
