@@ -20,6 +20,8 @@ mod lague;
 mod lester;
 #[path = "../examples/tutorials/two_tiers.rs"]
 mod two_tiers;
+#[path = "../examples/tutorials/warmth.rs"]
+mod warmth;
 
 use std::collections::HashMap;
 
@@ -581,4 +583,48 @@ fn bad_maps_are_clear_errors() {
     assert!(e.contains("bad.txt:4:") && e.contains("'x'"), "{e}");
     assert!(common::TutorialMap::load("no-such-map.txt").is_err());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Tutorial 6 (Calkins' volcano and tombstone, as cost layers): the straight
+/// line on even snow; the erupting volcano's warmth bends the path toward it
+/// and makes it cheaper; the tombstone's dread pushes the path off the line,
+/// away from it; with both, the path runs closer to the volcano than with the
+/// volcano alone; removing the layers at run time restores the straight line.
+/// Every path is optimal for the weights of its scene, and the two-tier
+/// planner on the repaired hierarchy finds the same cost.
+#[test]
+fn calkins_warmth_and_dread() {
+    let w = warmth::run().unwrap();
+    let [plain, volcano, tomb, both, cleared] = w.scenes.as_slice() else {
+        panic!("five scenes");
+    };
+    let row = w.tent.y;
+    assert_eq!(w.castle.y, row);
+    assert!(
+        plain.path.cells.iter().all(|p| p.y == row),
+        "straight on even snow"
+    );
+    assert_eq!(plain.path.cost, Cost(12 * 3 * 1_000_000));
+    assert_eq!(cleared.path.cells, plain.path.cells, "layers removed");
+
+    // Warmth: toward the volcano (north of the line), and cheaper.
+    assert!(volcano.path.cells.iter().any(|p| p.y < row));
+    assert!(volcano.path.cost < plain.path.cost);
+    assert!(w.mean_distance_to_volcano(&volcano.path) < w.mean_distance_to_volcano(&plain.path));
+    // Dread alone: off the line, never next to the tombstone, dearer.
+    let near = |p: &Point, q: Point| p.x.abs_diff(q.x) <= 1 && p.y.abs_diff(q.y) <= 1;
+    assert!(tomb.path.cells.iter().any(|p| p.y != row));
+    assert!(!tomb.path.cells.iter().any(|p| near(p, w.tombstone)));
+    assert!(tomb.path.cost > plain.path.cost);
+    // Both: closer to the volcano than the volcano alone.
+    assert!(w.mean_distance_to_volcano(&both.path) < w.mean_distance_to_volcano(&volcano.path));
+    assert_ne!(both.path.cells, volcano.path.cells);
+
+    // The layers are Calkins' factors: at the volcano a move costs a tenth,
+    // next to the tombstone 3.85 times; and every scene's path is optimal.
+    assert!((warmth::warmth_factor(0.0) - 0.1).abs() < 1e-12);
+    assert!((warmth::dread_factor(0.0) - 3.85).abs() < 1e-12);
+    for sc in &w.scenes {
+        assert_eq!(sc.hierarchy_cost, sc.path.cost, "{}", sc.name);
+    }
 }

@@ -14,6 +14,7 @@ mod islands;
 mod lague;
 mod lester;
 mod two_tiers;
+mod warmth;
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -26,7 +27,7 @@ type Lesson = (
     fn() -> Result<String, Box<dyn Error>>,
 );
 
-const LESSONS: [Lesson; 7] = [
+const LESSONS: [Lesson; 8] = [
     (
         "open-closed",
         "1. Lester: open and closed lists, F = G + H, 10/14 costs",
@@ -51,6 +52,11 @@ const LESSONS: [Lesson; 7] = [
         "terrain",
         "5. Calkins: grass, snow, roads and walls",
         || Ok(calkins::run()?.report()),
+    ),
+    (
+        "warmth",
+        "6. Calkins: warmth and dread, cost layers that attract and repel",
+        || Ok(warmth::run()?.report()),
     ),
     ("islands", "7. Lester: islands and dead ends", || {
         Ok(islands::run()?.report())
