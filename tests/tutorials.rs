@@ -627,4 +627,9 @@ fn calkins_warmth_and_dread() {
     for sc in &w.scenes {
         assert_eq!(sc.hierarchy_cost, sc.path.cost, "{}", sc.name);
     }
+    // The report draws every scene.
+    let text = w.report();
+    for sc in &w.scenes {
+        assert!(text.contains(&sc.picture), "{text}");
+    }
 }
