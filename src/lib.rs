@@ -78,8 +78,13 @@ pub use preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
     build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
-pub use query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
+pub use query::{
+    Method, NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats, PathPlan,
+    PathQueue, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats, QueueFrame,
+    RequestId, RequestStatus, SlicedQuery,
+};
 pub use search::{
     AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,
-    SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
+    SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak, legal_move,
+    path_cost,
 };
