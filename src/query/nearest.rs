@@ -16,7 +16,8 @@
 //! 1. **Islands**: targets on another island than the start are dropped, one
 //!    label comparison each.
 //! 2. **Local**: a Dijkstra from the start with every remaining target
-//!    marked, stopped after [`NEAREST_LOCAL_EXPANSIONS`] expansions. Dijkstra
+//!    marked, stopped after [`NEAREST_LOCAL_EXPANSIONS`] expansions (see
+//!    [`Hierarchy::nearest_within`]). Dijkstra
 //!    settles cells in order of cost, so the first target it settles is a
 //!    nearest one: [`NearestMethod::Local`], exact. When it stops first, the
 //!    smallest key left on its open list, `r`, bounds every unsettled cell's
@@ -161,6 +162,21 @@ impl Hierarchy {
         start: Point,
         targets: &[Point],
     ) -> Result<NearestOutcome, QueryError> {
+        self.nearest_within(cache, start, targets, NEAREST_LOCAL_EXPANSIONS)
+    }
+
+    /// [`Hierarchy::nearest`] with the local exact Dijkstra stopped after
+    /// `local_expansions` expansions (at least one) instead of
+    /// [`NEAREST_LOCAL_EXPANSIONS`]: larger answers more queries exactly and
+    /// locally, smaller hands over to the hierarchy sooner. The guarantee is
+    /// the same for every value.
+    pub fn nearest_within(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        targets: &[Point],
+        local_expansions: u64,
+    ) -> Result<NearestOutcome, QueryError> {
         let grid = &self.grid;
         let movement = &self.settings.movement;
         movement.validate()?;
@@ -207,7 +223,7 @@ impl Hierarchy {
             Goal::Targets,
             TieBreak::default(),
             false,
-            NEAREST_LOCAL_EXPANSIONS,
+            local_expansions.max(1),
             Pricing::Forward,
         );
         stats.fine_expanded += fine.stats().expanded;
