@@ -1,5 +1,6 @@
 //! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess`,
-//! `info`, `bench` and `render`. Each subcommand lives in its own file under
+//! `info`, `bench`, `render`, and the run-time tools `path`, `nearest` and
+//! `queue-demo`. Each subcommand lives in its own file under
 //! `src/cli/`; see the README.
 
 mod cli;
@@ -39,6 +40,14 @@ enum Command {
     /// a query the abstract route, the hierarchy's and flat A*'s paths, and
     /// the cells each search expanded.
     Render(cli::render_png::Args),
+    /// One query with the run-time options: a budget on the search, a partial
+    /// path when the goal is not reached, the search spread over frames.
+    Path(cli::path::Args),
+    /// From one cell, the nearest of many targets by path cost.
+    Nearest(cli::nearest::Args),
+    /// Many units' requests served by a queue within a per-frame budget of
+    /// expanded nodes, oldest first.
+    QueueDemo(cli::queue_demo::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +59,9 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Render(args) => cli::render_png::run(args),
+        Command::Path(args) => cli::path::run(args),
+        Command::Nearest(args) => cli::nearest::run(args),
+        Command::QueueDemo(args) => cli::queue_demo::run(args),
     };
     cli::exit_code(result)
 }

@@ -46,7 +46,7 @@ impl AbstractScratch {
             + self.heap.capacity() * std::mem::size_of::<Entry>()
     }
 
-    fn begin(&mut self, nodes: usize) {
+    pub(crate) fn begin(&mut self, nodes: usize) {
         let len = nodes + 1;
         if self.g.len() < len {
             self.g.resize(len, 0);

@@ -223,6 +223,22 @@ impl PathQueue {
         }
     }
 
+    /// Sizes the queue's scratch for `h` now (see [`SlicedQuery::reserve`]),
+    /// so that no frame pays for it. Call it before the first request or
+    /// between frames: a request in progress starts over.
+    pub fn reserve(&mut self, h: &Hierarchy) -> Result<(), QueryError> {
+        self.check(h)?;
+        if let Some(id) = self.active.take() {
+            let (s, t) = self
+                .query
+                .endpoints()
+                .expect("the request in progress has a query");
+            self.waiting.push_front((id, s, t));
+        }
+        self.query.reserve(h);
+        Ok(())
+    }
+
     /// Requests not yet answered (waiting or in progress).
     pub fn pending(&self) -> usize {
         self.waiting.len() + usize::from(self.active.is_some())
@@ -297,6 +313,10 @@ mod tests {
             .iter()
             .map(|(s, t)| queue.push(&h, *s, *t).unwrap())
             .collect();
+        queue.update(&h, 1).unwrap();
+        assert_eq!(queue.status(ids[0]), RequestStatus::InProgress);
+        queue.reserve(&h).unwrap();
+        assert_eq!(queue.status(ids[0]), RequestStatus::Queued { ahead: 0 });
         queue.update(&h, 1).unwrap();
         assert_eq!(queue.status(ids[0]), RequestStatus::InProgress);
         assert!(queue.cancel(ids[0]) && queue.cancel(ids[2]));

@@ -243,6 +243,16 @@ impl SlicedQuery {
     pub fn memory_bytes(&self) -> usize {
         self.cache.memory_bytes()
     }
+
+    /// Sizes the scratch for `h` now, abandoning any query in progress:
+    /// otherwise the first query on a map larger than any before allocates it
+    /// (a few bytes per cell, once), which a game may prefer to do while
+    /// loading rather than in a frame.
+    pub fn reserve(&mut self, h: &Hierarchy) {
+        self.job = None;
+        self.cache.grid.begin(&h.grid);
+        self.cache.abs.begin(h.entrances.cells.len());
+    }
 }
 
 /// The answer for a goal that cannot be reached.
