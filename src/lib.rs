@@ -40,6 +40,11 @@
 //! * **query**: [`Hierarchy::find_path`], [`Hierarchy::plan`] (lazy,
 //!   segment by segment) and [`Hierarchy::find_paths`] (parallel batches), with
 //!   per-thread [`QueryCache`] scratch.
+//! * **run time**: frame budgets ([`SlicedQuery`] and [`SlicedSearch`] advance
+//!   a query by at most N expansions per call; [`PathQueue`] serves many
+//!   units' requests within a per-frame budget, oldest first), the nearest
+//!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
+//!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
 //!
 //! Flat search on its own:
 //!

@@ -53,14 +53,15 @@ use crate::search::{
 /// hands over to the hierarchy: on open ground, a radius of about 9 steps.
 /// Measured with `cargo bench --bench nearest` (40 random starts, 8 and 64
 /// random targets, on sc1/Cauldron 1024x1024 and rooms/64room_000 512x512;
-/// radii 64, 256, 1024, 4096, 16384): the median query took 43, 56, 107,
-/// 344, 1508 us on Cauldron with 8 targets and 8, 19, 61, 149, 141 us on
-/// 64room_000 with 64 (the flat Dijkstra: 18,351 and 158 us). A larger
-/// radius answers more queries locally, but a Dijkstra that reaches no
-/// target costs more than the two-tier queries it saves; the means, set by
-/// the few queries that need exact A* (2 to 5 in 40), moved little with the
-/// radius up to 1024 (Cauldron 8 targets: 4.0, 4.2, 4.5, 4.6, 6.5 ms).
-/// 256 was at or near the best median and mean in all four settings.
+/// radii 64, 256, 1024, 4096, 16384): the median query took 44, 65, 107,
+/// 311, 1286 us on Cauldron with 8 targets (flat Dijkstra 6,309 us) and 9,
+/// 19, 61, 142, 147 us on 64room_000 with 64 (flat 146 us). A Dijkstra that
+/// reaches no target costs more than the two-tier queries it saves, so larger
+/// radii only lose; the means are set by the few queries (2 to 5 in 40) whose
+/// doubts need exact A*, and moved little up to 4096 (Cauldron, 8 targets:
+/// 1.7, 2.0, 1.7, 1.9, 2.8 ms). 64 was 10-20 us faster in the median; 256 is
+/// kept so that a target within about nine steps is answered by the local
+/// search alone, exactly, for that small price.
 pub const NEAREST_LOCAL_EXPANSIONS: u64 = 256;
 
 /// Expansions between checks of an exact search's cap.

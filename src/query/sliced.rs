@@ -19,12 +19,15 @@ use crate::search::{
 /// outcome.
 ///
 /// The outcome is exactly [`Hierarchy::find_path`]'s (the same cells, cost and
-/// counters) whatever the slices: every search of the query (the near search,
+/// counters; phase times are not measured) whatever the slices: every search
+/// of the query (the near search,
 /// the connections of start and goal to their clusters, the search over the
 /// cluster graph, the in-cluster searches that refine it) runs as in
 /// `find_path`, paused and resumed. Steps that expand nothing (copying stored
 /// edge paths, smoothing) run in the update that reaches them, so a call with
 /// a budget of zero may still finish a query that needs no more searching.
+/// Every call must pass the hierarchy the query was started on (another one
+/// is refused with an error).
 ///
 /// ```
 /// use tierpath::{Grid, Hierarchy, Point, QueryCache, SliceStatus, SlicedQuery};
