@@ -78,8 +78,8 @@ pub struct QueueFrame {
 /// let b = queue.push(&h, Point::new(3, 3), Point::new(10, 90))?;
 /// let mut frames = 0;
 /// while queue.pending() > 0 {
-///     let frame = queue.update(&h, 500)?; // at most 500 expansions this frame
-///     assert!(frame.expanded <= 500);
+///     let frame = queue.update(&h, 25)?; // at most 25 expansions this frame
+///     assert!(frame.expanded <= 25);
 ///     frames += 1;
 /// }
 /// assert_eq!(queue.status(a), RequestStatus::Done);

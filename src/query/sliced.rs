@@ -36,7 +36,7 @@ use crate::search::{
 /// let mut query = SlicedQuery::new();
 /// query.start(&h, start, goal)?;
 /// let mut frames = 0;
-/// while query.update(&h, 200)? == SliceStatus::InProgress {
+/// while query.update(&h, 20)? == SliceStatus::InProgress {
 ///     frames += 1; // ... the rest of the frame ...
 /// }
 /// let out = query.finish().expect("done");

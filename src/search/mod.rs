@@ -110,8 +110,9 @@ pub struct SearchOutcome {
     /// goal, not at the goal.
     pub partial: bool,
     /// Whether the search stopped because its expansion budget
-    /// ([`AStar::max_expansions`]) ran out, before reaching the goal or proving
-    /// it unreachable.
+    /// ([`AStar::max_expansions`]) ran out, or a [`SlicedSearch`] was finished
+    /// while still in progress, before reaching the goal or proving it
+    /// unreachable.
     pub out_of_budget: bool,
 }
 
