@@ -40,6 +40,11 @@
 //! * **query**: [`Hierarchy::find_path`], [`Hierarchy::plan`] (lazy,
 //!   segment by segment) and [`Hierarchy::find_paths`] (parallel batches), with
 //!   per-thread [`QueryCache`] scratch.
+//! * **run time**: frame budgets ([`SlicedQuery`] and [`SlicedSearch`] advance
+//!   a query by at most N expansions per call; [`PathQueue`] serves many
+//!   units' requests within a per-frame budget, oldest first), the nearest
+//!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
+//!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
 //!
 //! Flat search on its own:
 //!
@@ -82,8 +87,13 @@ pub use preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
     build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
-pub use query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
+pub use query::{
+    Method, NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats, PathPlan,
+    PathQueue, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats, QueueFrame,
+    RequestId, RequestStatus, SlicedQuery,
+};
 pub use search::{
     AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
-    QueryError, SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
+    QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak,
+    legal_move, path_cost,
 };

@@ -1,5 +1,6 @@
 //! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess`,
-//! `info`, `bench`, `render` and `replan`. Each subcommand lives in its own file under
+//! `info`, `bench`, `render`, and the run-time tools `replan`, `path`,
+//! `nearest` and `queue-demo`. Each subcommand lives in its own file under
 //! `src/cli/`; see the README.
 
 mod cli;
@@ -43,6 +44,14 @@ enum Command {
     /// terrain, cost fields), repair the hierarchy locally after each, and
     /// re-plan only the paths the repair touched.
     Replan(cli::replan::Args),
+    /// One query with the run-time options: a budget on the search, a partial
+    /// path when the goal is not reached, the search spread over frames.
+    Path(cli::path::Args),
+    /// From one cell, the nearest of many targets by path cost.
+    Nearest(cli::nearest::Args),
+    /// Many units' requests served by a queue within a per-frame budget of
+    /// expanded nodes, oldest first.
+    QueueDemo(cli::queue_demo::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +64,9 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(args),
         Command::Render(args) => cli::render_png::run(args),
         Command::Replan(args) => cli::replan::run(args),
+        Command::Path(args) => cli::path::run(args),
+        Command::Nearest(args) => cli::nearest::run(args),
+        Command::QueueDemo(args) => cli::queue_demo::run(args),
     };
     cli::exit_code(result)
 }

@@ -291,6 +291,7 @@ fn lazy(
             cost: plan.cost(),
         }),
         stats: plan.stats(),
+        partial: false,
     }))
 }
 

@@ -116,7 +116,7 @@ impl Algo {
 
 /// Loads the hierarchy named in `options` (checking it belongs to `grid` and
 /// `movement`), or builds one.
-fn hierarchy_for(
+pub fn hierarchy_for(
     grid: &Grid,
     movement: Movement,
     options: &HpaOptions,

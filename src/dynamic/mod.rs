@@ -344,6 +344,7 @@ impl DynamicHierarchy {
         } else {
             let renumbered = dead_ends == DeadEndRepair::Recomputed;
             self.repair_clusters(&changed, renumbered, &mut touched);
+            self.h.revision += 1;
             let dropped = self.h.settings.landmarks > 0;
             self.h.landmarks = find_landmarks(&self.h.graph, &[], 0, 0, 0);
             self.h.settings.landmarks = 0;
@@ -375,6 +376,7 @@ impl DynamicHierarchy {
             self.landmarks_wanted,
         );
         h.settings.landmarks = self.landmarks_wanted;
+        h.revision += 1;
         h.refresh_stats();
     }
 

@@ -452,3 +452,42 @@ proptest! {
         assert_same(world.hierarchy(), &rebuilt, "after clearing the layer");
     }
 }
+
+#[test]
+fn queries_in_flight_notice_repairs() {
+    use crate::{PathQueue, SlicedQuery};
+    let grid = Grid::new(96, 96).unwrap();
+    let mut world =
+        DynamicHierarchy::new(HierarchyBuilder::new().cluster_size(8).build(grid).unwrap());
+    let mut cache = QueryCache::new();
+    let mut queue = PathQueue::new();
+    let (s1, t1) = (Point::new(0, 0), Point::new(95, 95));
+    let a = queue.push(&world, s1, t1).unwrap();
+    let b = queue
+        .push(&world, Point::new(0, 95), Point::new(95, 0))
+        .unwrap();
+    queue.update(&world, 3).unwrap();
+    // A wall across the first request's straight line, and the second's goal
+    // walled in, while the first is in progress.
+    let wall: Vec<Point> = (0..90).map(|y| Point::new(48, y)).collect();
+    world.set_passable(&wall, false).unwrap();
+    world.set_passable(&[Point::new(95, 0)], false).unwrap();
+    for _ in 0..10_000 {
+        if queue.pending() == 0 {
+            break;
+        }
+        queue.update(&world, 500).unwrap();
+    }
+    let got = queue.take(a).unwrap().path.unwrap();
+    let want = world.find_path(&mut cache, s1, t1).unwrap().path.unwrap();
+    assert_eq!(got.cells, want.cells);
+    assert!(!got.cells.iter().any(|p| p.x == 48 && p.y < 90));
+    assert!(queue.take(b).unwrap().path.is_none(), "goal walled in");
+
+    // A sliced query started before a repair refuses to go on after it.
+    let mut q = SlicedQuery::new();
+    q.start(&world, s1, t1).unwrap();
+    world.set_passable(&[Point::new(10, 10)], false).unwrap();
+    let err = q.update(&world, 10).unwrap_err();
+    assert!(err.to_string().contains("map changed"), "{err}");
+}

@@ -323,6 +323,9 @@ pub struct Hierarchy {
     /// The smallest weight of a passable cell (heuristics scale by it).
     pub(crate) min_weight: crate::Weight,
     pub(crate) stats: BuildStats,
+    /// Bumped by every repair of a [`DynamicHierarchy`](crate::DynamicHierarchy)
+    /// (not saved), so searches in progress can tell the map changed.
+    pub(crate) revision: u64,
 }
 
 impl Hierarchy {
@@ -359,6 +362,7 @@ impl Hierarchy {
             graph,
             landmarks,
             node_anchor: Vec::new(),
+            revision: 0,
         };
         h.node_points = h
             .entrances
@@ -405,6 +409,12 @@ impl Hierarchy {
             memory_bytes: 0,
         };
         self.stats.memory_bytes = self.memory_bytes() as u64;
+    }
+
+    /// How many repairs changed this hierarchy since it was built or loaded
+    /// (see [`DynamicHierarchy`](crate::DynamicHierarchy)).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The grid this hierarchy describes.

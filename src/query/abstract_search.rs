@@ -20,6 +20,8 @@ pub(crate) struct AbstractScratch {
     h: Vec<u64>,
     generation: u32,
     heap: OpenList,
+    /// The search in progress.
+    run: Run,
 }
 
 /// The abstract route found: transition nodes from the first (next to the
@@ -44,7 +46,7 @@ impl AbstractScratch {
             + self.heap.capacity() * std::mem::size_of::<Entry>()
     }
 
-    fn begin(&mut self, nodes: usize) {
+    pub(crate) fn begin(&mut self, nodes: usize) {
         let len = nodes + 1;
         if self.g.len() < len {
             self.g.resize(len, 0);
@@ -78,15 +80,28 @@ impl AbstractScratch {
         sa: u32,
         ta: u32,
         route: &mut AbstractRoute,
-        mut trace: Option<&mut Vec<Point>>,
+        trace: Option<&mut Vec<Point>>,
     ) -> (bool, u64) {
+        self.start(h, starts, goals, goal, sa, ta);
+        let found = self.resume(h, u64::MAX, trace) == Progress::Found;
+        self.take_route(h, found, route);
+        (found, self.run.expanded)
+    }
+
+    /// Sets up the search [`search`](Self::search) runs, to be advanced by
+    /// [`resume`](Self::resume).
+    pub(crate) fn start(
+        &mut self,
+        h: &Hierarchy,
+        starts: &[(u32, u64)],
+        goals: &[(u32, u64)],
+        goal: Point,
+        sa: u32,
+        ta: u32,
+    ) {
         let n = h.entrances.cells.len();
         self.begin(n);
-        let virtual_goal = n as u32;
         let open = self.generation;
-        let closed = open + 1;
-        let min_w = h.min_weight.0 as u64;
-        let movement = h.settings.movement;
         // Landmark bounds: d(L, goal) through the goal's transitions.
         let lm = &h.landmarks;
         let k = lm.count as usize;
@@ -99,29 +114,12 @@ impl AbstractScratch {
                 }
             }
         }
-        let symmetric = !h.grid.is_weighted();
-        let estimate = |v: u32| -> u64 {
-            let p = h.node_points[v as usize];
-            let mut best = movement
-                .distance(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y))
-                .0
-                / Weight::ONE.0 as u64
-                * min_w;
-            if k > 0 {
-                for (l, dt) in to_goal.iter().enumerate().take(k) {
-                    let d = lm.get(v, l);
-                    if d == UNREACHED || *dt == UNREACHED {
-                        continue;
-                    }
-                    let bound = if symmetric {
-                        d.abs_diff(*dt)
-                    } else {
-                        dt.saturating_sub(d)
-                    };
-                    best = best.max(bound);
-                }
-            }
-            best
+        self.run = Run {
+            goal,
+            sa,
+            ta,
+            to_goal,
+            expanded: 0,
         };
         for (v, c) in goals {
             self.goal_cost[*v as usize] = *c;
@@ -133,7 +131,7 @@ impl AbstractScratch {
                 continue;
             }
             self.g[i] = *c;
-            self.h[i] = estimate(*v);
+            self.h[i] = self.run.estimate(h, *v);
             self.parent[i] = NONE;
             self.parent_edge[i] = NONE;
             self.stamp[i] = open;
@@ -143,29 +141,43 @@ impl AbstractScratch {
                 node: *v,
             });
         }
+    }
+
+    /// Advances the search begun by [`start`](Self::start) by at most
+    /// `budget` expansions (at least one).
+    pub(crate) fn resume(
+        &mut self,
+        h: &Hierarchy,
+        budget: u64,
+        mut trace: Option<&mut Vec<Point>>,
+    ) -> Progress {
+        let n = h.entrances.cells.len();
+        let virtual_goal = n as u32;
+        let open = self.generation;
+        let closed = open + 1;
+        let (sa, ta) = (self.run.sa, self.run.ta);
         let relevant = |v: u32| {
             let (a, end) = h.node_anchor[v as usize];
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
-        let mut expanded = 0u64;
-        let mut found = false;
+        let mut spent = 0u64;
         while let Some(Entry { node, .. }) = self.heap.pop() {
             let v = node as usize;
             if self.stamp[v] == closed {
                 continue;
             }
             self.stamp[v] = closed;
-            expanded += 1;
+            self.run.expanded += 1;
             if let Some(t) = trace.as_deref_mut()
                 && node != virtual_goal
             {
                 t.push(h.node_points[v]);
             }
             if node == virtual_goal {
-                found = true;
-                break;
+                return Progress::Found;
             }
             let g = self.g[v];
+            let run = &self.run;
             // Relaxes `w`; its estimate is computed once per search, on first
             // reaching it.
             let mut relax = |w: u32, cost: u64, edge: u32| {
@@ -176,7 +188,11 @@ impl AbstractScratch {
                     return;
                 }
                 if !seen {
-                    self.h[wi] = if w == virtual_goal { 0 } else { estimate(w) };
+                    self.h[wi] = if w == virtual_goal {
+                        0
+                    } else {
+                        run.estimate(h, w)
+                    };
                 }
                 self.g[wi] = ng;
                 self.parent[wi] = node;
@@ -196,11 +212,27 @@ impl AbstractScratch {
                     relax(w, cost, e as u32);
                 }
             }
+            spent += 1;
+            if spent >= budget {
+                return Progress::Paused;
+            }
         }
+        Progress::Exhausted
+    }
+
+    /// Expansions of the search so far.
+    pub(crate) fn expanded(&self) -> u64 {
+        self.run.expanded
+    }
+
+    /// Writes the route of a search that `found` the goal into `route`
+    /// (emptied otherwise).
+    pub(crate) fn take_route(&self, h: &Hierarchy, found: bool, route: &mut AbstractRoute) {
+        let n = h.entrances.cells.len();
         route.nodes.clear();
         route.edges.clear();
         if !found {
-            return (false, expanded);
+            return;
         }
         route.cost = self.g[n];
         let mut cur = self.parent[n];
@@ -211,6 +243,71 @@ impl AbstractScratch {
         }
         route.nodes.reverse();
         route.edges.reverse();
-        (true, expanded)
+    }
+}
+
+/// How far a resumed abstract search got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Progress {
+    /// The virtual goal was expanded: a route exists.
+    Found,
+    /// The open list ran dry.
+    Exhausted,
+    /// The budget ran out; resume to continue.
+    Paused,
+}
+
+/// The fixed parts of one abstract search, kept between resumptions.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    goal: Point,
+    /// Anchors of the start and goal cells (dead-end pruning).
+    sa: u32,
+    ta: u32,
+    /// Per landmark: the least landmark distance to the goal through its
+    /// transitions.
+    to_goal: [u64; 16],
+    expanded: u64,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run {
+            goal: Point::new(0, 0),
+            sa: 0,
+            ta: 0,
+            to_goal: [UNREACHED; 16],
+            expanded: 0,
+        }
+    }
+}
+
+impl Run {
+    /// The lower bound from abstract node `v` to the goal: the open-ground
+    /// distance at the least weight, sharpened by the landmarks.
+    fn estimate(&self, h: &Hierarchy, v: u32) -> u64 {
+        let movement = h.settings.movement;
+        let p = h.node_points[v as usize];
+        let mut best = movement
+            .distance(p.x.abs_diff(self.goal.x), p.y.abs_diff(self.goal.y))
+            .0
+            / Weight::ONE.0 as u64
+            * h.min_weight.0 as u64;
+        let lm = &h.landmarks;
+        let k = lm.count as usize;
+        let symmetric = !h.grid.is_weighted();
+        for (l, dt) in self.to_goal.iter().enumerate().take(k) {
+            let d = lm.get(v, l);
+            if d == UNREACHED || *dt == UNREACHED {
+                continue;
+            }
+            let bound = if symmetric {
+                d.abs_diff(*dt)
+            } else {
+                dt.saturating_sub(d)
+            };
+            best = best.max(bound);
+        }
+        best
     }
 }

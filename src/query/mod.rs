@@ -33,15 +33,23 @@
 //! ```
 
 mod abstract_search;
+mod nearest;
+mod partial;
 mod plan;
+mod queue;
+mod sliced;
 
+pub use nearest::{NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats};
+pub use partial::QueryOptions;
 pub use plan::PathPlan;
+pub use queue::{PathQueue, QueueFrame, RequestId, RequestStatus};
+pub use sliced::SlicedQuery;
 
 use std::time::{Duration, Instant};
 
 use abstract_search::{AbstractRoute, AbstractScratch};
 
-use crate::grid::{FastDiv, Point};
+use crate::grid::{FastDiv, Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{
@@ -96,10 +104,14 @@ pub struct QueryStats {
 /// A query's result: the path (`None` when unreachable) and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryOutcome {
-    /// The path, or `None` when the goal is unreachable.
+    /// The path, or `None` when the goal is unreachable (with
+    /// [`QueryOptions::partial`], a partial path then).
     pub path: Option<Path>,
     /// Counters.
     pub stats: QueryStats,
+    /// Whether `path` is partial: the goal is unreachable and the path ends at
+    /// a reachable cell closest to it ([`Hierarchy::find_path_with`]).
+    pub partial: bool,
 }
 
 /// Per-thread query scratch: grid-search state sized to the map and
@@ -197,6 +209,7 @@ impl Hierarchy {
                     phases: cache.timing.then(PhaseTimes::default),
                     ..QueryStats::default()
                 },
+                partial: false,
             });
         };
         let mut cells = Vec::new();
@@ -210,6 +223,7 @@ impl Hierarchy {
                 cost: plan.cost(),
             }),
             stats,
+            partial: false,
         })
     }
 
@@ -368,7 +382,7 @@ impl Hierarchy {
     /// `area`: it must walk out to a column or row beyond one of the area's
     /// sides (one column or row per move at best) and back. Sides on the map's
     /// edge cannot be crossed. `u64::MAX` when the area is the whole map.
-    fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
+    pub(crate) fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
         let step = self.settings.movement.straight as u64 * self.min_weight.0 as u64;
         let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
         let (w, h) = (self.grid.width(), self.grid.height());
@@ -412,6 +426,21 @@ impl Hierarchy {
         b: Point,
         area: Rect,
     ) -> Option<Path> {
+        let (est, t) = self.bounded_begin(cache, a, b);
+        match self.bounded_run(cache, est, t, area, u64::MAX) {
+            Status::Found(n) => Some(path_to(cache, &self.grid, n)),
+            _ => None,
+        }
+    }
+
+    /// Begins the search of [`bounded_astar`](Self::bounded_astar): returns its
+    /// estimate and goal node.
+    pub(crate) fn bounded_begin(
+        &self,
+        cache: &mut SearchCache,
+        a: Point,
+        b: Point,
+    ) -> (Estimator, Node) {
         let grid = &self.grid;
         let (s, t) = (grid.node(a), grid.node(b));
         let est = Estimator::new(
@@ -424,21 +453,31 @@ impl Hierarchy {
         );
         cache.begin(grid);
         cache.push_start(s, 0, &est, TieBreak::default());
-        match run_in(
+        (est, t)
+    }
+
+    /// Runs (or resumes) a search begun by [`bounded_begin`](Self::bounded_begin)
+    /// inside `area` for at most `budget` expansions.
+    pub(crate) fn bounded_run(
+        &self,
+        cache: &mut SearchCache,
+        est: Estimator,
+        t: Node,
+        area: Rect,
+        budget: u64,
+    ) -> Status {
+        run_in(
             cache,
-            grid,
+            &self.grid,
             &self.settings.movement,
             area,
             est,
             Goal::Node(t),
             TieBreak::default(),
             false,
-            u64::MAX,
+            budget,
             Pricing::Forward,
-        ) {
-            Status::Found(n) => Some(path_to(cache, grid, n)),
-            _ => None,
-        }
+        )
     }
 
     /// The least in-cluster costs between `p` and its cluster's transitions:
@@ -454,6 +493,23 @@ impl Hierarchy {
         pricing: Pricing,
         out: &mut Vec<(u32, u64)>,
     ) -> u64 {
+        if !self.connect_begin(cache, p, out) {
+            return 0;
+        }
+        self.connect_run(cache, p, pricing, u64::MAX);
+        self.connect_end(cache, p, out);
+        cache.stats().expanded
+    }
+
+    /// The first part of [`connect`](Self::connect): fills `out` with the
+    /// transitions a straight route resolves and, when others remain, begins
+    /// the in-cluster Dijkstra for them (returning true).
+    pub(crate) fn connect_begin(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        out: &mut Vec<(u32, u64)>,
+    ) -> bool {
         out.clear();
         let grid = &self.grid;
         let movement = &self.settings.movement;
@@ -472,7 +528,7 @@ impl Hierarchy {
             }
         }
         if !pending {
-            return 0;
+            return false;
         }
         cache.begin(grid);
         let resolved = out.len();
@@ -484,27 +540,50 @@ impl Hierarchy {
                 cache.mark_target(grid.node(self.node_points[i as usize]));
             }
         }
-        let est = Estimator::zero();
-        cache.push_start(grid.node(p), 0, &est, TieBreak::default());
+        cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
+        true
+    }
+
+    /// Runs (or resumes) the in-cluster Dijkstra of [`connect_begin`](Self::connect_begin)
+    /// for at most `budget` expansions.
+    pub(crate) fn connect_run(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        pricing: Pricing,
+        budget: u64,
+    ) -> Status {
+        let c = self.layout().cluster_of(p);
         run_in(
             cache,
-            grid,
-            movement,
+            &self.grid,
+            &self.settings.movement,
             self.cluster_rect(c, c),
-            est,
+            Estimator::zero(),
             Goal::AllTargets,
             TieBreak::default(),
             false,
-            u64::MAX,
+            budget,
             pricing,
+        )
+    }
+
+    /// The last part of [`connect`](Self::connect): adds the transitions the
+    /// finished Dijkstra reached to `out`.
+    pub(crate) fn connect_end(&self, cache: &SearchCache, p: Point, out: &mut Vec<(u32, u64)>) {
+        let grid = &self.grid;
+        let c = self.layout().cluster_of(p);
+        let (a, b) = (
+            self.entrances.cluster_first[c as usize],
+            self.entrances.cluster_first[c as usize + 1],
         );
+        let resolved = out.len();
         for i in a..b {
             let n = grid.node(self.node_points[i as usize]);
             if !out[..resolved].iter().any(|(v, _)| *v == i) && cache.is_closed(n) {
                 out.push((i, cache.g(n).expect("closed nodes have a cost")));
             }
         }
-        cache.stats().expanded
     }
 }
 

@@ -3,8 +3,8 @@
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
 use crate::grid::{DIRECTIONS, Point, Weight};
 use crate::hierarchy::Hierarchy;
-use crate::search::Path;
 use crate::search::route::{self, SHAPES, Shape};
+use crate::search::{Path, Rect};
 
 /// How far ahead (in cells of the unsmoothed path) smoothing looks for a
 /// shortcut from each anchor. Decisions depend only on this window, which is
@@ -179,18 +179,23 @@ impl PathPlan {
         Some(&self.out)
     }
 
-    /// Refines the next leg of the route into cells.
-    fn refine_next(&mut self, h: &Hierarchy, cache: &mut QueryCache) {
-        let clock = Clock::start(cache.timing);
+    /// Whether some leg of the route is still to be refined.
+    pub(crate) fn has_legs_left(&self) -> bool {
+        self.next_leg < self.waypoints.len()
+    }
+
+    /// How the next leg of the route is refined: its cells when no search is
+    /// needed, else the in-cluster search that finds them.
+    pub(crate) fn next_leg(&self, h: &Hierarchy) -> Leg {
         let i = self.next_leg;
-        self.next_leg += 1;
         let (u, v) = (self.waypoints[i - 1], self.waypoints[i]);
         let layout = h.layout();
         let (cu, cv) = (layout.cluster_of(u), layout.cluster_of(v));
         if u == v {
             // The start or goal is itself a transition.
+            Leg::Cells(vec![u])
         } else if cu != cv {
-            self.append(h, &[u, v]);
+            Leg::Cells(vec![u, v])
         } else if let Some(codes) = (self.edges[i] != NO_EDGE)
             .then(|| h.graph.edge_path(self.edges[i] as usize))
             .flatten()
@@ -204,7 +209,7 @@ impl PathPlan {
                 p = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
                 cells.push(p);
             }
-            self.append(h, &cells);
+            Leg::Cells(cells)
         } else if let Some(shape) = (!h.grid.is_weighted())
             .then(|| super::straight_route(&h.grid, &h.settings.movement, u, v))
             .flatten()
@@ -212,16 +217,40 @@ impl PathPlan {
             // A free straight route is an optimal in-cluster path.
             let mut cells = vec![u];
             route::cells(&h.grid, &h.settings.movement, u, v, shape, &mut cells);
-            self.append(h, &cells);
+            Leg::Cells(cells)
         } else {
-            let path = h
-                .bounded_astar(&mut cache.grid, u, v, h.cluster_rect(cu, cu))
-                .expect("abstract edges and connections stand for in-cluster paths");
-            cache.collect_fine();
-            self.stats.fine_expanded += cache.grid.stats().expanded;
-            self.append(h, &path.cells);
+            Leg::Search {
+                from: u,
+                to: v,
+                area: h.cluster_rect(cu, cu),
+            }
         }
+    }
+
+    /// Refines the next leg of the route into cells.
+    fn refine_next(&mut self, h: &Hierarchy, cache: &mut QueryCache) {
+        let clock = Clock::start(cache.timing);
+        match self.next_leg(h) {
+            Leg::Cells(cells) => self.append(h, &cells),
+            Leg::Search { from, to, area } => {
+                let path = h
+                    .bounded_astar(&mut cache.grid, from, to, area)
+                    .expect("abstract edges and connections stand for in-cluster paths");
+                cache.collect_fine();
+                self.stats.fine_expanded += cache.grid.stats().expanded;
+                self.append(h, &path.cells);
+            }
+        }
+        self.next_leg += 1;
         clock.add_to(&mut self.phases.refine);
+    }
+
+    /// Refines the next leg with `cells`, the path its [`Leg::Search`] found
+    /// elsewhere (by a time-sliced search) with `expanded` expansions.
+    pub(crate) fn refine_next_with(&mut self, h: &Hierarchy, cells: &[Point], expanded: u64) {
+        self.stats.fine_expanded += expanded;
+        self.append(h, cells);
+        self.next_leg += 1;
     }
 
     /// Appends a refined leg (whose first cell is the current last cell).
@@ -298,6 +327,14 @@ impl PathPlan {
         }
         self.head = j;
     }
+}
+
+/// How one leg of a route is refined into cells.
+pub(crate) enum Leg {
+    /// Its cells, first the leg's start, found without a search.
+    Cells(Vec<Point>),
+    /// An exact A* from `from` to `to` inside `area` (one cluster) finds them.
+    Search { from: Point, to: Point, area: Rect },
 }
 
 /// The cost of one legal move.

@@ -1,8 +1,9 @@
 //! Exact A*: the flat planner, the baseline the hierarchy is measured against.
 
+use super::partial::{self, Closest};
 use super::{
     CustomEstimate, Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing, QueryError,
-    SearchCache, SearchOutcome, Status, TieBreak, check_endpoint, path_to, run_in,
+    SearchCache, SearchOutcome, Status, TieBreak, check_endpoint, run_in,
 };
 use crate::grid::{Cost, Grid, Movement, Node, Point};
 
@@ -10,7 +11,8 @@ use crate::grid::{Cost, Grid, Movement, Node, Point};
 /// [`SearchCache`].
 ///
 /// Defaults: [`Movement::default`] (the benchmark rules), [`Heuristic::Auto`],
-/// weight 1 (optimal), [`TieBreak::LargerG`], no re-opening of closed nodes.
+/// weight 1 (optimal), [`TieBreak::LargerG`], no re-opening of closed nodes,
+/// no expansion limit, no partial paths.
 #[derive(Debug, Clone, Copy)]
 pub struct AStar<'g> {
     grid: &'g Grid,
@@ -19,6 +21,10 @@ pub struct AStar<'g> {
     weight: f64,
     tie_break: TieBreak,
     reopen: bool,
+    /// Return the path to the closest expanded cell when the goal is not reached.
+    pub(crate) partial: bool,
+    /// Stop after this many expansions.
+    pub(crate) max_expansions: u64,
 }
 
 impl<'g> AStar<'g> {
@@ -31,6 +37,8 @@ impl<'g> AStar<'g> {
             weight: 1.0,
             tie_break: TieBreak::default(),
             reopen: false,
+            partial: false,
+            max_expansions: u64::MAX,
         }
     }
 
@@ -64,6 +72,37 @@ impl<'g> AStar<'g> {
     /// optimal under an inconsistent (but admissible) heuristic.
     pub fn reopen_closed(mut self, on: bool) -> Self {
         self.reopen = on;
+        self
+    }
+
+    /// When the goal is unreachable or [`max_expansions`](AStar::max_expansions)
+    /// runs out, returns the path to the expanded cell closest to the goal
+    /// (by [`Movement::distance`]; ties to the lower cost from the start, then
+    /// the cell expanded first), flagged [`SearchOutcome::partial`], instead of
+    /// no path. Off by default.
+    ///
+    /// ```
+    /// use tierpath::{AStar, Grid, Point, SearchCache};
+    /// let grid = Grid::from_ascii("
+    ///     ...@..
+    ///     ...@..
+    /// ").unwrap();
+    /// let mut cache = SearchCache::new();
+    /// let out = AStar::new(&grid).partial(true)
+    ///     .find_path(&mut cache, Point::new(0, 0), Point::new(5, 0)).unwrap();
+    /// assert!(out.partial);
+    /// assert_eq!(out.path.unwrap().goal(), Some(Point::new(2, 0))); // beside the wall
+    /// ```
+    pub fn partial(mut self, on: bool) -> Self {
+        self.partial = on;
+        self
+    }
+
+    /// Stops the search after `n` expansions (at least one); the outcome is
+    /// then flagged [`SearchOutcome::out_of_budget`] and holds no path, or a
+    /// partial one with [`partial`](AStar::partial). Unlimited by default.
+    pub fn max_expansions(mut self, n: u64) -> Self {
+        self.max_expansions = n.max(1);
         self
     }
 
@@ -101,6 +140,9 @@ impl<'g> AStar<'g> {
         );
         cache.begin(self.grid);
         cache.push_start(s, 0, &est, self.tie_break);
+        if self.partial {
+            cache.closest = Some(Closest::new(self.grid, &self.movement, t));
+        }
         Ok((est, t))
     }
 
@@ -126,9 +168,15 @@ impl<'g> AStar<'g> {
         )
     }
 
+    /// The outcome of a prepared search that ended with `status`.
+    pub(crate) fn outcome(&self, cache: &SearchCache, status: Status) -> SearchOutcome {
+        partial::outcome(cache, self.grid, &self.movement, status, self.partial)
+    }
+
     /// Finds a least-cost path from `start` to `goal` (within the weight bound
-    /// when weighted). `Ok` with `path: None` when the goal is unreachable; `Err`
-    /// for an endpoint off the map or on a blocked cell.
+    /// when weighted). `Ok` with `path: None` when the goal is unreachable (or,
+    /// with [`partial`](AStar::partial), a partial path); `Err` for an endpoint
+    /// off the map or on a blocked cell.
     pub fn find_path(
         &self,
         cache: &mut SearchCache,
@@ -136,14 +184,8 @@ impl<'g> AStar<'g> {
         goal: Point,
     ) -> Result<SearchOutcome, QueryError> {
         let (est, t) = self.prepare(cache, start, goal)?;
-        let status = self.advance(cache, est, t, u64::MAX);
-        Ok(SearchOutcome {
-            path: match status {
-                Status::Found(n) => Some(path_to(cache, self.grid, n)),
-                _ => None,
-            },
-            stats: cache.stats,
-        })
+        let status = self.advance(cache, est, t, self.max_expansions);
+        Ok(self.outcome(cache, status))
     }
 
     /// [`find_path`](AStar::find_path) with the caller's heuristic in place of
@@ -151,8 +193,9 @@ impl<'g> AStar<'g> {
     /// `cell` to `goal`, in the [cost unit](crate::Cost) (one straight step on
     /// plain ground is `movement.straight * 100`). It is called each time a cell
     /// is put on the open list, so it should be cheap: a table look-up or a
-    /// little arithmetic. Every other setting applies as usual, the weighted-A*
-    /// factor included (it multiplies the returned value).
+    /// little arithmetic. Every other setting applies as usual: the weighted-A*
+    /// factor (it multiplies the returned value), partial paths and the
+    /// expansion limit.
     ///
     /// The path is optimal when the heuristic never overestimates (is
     /// *admissible*) and either never drops by more than a move's cost between
@@ -199,6 +242,9 @@ impl<'g> AStar<'g> {
         let est = CustomEstimate::new(heuristic, self.grid.padded_width(), factor);
         cache.begin(self.grid);
         cache.push_start(s, 0, &est, self.tie_break);
+        if self.partial {
+            cache.closest = Some(Closest::new(self.grid, &self.movement, t));
+        }
         let status = run_in(
             cache,
             self.grid,
@@ -208,16 +254,10 @@ impl<'g> AStar<'g> {
             Goal::Node(t),
             self.tie_break,
             self.reopen,
-            u64::MAX,
+            self.max_expansions,
             Pricing::Forward,
         );
-        Ok(SearchOutcome {
-            path: match status {
-                Status::Found(n) => Some(path_to(cache, self.grid, n)),
-                _ => None,
-            },
-            stats: cache.stats,
-        })
+        Ok(self.outcome(cache, status))
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::heap::{Entry, OpenList, tie_g};
 use super::heuristic::{Estimate, Estimator};
+use super::partial::Closest;
 use super::{CellState, Expansion, SearchStats, TieBreak};
 use crate::grid::{Cost, FastDiv, Grid, Movement, Node, Point, Weight};
 
@@ -170,6 +171,9 @@ pub struct SearchCache {
     sequence: u64,
     pub(crate) stats: SearchStats,
     pub(crate) trace: Option<Vec<Expansion>>,
+    /// The expanded cell closest to the goal, when the search keeps a partial
+    /// path ([`crate::AStar::partial`]); `None` (not tracked) after `begin`.
+    pub(crate) closest: Option<Closest>,
 }
 
 impl SearchCache {
@@ -269,9 +273,19 @@ impl SearchCache {
         self.sequence = 0;
         self.remaining = 0;
         self.stats = SearchStats::default();
+        self.closest = None;
         if let Some(t) = self.trace.as_mut() {
             t.clear();
         }
+    }
+
+    /// The smallest key on the open list (F, or G in Dijkstra), stale entries
+    /// included; `None` when the list is empty. With a consistent estimate
+    /// every node not yet expanded costs at least this much to reach (plus its
+    /// own estimate): the bound a paused search proves.
+    #[inline]
+    pub(crate) fn min_open_key(&self) -> Option<u64> {
+        self.heap.peek_f()
     }
 
     /// Marks `n` as a target of the current search ([`Goal::Targets`]).
@@ -379,6 +393,9 @@ impl SearchCache {
                     g,
                     h: p.estimator.estimate(n),
                 });
+            }
+            if let Some(c) = self.closest.as_mut() {
+                c.offer(n, g);
             }
             let done = match p.goal {
                 Goal::Node(goal) => n == goal,

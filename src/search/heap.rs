@@ -81,6 +81,12 @@ impl OpenList {
     pub(crate) fn pop(&mut self) -> Option<Entry> {
         self.items.pop()
     }
+
+    /// The smallest entry's F, without removing it (stale entries included).
+    #[inline]
+    pub(crate) fn peek_f(&self) -> Option<u64> {
+        self.items.peek().map(|e| e.f)
+    }
 }
 
 #[cfg(test)]

@@ -31,8 +31,10 @@ mod dijkstra;
 mod engine;
 pub(crate) mod heap;
 mod heuristic;
+pub(crate) mod partial;
 mod path;
 pub(crate) mod route;
+mod sliced;
 
 pub use astar::AStar;
 pub use dijkstra::{Dijkstra, DistanceField, Nearest};
@@ -43,6 +45,7 @@ pub(crate) use engine::{
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
+pub use sliced::{SliceStatus, SlicedSearch};
 
 use crate::grid::{Cost, Grid, GridError, Movement, Node, Point};
 use thiserror::Error;
@@ -128,10 +131,20 @@ impl std::ops::AddAssign for SearchStats {
 /// is a value, not an error), and what the search did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOutcome {
-    /// The path found, or `None` when there is none.
+    /// The path found, or `None` when there is none. With
+    /// [`AStar::partial`], a search that does not reach the goal returns the
+    /// path to the expanded cell closest to it here, and sets `partial`.
     pub path: Option<Path>,
     /// Counters.
     pub stats: SearchStats,
+    /// Whether `path` is partial: it ends at the expanded cell closest to the
+    /// goal, not at the goal.
+    pub partial: bool,
+    /// Whether the search stopped because its expansion budget
+    /// ([`AStar::max_expansions`]) ran out, or a [`SlicedSearch`] was finished
+    /// while still in progress, before reaching the goal or proving it
+    /// unreachable.
+    pub out_of_budget: bool,
 }
 
 /// Bad input to a query (never "no path", which is a value).

@@ -20,6 +20,7 @@
 #![allow(dead_code)] // each test crate uses a different part of this module
 
 pub mod cli;
+pub mod maps;
 pub mod reference;
 
 use std::path::{Path, PathBuf};
