@@ -121,11 +121,18 @@ impl AbstractScratch {
             to_goal,
             expanded: 0,
         };
-        for (v, c) in goals {
+        // Transitions in a dead end that holds neither endpoint lie on no
+        // least-cost route (see `preprocess::dead_ends`): the start's and the
+        // goal's clusters may reach them, the search does not use them.
+        let relevant = |v: u32| {
+            let (a, end) = h.node_anchor[v as usize];
+            (a <= sa && sa < end) || (a <= ta && ta < end)
+        };
+        for (v, c) in goals.iter().filter(|(v, _)| relevant(*v)) {
             self.goal_cost[*v as usize] = *c;
             self.goal_stamp[*v as usize] = open;
         }
-        for (v, c) in starts {
+        for (v, c) in starts.iter().filter(|(v, _)| relevant(*v)) {
             let i = *v as usize;
             if self.stamp[i] == open && self.g[i] <= *c {
                 continue;
