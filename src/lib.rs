@@ -40,6 +40,10 @@
 //! * **query**: [`Hierarchy::find_path`], [`Hierarchy::plan`] (lazy,
 //!   segment by segment) and [`Hierarchy::find_paths`] (parallel batches), with
 //!   per-thread [`QueryCache`] scratch.
+//! * **sized** (agent sizes): the [`Clearance`] of every cell, exact
+//!   [`SizedAStar`] for `k x k` units, and one [`SizedHierarchy`] whose
+//!   cluster graph is annotated with the largest size each edge admits, so
+//!   one preprocessing serves every size.
 //!
 //! Flat search on its own:
 //!
@@ -65,6 +69,7 @@ mod packed;
 mod preprocess;
 mod query;
 mod search;
+mod sized;
 
 pub use grid::{
     CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
@@ -82,4 +87,10 @@ pub use query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QuerySta
 pub use search::{
     AStar, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError, QueryError,
     SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
+};
+pub use sized::{
+    Clearance, DEFAULT_MAX_SIZE, SizeClassStats, SizedAStar, SizedBuildError, SizedBuilder,
+    SizedHierarchy, SizedPathError, SizedQueryCache, SizedQueryError, SizedSearchCache,
+    SizedSettings, SizedStats, footprint_fits, sized_legal_move, sized_path_cost,
+    validate_sized_path,
 };
