@@ -8,6 +8,7 @@ pub mod info;
 pub mod preprocess;
 pub mod render;
 pub mod render_png;
+pub mod sized;
 pub mod solve;
 pub mod solver;
 

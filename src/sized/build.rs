@@ -3,10 +3,10 @@
 
 use rayon::prelude::*;
 
-use crate::grid::{CornerRule, FastDiv, Movement, Point};
+use crate::grid::{CornerRule, Movement, Point};
 use crate::preprocess::{ClusterLayout, EntrancePolicy};
 use crate::search::route::SHAPES;
-use crate::search::{Estimator, Goal, Rect};
+use crate::search::{Estimator, Everywhere, Goal};
 
 use super::engine::{Pricing, Space};
 use super::moves;
@@ -40,6 +40,36 @@ fn diagonal_clearance(movement: &Movement, a: u8, b: u8, side1: u8, side2: u8) -
     a.min(b).min(sides)
 }
 
+/// A border between clusters: the column `at` (vertical) or row `at`
+/// (horizontal) starts the second cluster.
+#[derive(Clone, Copy)]
+struct Border {
+    vertical: bool,
+    at: u32,
+}
+
+impl Border {
+    /// The cell before the border at position `i` along it.
+    #[inline(always)]
+    fn a(self, i: u32) -> Point {
+        if self.vertical {
+            Point::new(self.at - 1, i)
+        } else {
+            Point::new(i, self.at - 1)
+        }
+    }
+
+    /// The cell after the border at position `i` along it.
+    #[inline(always)]
+    fn b(self, i: u32) -> Point {
+        if self.vertical {
+            Point::new(self.at, i)
+        } else {
+            Point::new(i, self.at)
+        }
+    }
+}
+
 /// Finds the transitions (stage 2 of the sized build).
 ///
 /// Along every border two clusters share, each cell pair `(a, b)` across it
@@ -69,11 +99,9 @@ pub(crate) fn find_transitions(
     let mut admits: Vec<u8> = Vec::new();
 
     // One border segment: the pairs `(a(i), b(i))` for `i` in `from..=to`.
-    let mut segment = |from: u32,
-                       to: u32,
-                       a: &dyn Fn(u32) -> Point,
-                       b: &dyn Fn(u32) -> Point,
-                       pairs: &mut Vec<(Point, Point, u8)>| {
+    let mut segment = |from: u32, to: u32, border: Border, pairs: &mut Vec<(Point, Point, u8)>| {
+        let a = |i: u32| border.a(i);
+        let b = |i: u32| border.b(i);
         admits.clear();
         admits.extend((from..=to).map(|i| {
             let (pa, pb) = (a(i), b(i));
@@ -133,26 +161,22 @@ pub(crate) fn find_transitions(
         let (y0, y1) = (cy * size, ((cy + 1) * size).min(h) - 1);
         for cx in 1..layout.cols {
             let bx = cx * size;
-            segment(
-                y0,
-                y1,
-                &|y| Point::new(bx - 1, y),
-                &|y| Point::new(bx, y),
-                &mut pairs,
-            );
+            let border = Border {
+                vertical: true,
+                at: bx,
+            };
+            segment(y0, y1, border, &mut pairs);
         }
     }
     for cx in 0..layout.cols {
         let (x0, x1) = (cx * size, ((cx + 1) * size).min(w) - 1);
         for cy in 1..layout.rows {
             let by = cy * size;
-            segment(
-                x0,
-                x1,
-                &|x| Point::new(x, by - 1),
-                &|x| Point::new(x, by),
-                &mut pairs,
-            );
+            let border = Border {
+                vertical: false,
+                at: by,
+            };
+            segment(x0, x1, border, &mut pairs);
         }
     }
     // Where four clusters meet: the two diagonal moves across the corner.
@@ -280,6 +304,10 @@ struct ClusterScratch {
     band_hi: Vec<u8>,
     unresolved: Vec<bool>,
     targets: Vec<usize>,
+    /// The cluster's clearance (and weights), padded by one blocked cell:
+    /// searches on it need no region test and their scratch stays small.
+    local_clear: Vec<u8>,
+    local_weights: Vec<u16>,
 }
 
 /// The in-cluster edges of cluster `c`.
@@ -315,26 +343,40 @@ fn one_cluster(
     if n < 2 {
         return (out, work);
     }
-    let points = &t.points[a as usize..b as usize];
-    let clear = &t.clear[a as usize..b as usize];
     let grid = clearance.grid();
     let (x0, y0, x1, y1) = layout.bounds(c);
-    let rect = Rect {
-        padded_width: FastDiv::new(grid.padded_width()),
-        x0: x0 + 1,
-        y0: y0 + 1,
-        x1: x1 + 1,
-        y1: y1 + 1,
-    };
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    // The cluster as a window of its own, in local coordinates.
+    let lpw = w as usize + 2;
+    s.local_clear.clear();
+    s.local_clear.resize(lpw * (h as usize + 2), 0);
+    let weighted = grid.is_weighted();
+    s.local_weights.clear();
+    if weighted {
+        s.local_weights
+            .resize(s.local_clear.len(), crate::Weight::ONE.0);
+    }
     // Which capped clearances occur in the cluster.
     let mut present = [false; 256];
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            present[clearance.get(Point::new(x, y)).min(max_size) as usize] = true;
+    for y in 0..h {
+        for x in 0..w {
+            let p = Point::new(x0 + x, y0 + y);
+            let v = clearance.get(p).min(max_size);
+            present[v as usize] = true;
+            let i = (y as usize + 1) * lpw + x as usize + 1;
+            s.local_clear[i] = v;
+            if weighted {
+                s.local_weights[i] = grid.weight(p).0;
+            }
         }
     }
+    let points: Vec<Point> = t.points[a as usize..b as usize]
+        .iter()
+        .map(|p| Point::new(p.x - x0, p.y - y0))
+        .collect();
+    let clear = &t.clear[a as usize..b as usize];
     let top = clear.iter().copied().max().unwrap_or(0);
-    let symmetric = !grid.is_weighted();
+    let symmetric = !weighted;
     s.tables.clear();
     s.band_hi.clear();
     let mut lo = 1u8;
@@ -350,7 +392,13 @@ fn one_cluster(
         work.bands += 1;
         let base = s.tables.len();
         s.tables.resize(base + n * n, u64::MAX);
-        let space = Space::new(clearance, movement, lo);
+        let space = Space {
+            clearance: &s.local_clear,
+            weights: weighted.then_some(&s.local_weights[..]),
+            padded_width: lpw as u32,
+            movement,
+            size: lo,
+        };
         let table = &mut s.tables[base..];
         s.unresolved.clear();
         s.unresolved.resize(n * n, false);
@@ -401,14 +449,14 @@ fn one_cluster(
             work.searches += 1;
             s.targets.clear();
             s.targets.extend((0..n).filter(|j| s.unresolved[i * n + j]));
-            s.search.begin(grid.padded_len());
+            s.search.begin(s.local_clear.len());
             for j in &s.targets {
                 s.search.mark_target(space.node(points[*j]));
             }
             let zero = Estimator::zero();
             s.search.push_start(space.node(points[i]), 0, &zero);
             s.search
-                .run(&space, rect, zero, Goal::AllTargets, Pricing::Forward);
+                .run(&space, Everywhere, zero, Goal::AllTargets, Pricing::Forward);
             for &j in &s.targets {
                 s.unresolved[i * n + j] = false;
                 if symmetric {

@@ -101,14 +101,15 @@ impl SizeComponents {
         }
 
         let diagonal = movement.diagonals() && movement.corners == CornerRule::Always;
-        let mut offsets: Vec<isize> = vec![-(pw as isize), 1, pw as isize, -1];
+        let pw_i = pw as isize;
+        // Each pair of neighbours is joined once: when the later of the two
+        // is added (the one of lower level), or from the earlier in scan
+        // order ("forward") when both share a level.
+        let mut forward: Vec<isize> = vec![1, pw_i];
+        let mut backward: Vec<isize> = vec![-1, -pw_i];
         if diagonal {
-            offsets.extend([
-                -(pw as isize) + 1,
-                pw as isize + 1,
-                pw as isize - 1,
-                -(pw as isize) - 1,
-            ]);
+            forward.extend([pw_i + 1, pw_i - 1]);
+            backward.extend([-pw_i - 1, -pw_i + 1]);
         }
         let mut uf: Vec<u32> = (0..values.len() as u32).collect();
         let mut root_id = vec![NONE; values.len()];
@@ -123,13 +124,22 @@ impl SizeComponents {
         for l in (1..=max_size).rev() {
             let cells = &order[first[l as usize]..first[l as usize + 1]];
             for &c in cells {
-                for off in &offsets {
+                let mut join = |d: usize| {
+                    let (a, b) = (find(&mut uf, c), find(&mut uf, d as u32));
+                    if a != b {
+                        uf[a.max(b) as usize] = a.min(b);
+                    }
+                };
+                for off in &forward {
                     let d = (c as isize + off) as usize;
                     if level(d) >= l {
-                        let (a, b) = (find(&mut uf, c), find(&mut uf, d as u32));
-                        if a != b {
-                            uf[a.max(b) as usize] = a.min(b);
-                        }
+                        join(d);
+                    }
+                }
+                for off in &backward {
+                    let d = (c as isize + off) as usize;
+                    if level(d) > l {
+                        join(d);
                     }
                 }
             }

@@ -10,6 +10,7 @@ use crate::preprocess::{ClusterLayout, EntrancePolicy};
 
 use super::build::{CostWork, RawEdge, Transitions, cluster_edges, find_transitions};
 use super::components::SizeComponents;
+use super::landmarks::SizedLandmarks;
 use super::{Clearance, SizedBuildError};
 
 /// The largest unit size a [`SizedHierarchy`] serves by default (units of
@@ -27,6 +28,9 @@ pub struct SizedSettings {
     pub max_size: u32,
     /// Placement of transitions along each size's entrances.
     pub entrances: EntrancePolicy,
+    /// Landmarks for the planner's heuristic (0 to 8; 0 turns the landmark
+    /// bound off). One set serves every size (see [`SizedHierarchy`]).
+    pub landmarks: u32,
 }
 
 impl Default for SizedSettings {
@@ -36,9 +40,14 @@ impl Default for SizedSettings {
             movement: Movement::default(),
             max_size: DEFAULT_MAX_SIZE,
             entrances: EntrancePolicy::default(),
+            landmarks: DEFAULT_SIZED_LANDMARKS,
         }
     }
 }
+
+/// The default number of landmarks of a [`SizedHierarchy`]: the nodes
+/// nearest the map's four corners.
+pub const DEFAULT_SIZED_LANDMARKS: u32 = 4;
 
 /// What one unit size sees of a sized hierarchy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -157,6 +166,12 @@ impl SizedBuilder {
         self
     }
 
+    /// Sets the number of landmarks (0 to 8).
+    pub fn landmarks(mut self, count: u32) -> Self {
+        self.settings.landmarks = count;
+        self
+    }
+
     /// The settings so far.
     pub fn settings(&self) -> &SizedSettings {
         &self.settings
@@ -171,6 +186,9 @@ impl SizedBuilder {
         }
         if !(1..=Clearance::CAP as u32).contains(&s.max_size) {
             return Err(SizedBuildError::MaxSize(s.max_size));
+        }
+        if s.landmarks > 8 {
+            return Err(SizedBuildError::Landmarks(s.landmarks));
         }
         let max = s.max_size as u8;
         let started = Instant::now();
@@ -205,9 +223,21 @@ impl SizedBuilder {
         let t = Instant::now();
         let mut h = SizedHierarchy::assemble(clearance, s, layout, components, transitions, edges);
         let st_assemble = timed("assembly", t, 0);
+        let t = Instant::now();
+        h.landmarks = SizedLandmarks::build(
+            &h.node_points,
+            &h.edge_first,
+            &h.edge_to,
+            &h.edge_cost,
+            h.grid().width(),
+            h.grid().height(),
+            s.landmarks as usize,
+        );
+        let st_landmarks = timed("landmarks", t, h.landmarks.memory_bytes());
         let mut stages = vec![st_clearance, st_components];
         stages.extend(chain_stages);
         stages.push(st_assemble);
+        stages.push(st_landmarks);
         stages.push(timed(TOTAL_STAGE, started, 0));
         h.fill_stats(stages, work);
         Ok(h)
@@ -278,7 +308,11 @@ impl SizedBuilder {
 /// component labels (two when under 65,535 components), and one cluster
 /// graph in flat compressed-sparse-row arrays, with one byte per edge for
 /// its size annotation; each node's edges are sorted by that annotation,
-/// largest first, so a query for size `k` reads a prefix and stops. Sizes
+/// largest first, so a query for size `k` reads a prefix and stops. The
+/// planner's heuristic adds landmark (ALT) bounds from exact distances over
+/// the whole graph, size 1's: every size's graph is a subgraph of it with
+/// the same costs, so one table per landmark is a lower bound for every
+/// size (4 to 8 bytes per node and landmark). Sizes
 /// whose in-cluster grids coincide share one cost table per cluster, and an
 /// edge serving a run of sizes at one cost is stored once: on maps with
 /// clearings wider than the largest size, the one graph holds far fewer
@@ -301,6 +335,7 @@ pub struct SizedHierarchy {
     pub(crate) edge_to: Vec<u32>,
     pub(crate) edge_cost: Column64,
     pub(crate) edge_clear: Vec<u8>,
+    pub(crate) landmarks: SizedLandmarks,
     pub(crate) min_weight: Weight,
     pub(crate) intra_edges: u64,
     pub(crate) inter_edges: u64,
@@ -349,8 +384,8 @@ impl SizedHierarchy {
             }
         }
         let inter_edges = raw.len() as u64 - intra_edges;
-        // By source, then largest annotation first, then cheapest.
-        raw.sort_unstable_by_key(|e| (e.from, std::cmp::Reverse(e.clear), e.cost, e.to));
+        // By source (a counting sort), then within each source largest
+        // annotation first, then cheapest.
         let mut edge_first = vec![0u32; nodes + 1];
         for e in &raw {
             edge_first[e.from as usize + 1] += 1;
@@ -358,7 +393,27 @@ impl SizedHierarchy {
         for i in 0..nodes {
             edge_first[i + 1] += edge_first[i];
         }
+        let mut slot: Vec<u32> = edge_first[..nodes].to_vec();
+        let mut sorted = vec![
+            RawEdge {
+                from: 0,
+                to: 0,
+                cost: 0,
+                clear: 0
+            };
+            raw.len()
+        ];
+        for e in raw {
+            sorted[slot[e.from as usize] as usize] = e;
+            slot[e.from as usize] += 1;
+        }
+        for v in 0..nodes {
+            sorted[edge_first[v] as usize..edge_first[v + 1] as usize]
+                .sort_unstable_by_key(|e| (std::cmp::Reverse(e.clear), e.cost, e.to));
+        }
+        let raw = sorted;
         SizedHierarchy {
+            landmarks: SizedLandmarks::default(),
             min_weight: grid.min_weight(),
             settings,
             layout,
@@ -479,5 +534,6 @@ impl SizedHierarchy {
             + self.edge_to.len() * 4
             + self.edge_cost.memory_bytes()
             + self.edge_clear.len()
+            + self.landmarks.memory_bytes()
     }
 }

@@ -37,6 +37,7 @@ mod clearance;
 mod components;
 mod engine;
 mod hierarchy;
+mod landmarks;
 mod moves;
 mod query;
 
@@ -44,7 +45,8 @@ pub use astar::SizedAStar;
 pub use clearance::Clearance;
 pub use engine::SizedSearchCache;
 pub use hierarchy::{
-    DEFAULT_MAX_SIZE, SizeClassStats, SizedBuilder, SizedHierarchy, SizedSettings, SizedStats,
+    DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizedBuilder, SizedHierarchy,
+    SizedSettings, SizedStats,
 };
 pub use moves::{
     SizedPathError, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
@@ -67,6 +69,9 @@ pub enum SizedBuildError {
     /// A largest unit size outside 1..=255.
     #[error("largest unit size {0} is out of range: use 1 to 255")]
     MaxSize(u32),
+    /// More than 8 landmarks.
+    #[error("{0} landmarks is out of range: use 0 to 8")]
+    Landmarks(u32),
 }
 
 /// Bad input to a sized query (never "no path", which is a value).

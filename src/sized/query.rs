@@ -8,6 +8,7 @@ use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status};
 
 use super::engine::{Pricing, Space};
 use super::hierarchy::SizedHierarchy;
+use super::landmarks::UNREACHED;
 use super::moves::{route_cells, route_cost, walk};
 use super::{SizedAStar, SizedQueryError, SizedSearchCache, check_endpoints};
 
@@ -410,13 +411,40 @@ impl SizedHierarchy {
         let closed = open + 1;
         let movement = self.settings.movement;
         let min_w = self.min_weight.0 as u64;
+        // Landmark bounds through the goal's transitions: the least and
+        // largest `d1(L, g) + cost(g -> goal)` over them (see the landmarks
+        // module for why size 1's distances bound every size's).
+        let lm = &self.landmarks;
+        let symmetric = !self.grid().is_weighted();
+        let mut lo = [UNREACHED; 8];
+        let mut hi = [0u64; 8];
+        for &(v, c) in goals {
+            for l in 0..lm.count {
+                let d = lm.get(v, l);
+                if d != UNREACHED {
+                    lo[l] = lo[l].min(d + c);
+                    hi[l] = hi[l].max(d + c);
+                }
+            }
+        }
         let estimate = |v: u32| {
             let p = self.node_points[v as usize];
-            movement
+            let mut best = movement
                 .distance(p.x.abs_diff(goal.x), p.y.abs_diff(goal.y))
                 .0
                 / Weight::ONE.0 as u64
-                * min_w
+                * min_w;
+            for l in 0..lm.count {
+                let d = lm.get(v, l);
+                if d == UNREACHED || lo[l] == UNREACHED {
+                    continue;
+                }
+                best = best.max(lo[l].saturating_sub(d));
+                if symmetric {
+                    best = best.max(d.saturating_sub(hi[l]));
+                }
+            }
+            best
         };
         for &(v, c) in goals {
             s.goal_cost[v as usize] = c;
