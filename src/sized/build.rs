@@ -74,10 +74,13 @@ impl Border {
 ///
 /// Along every border two clusters share, each cell pair `(a, b)` across it
 /// admits units up to `min(clearance(a), clearance(b))`. For every size `k`,
-/// the maximal runs of pairs admitting `k` are the entrances for `k`, and
-/// get transitions by the entrance policy (runs for `k + 1` nest inside runs
-/// for `k`; a size whose runs equal the previous size's adds nothing). Each
-/// pair is annotated with the largest size it admits. Diagonal moves where
+/// the maximal runs of pairs admitting `k` are the entrances for `k` (runs
+/// for `k + 1` nest inside runs for `k`; a size whose runs equal the
+/// previous size's adds nothing). Size 1's entrances get transitions by the
+/// entrance policy; a larger size's entrance gets one, in the middle of its
+/// widest stretch, only when no transition already placed in it admits the
+/// size (HAA*'s one transition per entrance and capability, reusing the
+/// smaller sizes'). Each pair is annotated with the largest size it admits. Diagonal moves where
 /// four clusters meet are links too, and so is a diagonal move across a
 /// border that no straight pair beside it bridges for some size (possible
 /// only when corners may always be cut), so every size keeps every crossing.
@@ -97,6 +100,8 @@ pub(crate) fn find_transitions(
     let mut offsets = Vec::new();
     let mut entrances = 0u64;
     let mut admits: Vec<u8> = Vec::new();
+    // Positions (along the segment) of the transitions placed on it.
+    let mut placed: Vec<usize> = Vec::new();
 
     // One border segment: the pairs `(a(i), b(i))` for `i` in `from..=to`.
     let mut segment = |from: u32, to: u32, border: Border, pairs: &mut Vec<(Point, Point, u8)>| {
@@ -108,6 +113,7 @@ pub(crate) fn find_transitions(
             clr(pa.x, pa.y).min(clr(pb.x, pb.y))
         }));
         let top = admits.iter().copied().max().unwrap_or(0);
+        placed.clear();
         for k in 1..=top {
             // Runs for `k` differ from runs for `k - 1` only where some pair
             // admits exactly `k - 1`.
@@ -120,18 +126,30 @@ pub(crate) fn find_transitions(
                 match (ok, run_start) {
                     (true, None) => run_start = Some(i),
                     (false, Some(s)) => {
-                        entrances += 1;
-                        policy.offsets((i - s) as u32, &mut offsets);
-                        for o in &offsets {
-                            let j = s + *o as usize;
-                            let at = from + j as u32;
-                            pairs.push((a(at), b(at), admits[j]));
-                        }
                         run_start = None;
+                        entrances += 1;
+                        if k == 1 {
+                            policy.offsets((i - s) as u32, &mut offsets);
+                            placed.extend(offsets.iter().map(|o| s + *o as usize));
+                        } else if !placed.iter().any(|j| (s..i).contains(j) && admits[*j] >= k) {
+                            // One transition, in the middle of the run's
+                            // widest stretch.
+                            let best = admits[s..i].iter().copied().max().unwrap_or(k);
+                            let first =
+                                s + admits[s..i].iter().position(|a| *a == best).unwrap_or(0);
+                            let len = admits[first..i].iter().take_while(|a| **a == best).count();
+                            placed.push(first + (len - 1) / 2);
+                        }
                     }
                     _ => {}
                 }
             }
+        }
+        placed.sort_unstable();
+        placed.dedup();
+        for &j in placed.iter() {
+            let at = from + j as u32;
+            pairs.push((a(at), b(at), admits[j]));
         }
         // Diagonal crossings no straight pair beside them bridges.
         if movement.diagonals() {
@@ -379,13 +397,14 @@ fn one_cluster(
     let symmetric = !weighted;
     s.tables.clear();
     s.band_hi.clear();
-    let mut lo = 1u8;
-    while lo <= top {
+    // Bands of sizes `lo..=hi` (as `u16`: the last band may end at 255).
+    let mut lo = 1u16;
+    while lo <= top as u16 {
         let mut hi = lo;
-        while hi < max_size && !present[hi as usize] {
+        while hi < max_size as u16 && !present[hi as usize] {
             hi += 1;
         }
-        let usable = clear.iter().filter(|c| **c >= lo).count();
+        let usable = clear.iter().filter(|c| **c as u16 >= lo).count();
         if usable < 2 {
             break;
         }
@@ -397,18 +416,18 @@ fn one_cluster(
             weights: weighted.then_some(&s.local_weights[..]),
             padded_width: lpw as u32,
             movement,
-            size: lo,
+            size: lo as u8,
         };
         let table = &mut s.tables[base..];
         s.unresolved.clear();
         s.unresolved.resize(n * n, false);
         for i in 0..n {
-            if clear[i] < lo {
+            if (clear[i] as u16) < lo {
                 continue;
             }
             table[i * n + i] = 0;
             for j in 0..n {
-                if j == i || clear[j] < lo || (symmetric && j < i) {
+                if j == i || (clear[j] as u16) < lo || (symmetric && j < i) {
                     continue;
                 }
                 let (p, q) = (points[i], points[j]);
@@ -472,7 +491,7 @@ fn one_cluster(
                 }
             }
         }
-        s.band_hi.push(hi);
+        s.band_hi.push(hi as u8);
         lo = hi + 1;
     }
 

@@ -170,6 +170,26 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_sizes_build_and_answer() {
+        // Sizes up to the clearance cap, on a map larger than the cap.
+        let h = SizedBuilder::new()
+            .max_size(255)
+            .build(Grid::new(300, 300).unwrap())
+            .unwrap();
+        assert_eq!(h.stats().per_size.len(), 255);
+        let mut cache = SizedQueryCache::new();
+        let (s, t) = (Point::new(0, 0), Point::new(40, 45));
+        for size in [1, 17, 200, 255] {
+            let path = h.find_path(&mut cache, s, t, size).unwrap().path.unwrap();
+            crate::validate_sized_path(&path, h.grid(), h.movement(), size).unwrap();
+        }
+        assert!(matches!(
+            h.find_path(&mut cache, s, Point::new(50, 50), 255),
+            Err(SizedQueryError::DoesNotFit { role: "goal", .. })
+        ));
+    }
+
+    #[test]
     fn bad_input_is_an_error() {
         let grid = Grid::from_ascii(
             "

@@ -181,9 +181,15 @@ impl SizedHierarchy {
                 (csy.max(cty) + 1).min(layout.rows - 1),
             );
             let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
-            let found = self.bounded_astar(&mut cache.search, &space, start, goal, area);
+            let mut cells = Vec::new();
+            let found =
+                self.bounded_astar(&mut cache.search, &space, (start, goal), area, &mut cells);
             stats.fine_expanded += cache.search.stats.expanded;
-            if let Some(path) = found {
+            if let Some(cost) = found {
+                let path = Path {
+                    cells,
+                    cost: crate::Cost(cost),
+                };
                 if path.cost.0 <= self.escape_bound(start, goal, &area) {
                     return Ok(QueryOutcome {
                         path: Some(path),
@@ -290,15 +296,17 @@ impl SizedHierarchy {
         bound
     }
 
-    /// Exact A* for the unit from `a` to `b` inside `area`.
+    /// Exact A* for the unit from `a` to `b` inside `area`: appends the
+    /// cells (from `a`) to `out` and returns the cost; `None` when no path
+    /// lies inside.
     fn bounded_astar(
         &self,
         search: &mut SizedSearchCache,
         space: &Space,
-        a: Point,
-        b: Point,
+        (a, b): (Point, Point),
         area: Rect,
-    ) -> Option<Path> {
+        out: &mut Vec<Point>,
+    ) -> Option<u64> {
         let (s, t) = (space.node(a), space.node(b));
         let grid = self.grid();
         let est = Estimator::new(
@@ -313,12 +321,8 @@ impl SizedHierarchy {
         search.push_start(s, 0, &est);
         match search.run(space, area, est, Goal::Node(t), Pricing::Forward) {
             Status::Found(n) => {
-                let mut cells = Vec::new();
-                search.trace_back(space, n, &mut cells);
-                Some(Path {
-                    cells,
-                    cost: crate::Cost(search.g(n).unwrap_or(0)),
-                })
+                search.trace_back(space, n, out);
+                search.g(n)
             }
             _ => None,
         }
@@ -553,6 +557,8 @@ impl SizedHierarchy {
             }
             let (cu, cv) = (self.layout.cluster_of(u), self.layout.cluster_of(v));
             leg.clear();
+            // Cells of `leg` already on the path (a search's leg starts at `u`).
+            let mut skip = 0;
             if cu != cv {
                 leg.push(v); // a crossing: one move
             } else if let Some(shape) = unweighted
@@ -565,13 +571,13 @@ impl SizedHierarchy {
             {
                 route_cells(space, u, v, shape, &mut leg);
             } else {
-                let path = self
-                    .bounded_astar(&mut cache.search, space, u, v, self.cluster_rect(cu, cu))
+                let rect = self.cluster_rect(cu, cu);
+                self.bounded_astar(&mut cache.search, space, (u, v), rect, &mut leg)
                     .expect("abstract edges and connections stand for in-cluster paths");
                 stats.fine_expanded += cache.search.stats.expanded;
-                leg.extend_from_slice(&path.cells[1..]);
+                skip = 1;
             }
-            for &c in &leg {
+            for &c in &leg[skip..] {
                 let prev = *raw.last().expect("raw starts with the start");
                 cum.push(cum.last().expect("cum tracks raw") + space.step_cost(prev, c));
                 raw.push(c);
