@@ -19,7 +19,8 @@
 //! of cost over the exact cost); per map, the build time and memory of the
 //! one annotated hierarchy against building one per size: the same design
 //! built for size 1 on each size's grid, and the project's `Hierarchy` on
-//! each size's grid.
+//! each size's grid. The same figures for the leaner placement of the larger
+//! sizes' transitions (`SizeTransitions::One`, HAA*'s).
 //!
 //! `cargo bench --bench sized`. Skips with a notice when
 //! `../shared/movingai` is absent.
@@ -33,8 +34,8 @@ use common::{TOP_BUCKETS, median};
 use criterion::SamplingMode;
 use tierpath::io::BucketFilter;
 use tierpath::{
-    Cost, Hierarchy, Point, SizedAStar, SizedHierarchy, SizedQueryCache, SizedSearchCache,
-    validate_sized_path,
+    Cost, Hierarchy, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
+    SizedQueryCache, SizedSearchCache, validate_sized_path,
 };
 
 const MAX_SIZE: u32 = 3;
@@ -46,6 +47,9 @@ struct BenchMap {
     label: String,
     hierarchy: SizedHierarchy,
     build: Duration,
+    /// The same with HAA*'s transition placement for the larger sizes.
+    lean: SizedHierarchy,
+    lean_build: Duration,
     /// Per size (index `k - 1`): the queries.
     queries: Vec<Vec<(Point, Point)>>,
 }
@@ -67,6 +71,11 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let name = common::short_name(&f);
                 let label = format!("{set}/{name} ({}x{})", grid.width(), grid.height());
                 let build = build_time(|| SizedHierarchy::build(grid.clone(), MAX_SIZE));
+                let lean_builder = SizedBuilder::new()
+                    .max_size(MAX_SIZE)
+                    .larger_sizes(SizeTransitions::One);
+                let lean_build = build_time(|| lean_builder.build(grid.clone()));
+                let lean = lean_builder.build(grid.clone()).expect("valid");
                 let hierarchy = SizedHierarchy::build(grid, MAX_SIZE).expect("valid");
                 let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
                 let queries = (1..=MAX_SIZE)
@@ -87,6 +96,8 @@ fn setup() -> Option<Vec<BenchMap>> {
                     label,
                     hierarchy,
                     build,
+                    lean,
+                    lean_build,
                     queries,
                 }
             })
@@ -103,8 +114,16 @@ fn flat_cost(m: &BenchMap, cache: &mut SizedSearchCache, (s, g): (Point, Point),
 }
 
 fn hpa_cost(m: &BenchMap, cache: &mut SizedQueryCache, (s, g): (Point, Point), k: u32) -> Cost {
-    m.hierarchy
-        .find_path(cache, s, g, k)
+    sized_cost(&m.hierarchy, cache, (s, g), k)
+}
+
+fn sized_cost(
+    h: &SizedHierarchy,
+    cache: &mut SizedQueryCache,
+    (s, g): (Point, Point),
+    k: u32,
+) -> Cost {
+    h.find_path(cache, s, g, k)
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
@@ -155,13 +174,16 @@ fn main() {
     };
     let mut flat_cache = SizedSearchCache::new();
     let mut hpa_cache = SizedQueryCache::new();
-    // Check before timing, and keep the suboptimality per map and size.
+    // Check before timing, and keep the suboptimality per map and size (and
+    // the exact costs, for the lean variant's).
     let mut quality = Vec::new();
+    let mut exact_costs = Vec::new();
     for m in &maps {
         let h = &m.hierarchy;
         for (i, qs) in m.queries.iter().enumerate() {
             let k = i as u32 + 1;
             let mut ratios = Vec::new();
+            let mut costs = Vec::new();
             for &(s, g) in qs {
                 let exact = SizedAStar::new(h.clearance())
                     .find_path(&mut flat_cache, s, g, k)
@@ -181,8 +203,10 @@ fn main() {
                     m.label
                 );
                 ratios.push(found.cost.0 as f64 / exact.cost.0.max(1) as f64);
+                costs.push(exact.cost);
             }
             quality.push(ratios);
+            exact_costs.push(costs);
         }
     }
     println!(
@@ -226,10 +250,12 @@ fn main() {
     }
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     let mut q = quality.iter();
+    let mut exact = exact_costs.iter();
     for m in &maps {
         for (i, qs) in m.queries.iter().enumerate() {
             let k = i as u32 + 1;
             let ratios = q.next().expect("one entry per map and size");
+            let costs = exact.next().expect("one entry per map and size");
             if qs.is_empty() {
                 println!("sized: {} size {k}: no long query fits", m.label);
                 continue;
@@ -239,18 +265,41 @@ fn main() {
             });
             let hpa =
                 median_query_time(qs, SUMMARY_RUNS_HPA, |q| hpa_cost(m, &mut hpa_cache, q, k));
-            let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
-            let max = ratios.iter().copied().fold(1.0, f64::max);
+            let mean_max = |r: &[f64]| {
+                (
+                    (r.iter().sum::<f64>() / r.len() as f64 - 1.0) * 100.0,
+                    (r.iter().copied().fold(1.0, f64::max) - 1.0) * 100.0,
+                )
+            };
+            let (mean, max) = mean_max(ratios);
+            let lean = median_query_time(qs, SUMMARY_RUNS_HPA, |q| {
+                sized_cost(&m.lean, &mut hpa_cache, q, k)
+            });
+            let lean_ratios: Vec<f64> = qs
+                .iter()
+                .zip(costs)
+                .map(|(q, e)| {
+                    let found = sized_cost(&m.lean, &mut hpa_cache, *q, k);
+                    assert!(found >= *e, "{}: {q:?} below the optimum", m.label);
+                    found.0 as f64 / e.0.max(1) as f64
+                })
+                .collect();
+            let (lean_mean, lean_max) = mean_max(&lean_ratios);
             println!(
                 "sized: {} size {k}: median query flat A* {:.0} us, sized hierarchy {:.1} us, \
-                 speedup {:.1}x; suboptimality mean {:.2}%, max {:.2}% ({} queries)",
+                 speedup {:.1}x; suboptimality mean {:.2}%, max {:.2}% ({} queries); \
+                 with HAA* placement (One): {:.1} us, {:.1}x, suboptimality mean {:.2}%, max {:.2}%",
                 m.label,
                 us(flat),
                 us(hpa),
                 us(flat) / us(hpa),
-                (mean - 1.0) * 100.0,
-                (max - 1.0) * 100.0,
-                qs.len()
+                mean,
+                max,
+                qs.len(),
+                us(lean),
+                us(flat) / us(lean),
+                lean_mean,
+                lean_max
             );
         }
         // One hierarchy per size instead: this design for size 1 on each
@@ -273,7 +322,7 @@ fn main() {
             "sized: {} memory: one annotated hierarchy (sizes 1..={MAX_SIZE}) {:.0} KiB ({:.2} B/cell, \
              {} nodes, {edges} edges), built in {:.0} ms (median of 3); one per size: the same design {:.0} KiB \
              ({:.2} B/cell, {:.1}x), built in {:.0} ms; the flat-size Hierarchy {:.0} KiB ({:.2} B/cell, \
-             {:.1}x), built in {:.0} ms",
+             {:.1}x), built in {:.0} ms; with HAA* placement (One): {:.0} KiB ({} nodes), built in {:.0} ms",
             m.label,
             h.memory_bytes() as f64 / 1024.0,
             h.memory_bytes() as f64 / cells,
@@ -287,6 +336,9 @@ fn main() {
             hpa_bytes as f64 / cells,
             hpa_bytes as f64 / h.memory_bytes() as f64,
             hpa_time.as_secs_f64() * 1e3,
+            m.lean.memory_bytes() as f64 / 1024.0,
+            m.lean.stats().nodes,
+            m.lean_build.as_secs_f64() * 1e3,
         );
         for s in &h.stats().per_size {
             println!(

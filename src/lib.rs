@@ -89,8 +89,8 @@ pub use search::{
     SearchCache, SearchOutcome, SearchStats, TieBreak, legal_move, path_cost,
 };
 pub use sized::{
-    Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizedAStar,
-    SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
+    Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
+    SizedAStar, SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
     SizedQueryError, SizedSearchCache, SizedSettings, SizedStats, footprint_fits, sized_legal_move,
     sized_path_cost, validate_sized_path,
 };

@@ -1,7 +1,8 @@
 //! Property tests of agent sizes on random maps up to 48x48 (open noise,
 //! walls with gaps 1 to 4 cells wide, rooms with doors 1 to 4 wide, some
 //! rooms sealed) under every movement rule, with and without terrain, cluster
-//! sides 4 to 12, largest sizes 1 to 6 (some larger than the clusters).
+//! sides 4 to 12, largest sizes 1 to 6 (some larger than the clusters), both
+//! placements of the larger sizes' transitions.
 //!
 //! The oracle is independent of the library's sized code: each size's grid is
 //! made by brute force (a cell is open when every cell of the `k x k` square
@@ -30,8 +31,8 @@ use common::Rng;
 use common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
-    Cost, Method, Movement, Point, SizedAStar, SizedBuilder, SizedHierarchy, SizedQueryCache,
-    SizedQueryError, SizedSearchCache, validate_sized_path,
+    Cost, Method, Movement, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
+    SizedQueryCache, SizedQueryError, SizedSearchCache, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -63,6 +64,7 @@ struct Case {
     movement_index: usize,
     cluster_size: u32,
     max_size: u32,
+    placement: SizeTransitions,
     map: TestMap,
 }
 
@@ -76,13 +78,14 @@ impl fmt::Debug for Case {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\n{}x{} {:?} seed {:#x}, cluster {}, max size {}, {:?}\n{}",
+            "\n{}x{} {:?} seed {:#x}, cluster {}, max size {}, {:?}, {:?}\n{}",
             self.map.width,
             self.map.height,
             self.layout,
             self.seed,
             self.cluster_size,
             self.max_size,
+            self.placement,
             self.movement(),
             self.map.render(&[])
         )
@@ -157,7 +160,10 @@ fn case_strategy() -> impl Strategy<Value = Case> {
         any::<u64>(),
         0usize..5,
         4u32..=12,
-        1u32..=6,
+        (
+            1u32..=6,
+            prop_oneof![Just(SizeTransitions::Ends), Just(SizeTransitions::One)],
+        ),
         prop_oneof![3 => Just(false), 1 => Just(true)],
     )
         .prop_map(
@@ -168,7 +174,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                 seed,
                 movement_index,
                 cluster_size,
-                max_size,
+                (max_size, placement),
                 weighted,
             )| {
                 let mut rng = Rng::new(seed);
@@ -195,6 +201,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                     movement_index,
                     cluster_size,
                     max_size,
+                    placement,
                     map,
                 }
             },
@@ -235,6 +242,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         .movement(m)
         .cluster_size(case.cluster_size)
         .max_size(case.max_size)
+        .larger_sizes(case.placement)
         .build(grid.clone())
         .expect("valid settings");
     let clearance = h.clearance();

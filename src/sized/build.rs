@@ -28,6 +28,31 @@ pub(crate) struct Transitions {
     pub entrances: u64,
 }
 
+/// Where a [`SizedHierarchy`](crate::SizedHierarchy) puts the transitions of
+/// the sizes above 1 (size 1's follow the
+/// [`EntrancePolicy`](crate::EntrancePolicy)).
+///
+/// Measured on long queries (top 10 buckets) for sizes 2 and 3 on
+/// sc1/Nightshade, dao/ost100d and mazes/maze512-4-0 (corridors 4 cells
+/// wide), hierarchies for sizes 1 to 3: with `Ends` the mean suboptimality
+/// was 0.03-0.51% (max 0.91%); `One` had 17-42% fewer nodes and built up to
+/// twice as fast (the maze), but its mean suboptimality was 0.41-0.68% on
+/// the two open maps and 0.94-1.94% in the maze, where a unit must then
+/// cross every corridor border at a single cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SizeTransitions {
+    /// Both ends of every entrance of the size (a transition already there
+    /// is reused), as size 1 has: a unit crosses where a least-cost route
+    /// hugs a corner. The default.
+    #[default]
+    Ends,
+    /// One per entrance of the size, HAA*'s placement: none when a
+    /// transition already in it admits the size, else one in the middle of
+    /// the entrance's widest stretch. Fewer nodes, a faster build, longer
+    /// paths where corridors fit a unit with little room to spare.
+    One,
+}
+
 /// The largest size (up to the cap the values were clamped to) for which the
 /// diagonal move between cells of clearance `a` and `b`, passing cells of
 /// clearance `side1` and `side2`, is legal; 0 when never.
@@ -77,10 +102,8 @@ impl Border {
 /// the maximal runs of pairs admitting `k` are the entrances for `k` (runs
 /// for `k + 1` nest inside runs for `k`; a size whose runs equal the
 /// previous size's adds nothing). Size 1's entrances get transitions by the
-/// entrance policy; a larger size's entrance gets one, in the middle of its
-/// widest stretch, only when no transition already placed in it admits the
-/// size (HAA*'s one transition per entrance and capability, reusing the
-/// smaller sizes'). Each pair is annotated with the largest size it admits. Diagonal moves where
+/// entrance policy, a larger size's as [`SizeTransitions`] says. Each pair
+/// is annotated with the largest size it admits. Diagonal moves where
 /// four clusters meet are links too, and so is a diagonal move across a
 /// border that no straight pair beside it bridges for some size (possible
 /// only when corners may always be cut), so every size keeps every crossing.
@@ -89,6 +112,7 @@ pub(crate) fn find_transitions(
     movement: &Movement,
     layout: &ClusterLayout,
     policy: &EntrancePolicy,
+    larger: SizeTransitions,
     max_size: u8,
 ) -> Transitions {
     let grid = clearance.grid();
@@ -131,6 +155,8 @@ pub(crate) fn find_transitions(
                         if k == 1 {
                             policy.offsets((i - s) as u32, &mut offsets);
                             placed.extend(offsets.iter().map(|o| s + *o as usize));
+                        } else if larger == SizeTransitions::Ends {
+                            placed.extend([s, i - 1]);
                         } else if !placed.iter().any(|j| (s..i).contains(j) && admits[*j] >= k) {
                             // One transition, in the middle of the run's
                             // widest stretch.
@@ -564,6 +590,7 @@ mod tests {
             &Movement::default(),
             &layout,
             &EntrancePolicy::default(),
+            SizeTransitions::Ends,
             3,
         );
         let p = Point::new;

@@ -8,7 +8,9 @@ use crate::hierarchy::{DEFAULT_CLUSTER_SIZE, StageStats, TOTAL_STAGE};
 use crate::packed::Column64;
 use crate::preprocess::{ClusterLayout, EntrancePolicy};
 
-use super::build::{CostWork, RawEdge, Transitions, cluster_edges, find_transitions};
+use super::build::{
+    CostWork, RawEdge, SizeTransitions, Transitions, cluster_edges, find_transitions,
+};
 use super::components::SizeComponents;
 use super::landmarks::SizedLandmarks;
 use super::{Clearance, SizedBuildError};
@@ -26,8 +28,10 @@ pub struct SizedSettings {
     pub movement: Movement,
     /// The largest unit size served (1 to 255).
     pub max_size: u32,
-    /// Placement of transitions along each size's entrances.
+    /// Placement of size 1's transitions along its entrances.
     pub entrances: EntrancePolicy,
+    /// Placement of the larger sizes' transitions.
+    pub larger_sizes: SizeTransitions,
     /// Landmarks for the planner's heuristic (0 to 8; 0 turns the landmark
     /// bound off). One set serves every size (see [`SizedHierarchy`]).
     pub landmarks: u32,
@@ -40,6 +44,7 @@ impl Default for SizedSettings {
             movement: Movement::default(),
             max_size: DEFAULT_MAX_SIZE,
             entrances: EntrancePolicy::default(),
+            larger_sizes: SizeTransitions::default(),
             landmarks: DEFAULT_SIZED_LANDMARKS,
         }
     }
@@ -166,6 +171,12 @@ impl SizedBuilder {
         self
     }
 
+    /// Sets where the sizes above 1 get their transitions.
+    pub fn larger_sizes(mut self, placement: SizeTransitions) -> Self {
+        self.settings.larger_sizes = placement;
+        self
+    }
+
     /// Sets the number of landmarks (0 to 8).
     pub fn landmarks(mut self, count: u32) -> Self {
         self.settings.landmarks = count;
@@ -211,7 +222,14 @@ impl SizedBuilder {
             },
             || {
                 let t0 = Instant::now();
-                let tr = find_transitions(&clearance, &s.movement, &layout, &s.entrances, max);
+                let tr = find_transitions(
+                    &clearance,
+                    &s.movement,
+                    &layout,
+                    &s.entrances,
+                    s.larger_sizes,
+                    max,
+                );
                 let st1 = timed("transitions", t0, tr.points.len() * 9 + tr.links.len() * 9);
                 let t1 = Instant::now();
                 let (edges, work) = cluster_edges(&clearance, &s.movement, &layout, &tr, max);

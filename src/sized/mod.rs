@@ -42,6 +42,7 @@ mod moves;
 mod query;
 
 pub use astar::SizedAStar;
+pub use build::SizeTransitions;
 pub use clearance::Clearance;
 pub use engine::SizedSearchCache;
 pub use hierarchy::{
