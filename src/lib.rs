@@ -45,6 +45,10 @@
 //!   units' requests within a per-frame budget, oldest first), the nearest
 //!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
 //!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
+//! * **sized** (agent sizes): the [`Clearance`] of every cell, exact
+//!   [`SizedAStar`] for `k x k` units, and one [`SizedHierarchy`] whose
+//!   cluster graph is annotated with the largest size each edge admits, so
+//!   one preprocessing serves every size.
 //!
 //! Flat search on its own:
 //!
@@ -71,6 +75,7 @@ mod packed;
 mod preprocess;
 mod query;
 mod search;
+mod sized;
 
 pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
@@ -96,4 +101,10 @@ pub use search::{
     AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
     QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak,
     legal_move, path_cost,
+};
+pub use sized::{
+    Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
+    SizedAStar, SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
+    SizedQueryError, SizedSearchCache, SizedSettings, SizedStats, footprint_fits, sized_legal_move,
+    sized_path_cost, validate_sized_path,
 };

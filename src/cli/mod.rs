@@ -12,6 +12,7 @@ pub mod queue_demo;
 pub mod render;
 pub mod render_png;
 pub mod replan;
+pub mod sized;
 pub mod solve;
 pub mod solver;
 

@@ -56,6 +56,13 @@ pub struct Args {
     /// each path's cost against A*'s exact one.
     #[arg(long)]
     pub compare: bool,
+    /// Plan for a unit SIZE x SIZE cells, anchored at its top-left cell: with
+    /// `--algo hpa` the sized hierarchy (built for sizes 1 to SIZE), with
+    /// `--algo astar` exact A* for that size. Queries whose start or goal the
+    /// unit does not fit on are skipped; `--compare` compares with exact A*
+    /// for the size.
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<u32>,
 }
 
 /// A path whose cost differs from the scenario's optimum by more than this
@@ -145,6 +152,9 @@ pub fn run(args: Args) -> CliResult {
 
 /// Runs `tierpath solve`, printing the summary to `out`.
 fn run_to(args: Args, out: &mut impl Write) -> CliResult {
+    if let Some(size) = args.size {
+        return super::sized::solve(&args, size, out);
+    }
     if args.algo != Algo::Hpa && (args.hierarchy.is_some() || args.cluster_size.is_some()) {
         return Err("--hierarchy and --cluster-size apply only to --algo hpa".into());
     }
@@ -813,6 +823,7 @@ mod tests {
             hierarchy: None,
             cluster_size: Some(8),
             compare: true,
+            size: None,
         };
         let mut out = Vec::new();
         run_to(args, &mut out).unwrap();
@@ -866,6 +877,7 @@ mod tests {
             hierarchy: None,
             cluster_size: Some(8),
             compare: false,
+            size: None,
         };
         let err = run_to(flat, &mut Vec::new()).unwrap_err().to_string();
         assert!(err.contains("--algo hpa"), "{err}");
