@@ -12,7 +12,7 @@
 //! middle of a short entrance, both ends of a longer one, plus evenly spaced
 //! ones so that no two are more than `max_gap` cells apart.
 
-use crate::grid::{Grid, Movement, Point};
+use crate::grid::{CornerRule, Grid, Movement, Point};
 
 /// How transition cells are placed along an entrance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -280,14 +280,48 @@ pub(crate) fn border_pairs(
             }
         }
     };
+    // When corners may always be cut, a diagonal move can cross a border
+    // between two rows where no straight move does (both cells it passes are
+    // blocked): each such move is an entrance of its own. With the other
+    // corner rules a straight entrance lies beside every legal diagonal.
+    let squeezed = movement.diagonals() && movement.corners == CornerRule::Always;
+    let diagonals = |fixed: u32, horizontal_border: bool, from: u32, to: u32| {
+        let mut found = Vec::new();
+        // Along the border, `(i, j)` = (position along it, side 0 or 1).
+        let at = |i: u32, side: u32| {
+            if horizontal_border {
+                (i, fixed - 1 + side)
+            } else {
+                (fixed - 1 + side, i)
+            }
+        };
+        for i in from..to {
+            for (a, b) in [(at(i, 0), at(i + 1, 1)), (at(i + 1, 0), at(i, 1))] {
+                let corners = [(b.0, a.1), (a.0, b.1)];
+                if open(a.0, a.1) && open(b.0, b.1) && corners.iter().all(|c| !open(c.0, c.1)) {
+                    found.push((cell(a.0, a.1), cell(b.0, b.1)));
+                }
+            }
+        }
+        found
+    };
+    let mut squeezed_pairs = Vec::new();
     match border {
         Border::Vertical { cx, cy } => {
             let y0 = cy * size;
-            scan(cx * size, false, y0, (y0 + size).min(grid.height()) - 1);
+            let y1 = (y0 + size).min(grid.height()) - 1;
+            scan(cx * size, false, y0, y1);
+            if squeezed {
+                squeezed_pairs = diagonals(cx * size, false, y0, y1);
+            }
         }
         Border::Horizontal { cx, cy } => {
             let x0 = cx * size;
-            scan(cy * size, true, x0, (x0 + size).min(grid.width()) - 1);
+            let x1 = (x0 + size).min(grid.width()) - 1;
+            scan(cy * size, true, x0, x1);
+            if squeezed {
+                squeezed_pairs = diagonals(cy * size, true, x0, x1);
+            }
         }
         // The two diagonal moves across a corner where four clusters meet:
         // (x-1, y-1) <-> (x, y) and (x, y-1) <-> (x-1, y).
@@ -307,6 +341,8 @@ pub(crate) fn border_pairs(
         }
         Border::Corner { .. } => {}
     }
+    entrances += squeezed_pairs.len() as u64;
+    pairs.extend(squeezed_pairs);
     entrances
 }
 
