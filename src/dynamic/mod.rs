@@ -325,6 +325,8 @@ impl DynamicHierarchy {
                 min = min.min(*w);
             }
         }
+        // A map with no passable cell reports weight one, which is no cell's.
+        rescan_min |= !opened.is_empty() && self.h.dead_ends.island_sizes.iter().all(|n| *n == 0);
         for p in &opened {
             min = min.min(self.h.grid.weight(*p));
         }

@@ -266,7 +266,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 200,
+        cases: 800,
         max_shrink_iters: 2_000,
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -407,7 +407,7 @@ fn fog_strategy() -> impl Strategy<Value = FogCase> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 100,
+        cases: 400,
         max_shrink_iters: 2_000,
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -490,4 +490,20 @@ fn queries_in_flight_notice_repairs() {
     world.set_passable(&[Point::new(10, 10)], false).unwrap();
     let err = q.update(&world, 10).unwrap_err();
     assert!(err.to_string().contains("map changed"), "{err}");
+}
+
+#[test]
+fn the_first_open_cell_sets_the_smallest_weight() {
+    // No passable cell: the map's smallest weight is reported as one; opening
+    // a heavier cell must not keep that.
+    let mut grid = Grid::from_fn(8, 4, |_| false).unwrap();
+    grid.set_weight(Point::new(2, 1), Weight(160)).unwrap();
+    grid.set_weight(Point::new(3, 1), Weight(170)).unwrap();
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+    world.set_passable(&[Point::new(2, 1), Point::new(3, 1)], true).unwrap();
+    grid.set_passable(Point::new(2, 1), true).unwrap();
+    grid.set_passable(Point::new(3, 1), true).unwrap();
+    assert_eq!(world.min_weight, Weight(160));
+    world.refresh_landmarks();
+    assert_same(world.hierarchy(), &Hierarchy::build(grid).unwrap(), "after opening");
 }
