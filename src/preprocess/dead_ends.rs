@@ -135,11 +135,6 @@ const WALL: u32 = u32::MAX;
 /// time, so edges to finished cells leave `low` alone, as they must (they lead
 /// to descendants, discovered later).
 const DONE: u32 = 1 << 31;
-/// Discovery times fit below this bit (at most `MAX_CELLS` = 2^28 cells);
-/// above it, a frame keeps its next direction to try and the direction back
-/// to its parent.
-const DIR_SHIFT: u32 = 29;
-const DISC_MASK: u32 = (1 << DIR_SHIFT) - 1;
 /// No direction back: a DFS root.
 const NO_BACK: u8 = 8;
 
@@ -209,11 +204,10 @@ fn depth_first<const DIRS: u8>(
     let mut block_size: Vec<u32> = Vec::new();
     let mut cuts: Vec<u32> = Vec::new();
     let mut root_cuts: Vec<u32> = Vec::new();
-    // The cells on the search path below the one being scanned, as
-    // `[cell, disc | next direction << DIR_SHIFT, low | back << DIR_SHIFT]`,
-    // and the stack of cells not yet in a block: at most one each per cell of
-    // the largest island.
-    let mut frames: Vec<[u32; 3]> = Vec::with_capacity(depth);
+    // The cells on the search path below the one being scanned, as `[cell,
+    // disc, low, directions still to try]`, and the stack of cells not yet in
+    // a block: at most one each per cell of the largest island.
+    let mut frames: Vec<[u32; 4]> = Vec::with_capacity(depth);
     let mut vstack: Vec<u32> = Vec::with_capacity(depth);
     let mut time = 0u32;
     let mut from = 0usize;
@@ -230,6 +224,28 @@ fn depth_first<const DIRS: u8>(
         }
         state[i..].iter().position(|s| *s == 0).map(|k| i + k)
     };
+    // A cell's first visit reads all its neighbours at once. Those already
+    // visited stay so: an ancestor keeps its discovery time while the cell is
+    // on the search path, and the others (finished cells, walls) read as
+    // later than it. So the back edges give the cell's low point from its
+    // own edges now (all but the tree edge to its parent, which is `back`),
+    // and only the neighbours unvisited now need a second look, when the
+    // search gets to them: a descendant may have reached them by then. This
+    // is the same search, in the same order, as scanning the directions one
+    // by one.
+    let first_visit = |state: &[u32], v: u32, disc: u32, back: u8| -> (u32, u32) {
+        let (mut low, mut pending) = (disc, 0u32);
+        for d in 0..DIRS {
+            let Some(w) = next(v, d) else { continue };
+            let s = state[w as usize];
+            if s == 0 {
+                pending |= 1 << d;
+            } else if d != back {
+                low = low.min(s);
+            }
+        }
+        (low, pending)
+    };
     while let Some(seed) = unvisited(&state, from) {
         from = seed + 1;
         let seed = seed as u32;
@@ -240,33 +256,27 @@ fn depth_first<const DIRS: u8>(
         let mut root_block = 0u32;
         // The cell being scanned: a frame is pushed only when the search
         // descends, and popped when it comes back.
-        let (mut v, mut disc, mut low, mut dir, mut back) = (seed, time, time, 0u8, NO_BACK);
-        loop {
-            if dir < DIRS {
-                let d = dir;
-                dir += 1;
-                let Some(w) = next(v, d) else { continue };
-                let s = state[w as usize];
-                if s == 0 {
-                    frames.push([
-                        v,
-                        disc | (dir as u32) << DIR_SHIFT,
-                        low | ((back & 7) as u32) << DIR_SHIFT,
-                    ]);
+        let (mut v, mut disc) = (seed, time);
+        let (mut low, mut pending) = first_visit(&state, v, disc, NO_BACK);
+        'scan: loop {
+            while pending != 0 {
+                let d = pending.trailing_zeros() as u8;
+                pending &= pending - 1;
+                let w = next(v, d).expect("a move found at the first visit");
+                if state[w as usize] == 0 {
+                    frames.push([v, disc, low, pending]);
                     time += 1;
                     state[w as usize] = time;
                     vstack.push(w);
-                    (v, disc, low, dir, back) = (w, time, time, 0, d ^ 2);
-                } else if d != back {
-                    low = low.min(s);
+                    (v, disc) = (w, time);
+                    (low, pending) = first_visit(&state, w, time, d ^ 2);
+                    continue 'scan;
                 }
-                continue;
             }
             // `v` is done: back to its parent `u`.
-            let Some([u, disc_dir, low_back]) = frames.pop() else {
+            let Some([u, disc_u, low_u, pending_u]) = frames.pop() else {
                 break;
             };
-            let disc_u = disc_dir & DISC_MASK;
             if low >= disc_u {
                 let b = block_top.len() as u32;
                 block_top.push(u);
@@ -286,15 +296,7 @@ fn depth_first<const DIRS: u8>(
                     cuts.push(u);
                 }
             }
-            v = u;
-            disc = disc_u;
-            low = (low_back & DISC_MASK).min(low);
-            dir = (disc_dir >> DIR_SHIFT) as u8;
-            back = if frames.is_empty() {
-                NO_BACK
-            } else {
-                (low_back >> DIR_SHIFT) as u8
-            };
+            (v, disc, low, pending) = (u, disc_u, low_u.min(low), pending_u);
         }
         vstack.clear();
         state[seed as usize] = DONE
