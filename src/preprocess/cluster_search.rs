@@ -29,8 +29,12 @@ pub(crate) struct ClusterSearch {
     done: Vec<bool>,
     /// Targets not yet settled.
     target: Vec<bool>,
-    /// The passable cells of the cluster copy searched last (traces read it).
+    /// The passable cells of the cluster copy searched last, and the legal
+    /// moves out of each of its cells found so far (`KNOWN | mask`, 0 when
+    /// not yet needed): kept while the searches stay in one cluster (the
+    /// same cells under the same rules), which is most of them.
     open: Vec<bool>,
+    moves_out: Vec<u16>,
     /// The bucket ring, and the bucket being settled.
     ring: [Vec<u32>; RING],
     settle: Vec<u32>,
@@ -46,6 +50,8 @@ pub(crate) struct ClusterSearch {
 }
 
 const UNSEEN: u32 = u32::MAX;
+/// Marks an entry of `ClusterSearch::moves_out` as found.
+const KNOWN: u16 = 1 << 8;
 /// Buckets in the kernel's ring: a power of two above the number of buckets
 /// a move can span (see the module docs).
 const RING: usize = 8;
@@ -161,6 +167,13 @@ impl ClusterSearch {
         if self.moves_for != key {
             self.moves = Moves::new(local, movement);
             self.moves_for = key;
+            self.open.clear();
+        }
+        if self.open != local.passable_slice() {
+            self.open.clear();
+            self.open.extend_from_slice(local.passable_slice());
+            self.moves_out.clear();
+            self.moves_out.resize(len, 0);
         }
         self.source = source.0;
         self.dist.clear();
@@ -169,8 +182,6 @@ impl ClusterSearch {
         self.done.resize(len, false);
         self.target.clear();
         self.target.resize(len, false);
-        self.open.clear();
-        self.open.extend_from_slice(local.passable_slice());
         let mut remaining = 0u32;
         for t in targets {
             if !self.target[t.index()] {
@@ -183,6 +194,7 @@ impl ClusterSearch {
             done,
             target,
             open,
+            moves_out,
             ring,
             settle,
             moves,
@@ -191,11 +203,12 @@ impl ClusterSearch {
         for bucket in ring.iter_mut() {
             bucket.clear();
         }
-        let (dist, done, target, open) = (
+        let (dist, done, target, open, moves_out) = (
             dist.as_mut_slice(),
             done.as_mut_slice(),
             target.as_mut_slice(),
             open.as_slice(),
+            moves_out.as_mut_slice(),
         );
         dist[source.index()] = 0;
         ring[0].push(source.0);
@@ -222,7 +235,12 @@ impl ClusterSearch {
                     }
                 }
                 let du = dist[u as usize];
-                let mut m = moves.out_of(open, u);
+                let mut m = moves_out[u as usize] as u32;
+                if m == 0 {
+                    m = moves.out_of(open, u);
+                    moves_out[u as usize] = KNOWN | m as u16;
+                }
+                m &= 0xff;
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -281,7 +299,10 @@ impl ClusterSearch {
         let (dist, moves) = (&self.dist, &self.moves);
         let dn = dist[n as usize];
         let mut best = (UNSEEN, UNSEEN);
-        let mut m = moves.out_of(&self.open, n);
+        let mut m = match self.moves_out[n as usize] {
+            0 => moves.out_of(&self.open, n),
+            known => known as u32 & 0xff,
+        };
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -375,15 +396,35 @@ mod tests {
             x ^= x << 17;
             x
         };
+        let mut search = ClusterSearch::default();
+        let mut previous: Option<Grid> = None;
         for case in 0..400 {
-            let (w, h) = (1 + next() % 20, 1 + next() % 20);
-            let density = next() % 50;
-            let g = Grid::from_fn(w as u32, h as u32, |_| next() % 100 >= density).unwrap();
+            // Some maps come twice in a row (the moves found stay valid),
+            // some differ from the last in one cell.
+            let g = match (next() % 4, previous.take()) {
+                (0, Some(p)) => p,
+                (1, Some(mut p)) => {
+                    let c = Point::new(
+                        (next() % p.width() as u64) as u32,
+                        (next() % p.height() as u64) as u32,
+                    );
+                    p.set_passable(c, !p.is_passable(c)).unwrap();
+                    p
+                }
+                _ => {
+                    let (w, h) = (1 + next() % 20, 1 + next() % 20);
+                    let density = next() % 50;
+                    Grid::from_fn(w as u32, h as u32, |_| next() % 100 >= density).unwrap()
+                }
+            };
+            previous = Some(g.clone());
             let cells: Vec<Node> = g.passable_points().map(|p| g.node(p)).collect();
             if cells.is_empty() {
                 continue;
             }
-            for m in movements() {
+            // Several searches per map and rule, through one scratch kept
+            // across maps and rules (as a thread's is across clusters).
+            for m in movements().into_iter().flat_map(|m| [m; 3]) {
                 let source = cells[(next() % cells.len() as u64) as usize];
                 // A few targets (the search stops early), or none (it
                 // explores everything).
@@ -391,7 +432,6 @@ mod tests {
                 let targets: Vec<Node> = (0..count)
                     .map(|_| cells[(next() % cells.len() as u64) as usize])
                     .collect();
-                let mut search = ClusterSearch::default();
                 search.run(&g, &m, source, &targets);
                 assert!(search.kernel);
                 let (dist, parent) = reference(&g, &m, source, &targets);
