@@ -204,10 +204,13 @@ fn depth_first<const DIRS: u8>(
     let mut block_size: Vec<u32> = Vec::new();
     let mut cuts: Vec<u32> = Vec::new();
     let mut root_cuts: Vec<u32> = Vec::new();
-    // The cells on the search path below the one being scanned, as `[cell,
-    // disc, low, directions still to try]`, and the stack of cells not yet in
-    // a block: at most one each per cell of the largest island.
-    let mut frames: Vec<[u32; 4]> = Vec::with_capacity(depth);
+    // The cells on the search path below the one being scanned, one word
+    // each: its low point so far, the directions it has still to try (from
+    // bit 32) and the direction back to its parent (from bit 40). The cell
+    // itself is its child's way back, and its discovery time is its state.
+    // Then the stack of cells not yet in a block. At most one each per cell
+    // of the largest island.
+    let mut frames: Vec<u64> = Vec::with_capacity(depth);
     let mut vstack: Vec<u32> = Vec::with_capacity(depth);
     let mut time = 0u32;
     let mut from = 0usize;
@@ -256,27 +259,30 @@ fn depth_first<const DIRS: u8>(
         let mut root_block = 0u32;
         // The cell being scanned: a frame is pushed only when the search
         // descends, and popped when it comes back.
-        let (mut v, mut disc) = (seed, time);
-        let (mut low, mut pending) = first_visit(&state, v, disc, NO_BACK);
+        let (mut v, mut back) = (seed, NO_BACK);
+        let (mut low, mut pending) = first_visit(&state, v, time, back);
         'scan: loop {
             while pending != 0 {
                 let d = pending.trailing_zeros() as u8;
                 pending &= pending - 1;
                 let w = next(v, d).expect("a move found at the first visit");
                 if state[w as usize] == 0 {
-                    frames.push([v, disc, low, pending]);
+                    frames.push(low as u64 | (pending as u64) << 32 | (back as u64) << 40);
                     time += 1;
                     state[w as usize] = time;
                     vstack.push(w);
-                    (v, disc) = (w, time);
-                    (low, pending) = first_visit(&state, w, time, d ^ 2);
+                    (v, back) = (w, d ^ 2);
+                    (low, pending) = first_visit(&state, w, time, back);
                     continue 'scan;
                 }
             }
-            // `v` is done: back to its parent `u`.
-            let Some([u, disc_u, low_u, pending_u]) = frames.pop() else {
+            // `v` is done: back to its parent `u`, still on the search path
+            // (so its state is its discovery time).
+            let Some(frame) = frames.pop() else {
                 break;
             };
+            let u = next(v, back).expect("the way back is a move");
+            let disc_u = state[u as usize];
             if low >= disc_u {
                 let b = block_top.len() as u32;
                 block_top.push(u);
@@ -296,7 +302,10 @@ fn depth_first<const DIRS: u8>(
                     cuts.push(u);
                 }
             }
-            (v, disc, low, pending) = (u, disc_u, low_u.min(low), pending_u);
+            v = u;
+            low = (frame as u32).min(low);
+            pending = (frame >> 32) as u8 as u32;
+            back = (frame >> 40) as u8;
         }
         vstack.clear();
         state[seed as usize] = DONE
