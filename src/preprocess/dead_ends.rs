@@ -489,7 +489,7 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
 /// The anchor of every cell, row-major (`narrow(NO_NODE)` when blocked), as
 /// the block the depth-first pass put it in, through `lut`; counts the cells
 /// `lut` tags as dead ends.
-fn anchors<T>(
+fn anchors<T: Copy>(
     grid: &Grid,
     state: &[u32],
     lut: &[u32],
@@ -497,19 +497,41 @@ fn anchors<T>(
     narrow: impl Fn(u32) -> T,
 ) -> Vec<T> {
     let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
+    // A state's anchor, and whether it is a dead end (0 or 1).
+    let anchor = |s: u32| {
+        if s == WALL {
+            (narrow(NO_NODE), 0)
+        } else {
+            let t = lut[(s & !DONE) as usize];
+            (narrow(t & !(1 << 31)), t >> 31)
+        }
+    };
     let mut out = Vec::with_capacity(grid.len());
     for y in 1..=grid.height() as usize {
         let row = &state[y * pw + 1..y * pw + 1 + w];
         let mut count = 0u32;
-        out.extend(row.iter().map(|s| {
-            if *s == WALL {
-                narrow(NO_NODE)
+        // Eight cells at a time where they share a state (open ground, or
+        // wall), else one by one.
+        let mut chunks = row.chunks_exact(8);
+        for chunk in &mut chunks {
+            let s0 = chunk[0];
+            if chunk.iter().fold(true, |same, s| same & (*s == s0)) {
+                let (a, d) = anchor(s0);
+                out.extend_from_slice(&[a; 8]);
+                count += 8 * d;
             } else {
-                let t = lut[(*s & !DONE) as usize];
-                count += t >> 31;
-                narrow(t & !(1 << 31))
+                for s in chunk {
+                    let (a, d) = anchor(*s);
+                    out.push(a);
+                    count += d;
+                }
             }
-        }));
+        }
+        for s in chunks.remainder() {
+            let (a, d) = anchor(*s);
+            out.push(a);
+            count += d;
+        }
         *dead += count as u64;
     }
     out
