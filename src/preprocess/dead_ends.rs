@@ -160,11 +160,14 @@ struct Forest {
 ///
 /// # Performance
 /// One depth-first pass over the passable cells (Hopcroft-Tarjan) with one
-/// `u32` of state per padded cell: the low point of a cell lives only in its
-/// frame while it is on the search path, and a cell's discovery time is
-/// overwritten by its block once it is finished. Then a small pass over the
-/// block-cut forest (a few blocks per thousand cells on game maps) and one
-/// branch-free pass writing the anchors, narrow when the blocks fit.
+/// `u32` of state per padded cell (wall, discovery time, or block once
+/// finished), each cell's neighbours read once at its first visit, and one
+/// 8-byte frame per cell on the search path (its low point lives only there).
+/// Then a small pass over the block-cut forest (a few blocks per thousand
+/// cells on game maps) and one pass writing the anchors through a per-block
+/// table, eight cells at a time on open ground, at the column's final width.
+/// On a 1024 x 1024 StarCraft map this is about half the instructions and
+/// memory of three per-cell arrays and a bit set.
 pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
     let movement = Grid::topology_movement(movement);
     let depth = islands.sizes.iter().copied().max().unwrap_or(0) as usize;
