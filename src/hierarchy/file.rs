@@ -18,11 +18,14 @@
 //! Loading checks, in order: length, magic, version, checksum (so any damaged
 //! byte is caught before parsing), the map's fingerprint, then every array's
 //! length and index range, so even a file with a forged checksum cannot make a
-//! later query index out of bounds. Nothing is rebuilt.
+//! later query index out of bounds. Nothing is rebuilt. The checksum and the
+//! map's fingerprint are computed side by side, and the bulk of the checks
+//! (the cell table, transitions and stored paths) run in parallel.
 
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
 use thiserror::Error;
 
 use super::{BuildSettings, Hierarchy, StageStats};
@@ -389,9 +392,16 @@ impl Hierarchy {
             });
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut h = WordHasher::new();
-        h.write(body);
-        if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+        // The checksum and the map's fingerprint, side by side.
+        let (checksum, map_fingerprint) = rayon::join(
+            || {
+                let mut h = WordHasher::new();
+                h.write(body);
+                h.finish()
+            },
+            || grid.fingerprint(),
+        );
+        if checksum != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(LoadError::Checksum);
         }
 
@@ -401,12 +411,12 @@ impl Hierarchy {
         };
         let fingerprint = r.u64("header")?;
         let (width, height) = (r.u32("header")?, r.u32("header")?);
-        if width != grid.width() || height != grid.height() || fingerprint != grid.fingerprint() {
+        if width != grid.width() || height != grid.height() || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
                 file: fingerprint,
                 file_width: width,
                 file_height: height,
-                map: grid.fingerprint(),
+                map: map_fingerprint,
                 map_width: grid.width(),
                 map_height: grid.height(),
             });
@@ -526,32 +536,14 @@ fn validate(
     if d.cell_anchor.len() != cells {
         return Err(invalid("cell table has the wrong length"));
     }
-    // Row by row, over slices (the column's width matched once): a cell has
-    // an anchor exactly when passable, and anchors name existing blocks.
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    let passable = grid.passable_slice();
-    let rows_ok =
-        |row_ok: &dyn Fn(usize) -> bool| (0..grid.height() as usize).find(|y| !row_ok(*y));
-    let bad_row =
-        match &d.cell_anchor {
-            Column32::Narrow(v) => rows_ok(&|y| {
-                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
-                    (*a != u16::MAX) == *p && (*a == u16::MAX || (*a as usize) < blocks)
-                })
-            }),
-            Column32::Wide(v) => rows_ok(&|y| {
-                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
-                    (*a != NO_NODE) == *p && (*a == NO_NODE || (*a as usize) < blocks)
-                })
-            }),
-        };
-    if let Some(y) = bad_row {
-        return Err(invalid(format!(
-            "row {y} has a cell with an invalid anchor"
-        )));
-    }
+    // The cell table (a million cells on the largest maps) and the stored
+    // paths are checked side by side; each is the bulk of its half.
+    let (anchors, rest) = rayon::join(
+        || check_anchors(grid, &d.cell_anchor, blocks),
+        || validate_graph(grid, settings, e, g),
+    );
+    anchors?;
+    rest?;
     if d.block_island.len() != blocks {
         return Err(invalid("block tables differ in length"));
     }
@@ -568,19 +560,77 @@ fn validate(
     }
     check_below(&d.island_core, blocks, "island cores")?;
 
+    Ok(())
+}
+
+/// A cell has an anchor exactly when it is passable, and anchors name
+/// existing blocks. Row by row, over slices, every comparison folded without
+/// early exits (so it vectorises); only a failing row is looked for again.
+fn check_anchors(grid: &Grid, anchors: &Column32, blocks: usize) -> Result<(), LoadError> {
+    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
+    let passable = grid.passable_slice();
+    let open = |y: usize| &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
+    let bad_row = match anchors {
+        Column32::Narrow(v) => {
+            let limit = blocks.min(u16::MAX as usize) as u16;
+            (0..grid.height() as usize).find(|y| {
+                !v[y * w..(y + 1) * w]
+                    .iter()
+                    .zip(open(*y))
+                    .fold(true, |ok, (a, p)| {
+                        let wall = *a == u16::MAX;
+                        ok & (wall != *p) & (wall | (*a < limit))
+                    })
+            })
+        }
+        Column32::Wide(v) => {
+            let limit = blocks.min(u32::MAX as usize) as u32;
+            (0..grid.height() as usize).find(|y| {
+                !v[y * w..(y + 1) * w]
+                    .iter()
+                    .zip(open(*y))
+                    .fold(true, |ok, (a, p)| {
+                        let wall = *a == NO_NODE;
+                        ok & (wall != *p) & (wall | (*a < limit))
+                    })
+            })
+        }
+    };
+    match bad_row {
+        Some(y) => Err(invalid(format!(
+            "row {y} has a cell with an invalid anchor"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The transitions, links, edges and stored paths.
+fn validate_graph(
+    grid: &Grid,
+    settings: &BuildSettings,
+    e: &Entrances,
+    g: &ClusterGraph,
+) -> Result<(), LoadError> {
+    let cells = grid.len();
     let layout = ClusterLayout::new(grid, settings.cluster_size);
     let nodes = e.cells.len();
     check_below(&e.cells, cells, "transition cells")?;
     check_offsets(&e.cluster_first, layout.count() + 1, nodes, "cluster")?;
-    for c in 0..layout.count() {
-        for i in e.cluster_first[c]..e.cluster_first[c + 1] {
-            let cell = e.cells[i as usize];
-            let p = grid.point_of(crate::CellIndex(cell));
-            if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
-                return Err(invalid(format!("transition {i} is misplaced")));
+    // Per cluster and per node in parallel (the largest maps have tens of
+    // thousands of transitions and hundreds of thousands of stored moves).
+    (0..layout.count())
+        .into_par_iter()
+        .with_min_len(64)
+        .try_for_each(|c| {
+            for i in e.cluster_first[c]..e.cluster_first[c + 1] {
+                let cell = e.cells[i as usize];
+                let p = grid.point_of(crate::CellIndex(cell));
+                if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
+                    return Err(invalid(format!("transition {i} is misplaced")));
+                }
             }
-        }
-    }
+            Ok(())
+        })?;
     for (a, b) in &e.links {
         if *a as usize >= nodes || *b as usize >= nodes {
             return Err(invalid("link to a missing transition"));
@@ -600,35 +650,39 @@ fn validate(
         )?;
         // Every stored path must walk, by legal moves, from its edge's source
         // to its target: queries copy them without further checks.
-        for v in 0..nodes {
-            let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
-            for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
-                let Some(codes) = g.edge_path(edge) else {
-                    continue;
-                };
-                // Walk on padded nodes: a legal move only ever reaches a
-                // passable cell, so the walk cannot leave the map.
-                let mut n = from;
-                for c in codes {
-                    let step = (*c < 8)
-                        .then(|| grid.neighbor_in(n, *c, &settings.movement))
-                        .flatten();
-                    let Some((m, _)) = step else {
-                        return Err(invalid(format!(
-                            "stored path of edge {edge} makes an illegal move"
-                        )));
+        (0..nodes)
+            .into_par_iter()
+            .with_min_len(256)
+            .try_for_each(|v| {
+                let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
+                for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
+                    let Some(codes) = g.edge_path(edge) else {
+                        continue;
                     };
-                    n = m;
+                    // Walk on padded nodes: a legal move only ever reaches a
+                    // passable cell, so the walk cannot leave the map.
+                    let mut n = from;
+                    for c in codes {
+                        let step = (*c < 8)
+                            .then(|| grid.neighbor_in(n, *c, &settings.movement))
+                            .flatten();
+                        let Some((m, _)) = step else {
+                            return Err(invalid(format!(
+                                "stored path of edge {edge} makes an illegal move"
+                            )));
+                        };
+                        n = m;
+                    }
+                    let to = grid
+                        .node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
+                    if n != to {
+                        return Err(invalid(format!(
+                            "stored path of edge {edge} ends off its target"
+                        )));
+                    }
                 }
-                let to =
-                    grid.node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
-                if n != to {
-                    return Err(invalid(format!(
-                        "stored path of edge {edge} ends off its target"
-                    )));
-                }
-            }
-        }
+                Ok(())
+            })?;
     }
     Ok(())
 }
@@ -669,6 +723,44 @@ mod tests {
         }
         for cut in [0, 5, 12, 40, bytes.len() / 2, bytes.len() - 1] {
             assert!(Hierarchy::from_bytes(h.grid().clone(), &bytes[..cut]).is_err());
+        }
+    }
+
+    #[test]
+    fn anchor_check_catches_each_kind_of_bad_cell() {
+        let h = sample();
+        let (grid, blocks) = (h.grid(), h.dead_ends.blocks());
+        let good: Vec<u32> = (0..grid.len()).map(|i| h.dead_ends.anchor_of(i)).collect();
+        let wall = (0..grid.len())
+            .rev()
+            .find(|i| !grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+            .unwrap();
+        let open = (0..grid.len())
+            .rev()
+            .find(|i| grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+            .unwrap();
+        let narrow = |v: &[u32]| {
+            Column32::Narrow(
+                v.iter()
+                    .map(|a| if *a == NO_NODE { u16::MAX } else { *a as u16 })
+                    .collect(),
+            )
+        };
+        for column in [narrow as fn(&[u32]) -> Column32, |v| {
+            Column32::Wide(v.to_vec())
+        }] {
+            assert!(check_anchors(grid, &column(&good), blocks).is_ok());
+            for (cell, anchor) in [(wall, 0), (open, NO_NODE), (open, blocks as u32)] {
+                let mut bad = good.clone();
+                bad[cell] = anchor;
+                let row = cell / grid.width() as usize;
+                match check_anchors(grid, &column(&bad), blocks) {
+                    Err(LoadError::Invalid(msg)) => {
+                        assert!(msg.contains(&format!("row {row} ")), "{msg}")
+                    }
+                    other => panic!("cell {cell} anchored at {anchor}: {other:?}"),
+                }
+            }
         }
     }
 
