@@ -99,17 +99,34 @@ pub fn find_landmarks(
         (0, h / 4),
         (w, 3 * h / 4),
     ];
+    // For each target, the nearest transition of that island not yet taken,
+    // the lowest-numbered on ties: the least `(squared distance, node)`,
+    // packed into one word (distances below 2^34, nodes below 2^28) so the
+    // scan is a plain minimum.
+    let mut candidates: Vec<(i64, i64, u32)> = (0..n as u32)
+        .filter(|v| node_island[*v as usize] == island)
+        .map(|v| {
+            let p = node_points[v as usize];
+            (p.x as i64, p.y as i64, v)
+        })
+        .collect();
     let mut nodes: Vec<u32> = Vec::new();
     for (tx, ty) in rim.iter().take(count as usize) {
-        let best = (0..n as u32)
-            .filter(|v| node_island[*v as usize] == island && !nodes.contains(v))
-            .min_by_key(|v| {
-                let p = node_points[*v as usize];
-                let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
-                (dx * dx + dy * dy, *v)
-            });
-        if let Some(b) = best {
-            nodes.push(b);
+        let best = candidates
+            .iter()
+            .map(|(x, y, v)| {
+                let (dx, dy) = (x - tx, y - ty);
+                ((dx * dx + dy * dy) as u64) << 28 | *v as u64
+            })
+            .min();
+        if let Some(key) = best {
+            let v = (key & ((1 << 28) - 1)) as u32;
+            nodes.push(v);
+            let at = candidates
+                .iter()
+                .position(|c| c.2 == v)
+                .expect("the best is a candidate");
+            candidates.swap_remove(at);
         }
     }
     let k = nodes.len();
@@ -503,6 +520,62 @@ mod tests {
                 }
             }
             assert_eq!(l.dist, Column64::pack(plain));
+        }
+    }
+
+    #[test]
+    fn landmarks_are_the_nearest_rim_transitions_of_the_largest_island() {
+        for seed in 0..12u64 {
+            let n = 20 + (seed as usize * 41) % 300;
+            let g = random_graph(n, seed % 3, 1, 9, seed + 7);
+            // Coarse points: many ties in distance, broken by node number.
+            let (w, h) = (7 + seed as u32 % 5, 5 + seed as u32 % 4);
+            let points: Vec<Point> = (0..n as u32)
+                .map(|i| Point::new((i * 7 + seed as u32) % w, (i * 3) % h))
+                .collect();
+            for count in [1, 4, 8, 16] {
+                let got = find_landmarks(&g, &points, w, h, count);
+                // The selection as first written.
+                let island_of = components(&g, n);
+                let mut per = vec![0u32; n];
+                for i in &island_of {
+                    per[*i as usize] += 1;
+                }
+                let island = (0..n as u32)
+                    .max_by_key(|i| (per[*i as usize], std::cmp::Reverse(*i)))
+                    .unwrap();
+                let (wx, hy) = (w as i64 - 1, h as i64 - 1);
+                let rim = [
+                    (0, 0),
+                    (wx, hy),
+                    (wx, 0),
+                    (0, hy),
+                    (wx / 2, 0),
+                    (wx / 2, hy),
+                    (0, hy / 2),
+                    (wx, hy / 2),
+                    (wx / 4, 0),
+                    (3 * wx / 4, hy),
+                    (0, 3 * hy / 4),
+                    (wx, hy / 4),
+                    (3 * wx / 4, 0),
+                    (wx / 4, hy),
+                    (0, hy / 4),
+                    (wx, 3 * hy / 4),
+                ];
+                let mut want: Vec<u32> = Vec::new();
+                for (tx, ty) in rim.iter().take(count as usize) {
+                    let best = (0..n as u32)
+                        .filter(|v| island_of[*v as usize] == island && !want.contains(v))
+                        .min_by_key(|v| {
+                            let p = points[*v as usize];
+                            let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
+                            (dx * dx + dy * dy, *v)
+                        });
+                    want.extend(best);
+                }
+                assert_eq!(got.nodes, want, "seed {seed}, {count} landmarks");
+            }
         }
     }
 
