@@ -392,26 +392,32 @@ impl Hierarchy {
             });
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        // The checksum and the map's fingerprint, side by side.
-        let (checksum, map_fingerprint) = rayon::join(
+        let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
+        // The map's fingerprint is computed beside everything else: the
+        // checksum, then (for a file of the map's size) parsing and checking
+        // the content, which cannot go wrong on another map's cells, only
+        // fail. The errors keep their order: a damaged file, then another
+        // map, then invalid content.
+        let (read, map_fingerprint) = rayon::join(
             || {
                 let mut h = WordHasher::new();
                 h.write(body);
-                h.finish()
+                if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+                    return Err(LoadError::Checksum);
+                }
+                let mut r = Reader {
+                    bytes: body,
+                    at: 12,
+                };
+                let fingerprint = r.u64("header")?;
+                let (width, height) = (r.u32("header")?, r.u32("header")?);
+                let content = same_size(width, height).then(|| read_content(&grid, r));
+                Ok(((fingerprint, width, height), content))
             },
             || grid.fingerprint(),
         );
-        if checksum != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-            return Err(LoadError::Checksum);
-        }
-
-        let mut r = Reader {
-            bytes: body,
-            at: 12,
-        };
-        let fingerprint = r.u64("header")?;
-        let (width, height) = (r.u32("header")?, r.u32("header")?);
-        if width != grid.width() || height != grid.height() || fingerprint != map_fingerprint {
+        let ((fingerprint, width, height), content) = read?;
+        if !same_size(width, height) || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
                 file: fingerprint,
                 file_width: width,
@@ -421,106 +427,125 @@ impl Hierarchy {
                 map_height: grid.height(),
             });
         }
-        let cluster_size = r.u32("settings")?;
-        let connectivity = match r.u8("settings")? {
-            4 => Connectivity::Four,
-            8 => Connectivity::Eight,
-            c => return Err(invalid(format!("unknown connectivity {c}"))),
-        };
-        let corners = match r.u8("settings")? {
-            0 => CornerRule::Never,
-            1 => CornerRule::IfOneFree,
-            2 => CornerRule::Always,
-            c => return Err(invalid(format!("unknown corner rule {c}"))),
-        };
-        let movement = Movement {
-            connectivity,
-            corners,
-            straight: r.u32("settings")?,
-            diagonal: r.u32("settings")?,
-        };
-        movement.validate().map_err(|e| invalid(e.to_string()))?;
-        let entrances_policy = EntrancePolicy {
-            single_below: r.u32("settings")?,
-            max_gap: r.u32("settings")?,
-        };
-        let keep_paths = r.u8("settings")? != 0;
-        let landmark_count = r.u32("settings")?;
-        if !(2..=1024).contains(&cluster_size) {
-            return Err(invalid(format!("cluster size {cluster_size}")));
-        }
-        let settings = BuildSettings {
-            cluster_size,
-            movement,
-            entrances: entrances_policy,
-            keep_paths,
-            landmarks: landmark_count,
-        };
-
-        let dead_ends = DeadEnds {
-            cell_anchor: r.col32("dead ends")?,
-            block_end: r.u32s("dead ends")?,
-            block_island: r.u32s("dead ends")?,
-            island_core: r.u32s("dead ends")?,
-            island_sizes: r.u32s("dead ends")?,
-            dead_end_cells: r.u64("dead ends")?,
-            articulation_cells: r.u64("dead ends")?,
-        };
-        let cells = r.u32s("entrances")?;
-        let cluster_first = r.u32s("entrances")?;
-        let flat_links = r.u32s("entrances")?;
-        if flat_links.len() % 2 != 0 {
-            return Err(invalid("odd link list"));
-        }
-        let entrances = Entrances {
-            layout: ClusterLayout::new(&grid, cluster_size),
-            cells,
-            cluster_first,
-            links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
-            entrances: r.u64("entrances")?,
-        };
-        let graph = ClusterGraph {
-            edge_first: r.u32s("cluster graph")?,
-            edge_to: r.u32s("cluster graph")?,
-            edge_cost: r.col64("cluster graph")?,
-            path_first: r.u32s("cluster graph")?,
-            path_codes: r.bytes("cluster graph")?,
-            intra_edges: r.u64("cluster graph")?,
-            inter_edges: r.u64("cluster graph")?,
-        };
-        let landmarks = Landmarks {
-            count: r.u32("landmarks")?,
-            nodes: r.u32s("landmarks")?,
-            dist: r.col64("landmarks")?,
-        };
-        let n_stages = r.len(1, "stats")?;
-        let mut stages = Vec::with_capacity(n_stages.min(64));
-        for _ in 0..n_stages {
-            stages.push(StageStats {
-                name: r.str("stats")?,
-                seconds: r.f64("stats")?,
-                bytes: r.u64("stats")?,
-            });
-        }
-        if r.at != body.len() {
-            return Err(invalid("trailing bytes after the stats"));
-        }
-
-        validate(&grid, &settings, &dead_ends, &entrances, &graph)?;
-        let n = entrances.cells.len();
-        if landmarks.count > 16
-            || landmarks.nodes.len() != landmarks.count as usize
-            || landmarks.dist.len() != n * landmarks.count as usize
-        {
-            return Err(invalid("landmark tables have the wrong shape"));
-        }
-        check_below(&landmarks.nodes, n.max(1), "landmarks")?;
+        let (settings, dead_ends, entrances, graph, landmarks, stages) =
+            content.expect("read for a map of the same size")?;
         let mut h = Hierarchy::assemble(
             grid, settings, dead_ends, entrances, graph, landmarks, stages,
         );
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }
+}
+
+/// Everything a file holds after its header, parsed and checked against
+/// `grid` (of the file's size).
+type Content = (
+    BuildSettings,
+    DeadEnds,
+    Entrances,
+    ClusterGraph,
+    Landmarks,
+    Vec<StageStats>,
+);
+
+/// Parses the settings and sections after the header and checks them.
+fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
+    let body = r.bytes;
+    let cluster_size = r.u32("settings")?;
+    let connectivity = match r.u8("settings")? {
+        4 => Connectivity::Four,
+        8 => Connectivity::Eight,
+        c => return Err(invalid(format!("unknown connectivity {c}"))),
+    };
+    let corners = match r.u8("settings")? {
+        0 => CornerRule::Never,
+        1 => CornerRule::IfOneFree,
+        2 => CornerRule::Always,
+        c => return Err(invalid(format!("unknown corner rule {c}"))),
+    };
+    let movement = Movement {
+        connectivity,
+        corners,
+        straight: r.u32("settings")?,
+        diagonal: r.u32("settings")?,
+    };
+    movement.validate().map_err(|e| invalid(e.to_string()))?;
+    let entrances_policy = EntrancePolicy {
+        single_below: r.u32("settings")?,
+        max_gap: r.u32("settings")?,
+    };
+    let keep_paths = r.u8("settings")? != 0;
+    let landmark_count = r.u32("settings")?;
+    if !(2..=1024).contains(&cluster_size) {
+        return Err(invalid(format!("cluster size {cluster_size}")));
+    }
+    let settings = BuildSettings {
+        cluster_size,
+        movement,
+        entrances: entrances_policy,
+        keep_paths,
+        landmarks: landmark_count,
+    };
+
+    let dead_ends = DeadEnds {
+        cell_anchor: r.col32("dead ends")?,
+        block_end: r.u32s("dead ends")?,
+        block_island: r.u32s("dead ends")?,
+        island_core: r.u32s("dead ends")?,
+        island_sizes: r.u32s("dead ends")?,
+        dead_end_cells: r.u64("dead ends")?,
+        articulation_cells: r.u64("dead ends")?,
+    };
+    let cells = r.u32s("entrances")?;
+    let cluster_first = r.u32s("entrances")?;
+    let flat_links = r.u32s("entrances")?;
+    if flat_links.len() % 2 != 0 {
+        return Err(invalid("odd link list"));
+    }
+    let entrances = Entrances {
+        layout: ClusterLayout::new(grid, cluster_size),
+        cells,
+        cluster_first,
+        links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+        entrances: r.u64("entrances")?,
+    };
+    let graph = ClusterGraph {
+        edge_first: r.u32s("cluster graph")?,
+        edge_to: r.u32s("cluster graph")?,
+        edge_cost: r.col64("cluster graph")?,
+        path_first: r.u32s("cluster graph")?,
+        path_codes: r.bytes("cluster graph")?,
+        intra_edges: r.u64("cluster graph")?,
+        inter_edges: r.u64("cluster graph")?,
+    };
+    let landmarks = Landmarks {
+        count: r.u32("landmarks")?,
+        nodes: r.u32s("landmarks")?,
+        dist: r.col64("landmarks")?,
+    };
+    let n_stages = r.len(1, "stats")?;
+    let mut stages = Vec::with_capacity(n_stages.min(64));
+    for _ in 0..n_stages {
+        stages.push(StageStats {
+            name: r.str("stats")?,
+            seconds: r.f64("stats")?,
+            bytes: r.u64("stats")?,
+        });
+    }
+    if r.at != body.len() {
+        return Err(invalid("trailing bytes after the stats"));
+    }
+
+    validate(grid, &settings, &dead_ends, &entrances, &graph)?;
+    let n = entrances.cells.len();
+    if landmarks.count > 16
+        || landmarks.nodes.len() != landmarks.count as usize
+        || landmarks.dist.len() != n * landmarks.count as usize
+    {
+        return Err(invalid("landmark tables have the wrong shape"));
+    }
+    check_below(&landmarks.nodes, n.max(1), "landmarks")?;
+    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
 }
 
 /// Checks every invariant a query relies on.
@@ -774,6 +799,22 @@ mod tests {
             .unwrap();
         assert!(matches!(
             Hierarchy::from_bytes(other, &bytes),
+            Err(LoadError::MapMismatch { .. })
+        ));
+        // A map of another size, and one whose cells make the content
+        // invalid: still named as another map.
+        let smaller = Grid::from_fn(40, 29, |_| true).unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes(smaller, &bytes),
+            Err(LoadError::MapMismatch {
+                file_height: 30,
+                map_height: 29,
+                ..
+            })
+        ));
+        let walled = Grid::from_fn(40, 30, |_| false).unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes(walled, &bytes),
             Err(LoadError::MapMismatch { .. })
         ));
         let mut v2 = bytes.clone();
