@@ -18,9 +18,10 @@
 //! Loading checks, in order: length, magic, version, checksum (so any damaged
 //! byte is caught before parsing), the map's fingerprint, then every array's
 //! length and index range, so even a file with a forged checksum cannot make a
-//! later query index out of bounds. Nothing is rebuilt. The checksum and the
-//! map's fingerprint are computed side by side, and the bulk of the checks
-//! (the cell table, transitions and stored paths) run in parallel.
+//! later query index out of bounds. Nothing is rebuilt. The map's fingerprint
+//! is computed beside reading the file (or, from bytes, beside checking
+//! them), and the bulk of the checks (the cell table, transitions and stored
+//! paths) run in parallel.
 
 use std::io::Write;
 use std::path::Path;
@@ -262,14 +263,19 @@ fn check_offsets(v: &[u32], len: usize, end: usize, what: &str) -> Result<(), Lo
     if v.len() != len || v.first() != Some(&0) || v.last().map(|x| *x as usize) != Some(end) {
         return Err(invalid(format!("{what} offsets have the wrong shape")));
     }
-    if v.windows(2).any(|w| w[0] > w[1]) {
+    // Folded without early exits, so the comparisons vectorise.
+    if v.iter()
+        .zip(&v[1..])
+        .fold(false, |bad, (a, b)| bad | (a > b))
+    {
         return Err(invalid(format!("{what} offsets decrease")));
     }
     Ok(())
 }
 
 fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), LoadError> {
-    if v.iter().any(|x| *x as usize >= bound) {
+    let bound = bound.min(u32::MAX as usize + 1) as u64;
+    if v.iter().fold(false, |bad, x| bad | (*x as u64 >= bound)) {
         return Err(invalid(format!("{what} holds an index out of range")));
     }
     Ok(())
@@ -368,16 +374,28 @@ impl Hierarchy {
     /// Loads a hierarchy file for `grid`.
     pub fn load_file(grid: Grid, path: impl AsRef<Path>) -> Result<Hierarchy, LoadError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        // The map's fingerprint while the file is read.
+        let (bytes, fingerprint) = rayon::join(|| std::fs::read(path), || grid.fingerprint());
+        let bytes = bytes.map_err(|source| LoadError::Io {
             path: path.display().to_string(),
             source,
         })?;
-        Hierarchy::from_bytes(grid, &bytes)
+        Hierarchy::read_bytes(grid, &bytes, Some(fingerprint))
     }
 
     /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
     /// be the map it was built from.
     pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
+        Hierarchy::read_bytes(grid, bytes, None)
+    }
+
+    /// [`Hierarchy::from_bytes`], given the map's fingerprint when it is known
+    /// already.
+    fn read_bytes(
+        grid: Grid,
+        bytes: &[u8],
+        fingerprint: Option<u64>,
+    ) -> Result<Hierarchy, LoadError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(LoadError::NotAHierarchy);
         }
@@ -393,29 +411,30 @@ impl Hierarchy {
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
-        // The map's fingerprint is computed beside everything else: the
-        // checksum, then (for a file of the map's size) parsing and checking
-        // the content, which cannot go wrong on another map's cells, only
-        // fail. The errors keep their order: a damaged file, then another
-        // map, then invalid content.
-        let (read, map_fingerprint) = rayon::join(
-            || {
-                let mut h = WordHasher::new();
-                h.write(body);
-                if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-                    return Err(LoadError::Checksum);
-                }
-                let mut r = Reader {
-                    bytes: body,
-                    at: 12,
-                };
-                let fingerprint = r.u64("header")?;
-                let (width, height) = (r.u32("header")?, r.u32("header")?);
-                let content = same_size(width, height).then(|| read_content(&grid, r));
-                Ok(((fingerprint, width, height), content))
-            },
-            || grid.fingerprint(),
-        );
+        // The checksum, then (for a file of the map's size) parsing and
+        // checking the content, which cannot go wrong on another map's cells,
+        // only fail; the map's fingerprint, when not known yet, is computed
+        // beside them. The errors keep their order: a damaged file, then
+        // another map, then invalid content.
+        let read = || {
+            let mut h = WordHasher::new();
+            h.write(body);
+            if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+                return Err(LoadError::Checksum);
+            }
+            let mut r = Reader {
+                bytes: body,
+                at: 12,
+            };
+            let fingerprint = r.u64("header")?;
+            let (width, height) = (r.u32("header")?, r.u32("header")?);
+            let content = same_size(width, height).then(|| read_content(&grid, r));
+            Ok(((fingerprint, width, height), content))
+        };
+        let (read, map_fingerprint) = match fingerprint {
+            Some(known) => (read(), known),
+            None => rayon::join(read, || grid.fingerprint()),
+        };
         let ((fingerprint, width, height), content) = read?;
         if !same_size(width, height) || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
@@ -641,38 +660,51 @@ fn validate_graph(
     let nodes = e.cells.len();
     check_below(&e.cells, cells, "transition cells")?;
     check_offsets(&e.cluster_first, layout.count() + 1, nodes, "cluster")?;
-    // Per cluster and per node in parallel (the largest maps have tens of
-    // thousands of transitions and hundreds of thousands of stored moves).
-    (0..layout.count())
-        .into_par_iter()
-        .with_min_len(64)
-        .try_for_each(|c| {
-            for i in e.cluster_first[c]..e.cluster_first[c + 1] {
-                let cell = e.cells[i as usize];
-                let p = grid.point_of(crate::CellIndex(cell));
-                if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
-                    return Err(invalid(format!("transition {i} is misplaced")));
-                }
+    // The transitions per cluster in parallel (the largest maps have tens of
+    // thousands), beside the tables; then the stored paths (hundreds of
+    // thousands of moves) per node in parallel.
+    let (placed, tables) = rayon::join(
+        || {
+            (0..layout.count())
+                .into_par_iter()
+                .with_min_len(64)
+                .try_for_each(|c| {
+                    for i in e.cluster_first[c]..e.cluster_first[c + 1] {
+                        let cell = e.cells[i as usize];
+                        let p = grid.point_of(crate::CellIndex(cell));
+                        if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
+                            return Err(invalid(format!("transition {i} is misplaced")));
+                        }
+                    }
+                    Ok(())
+                })
+        },
+        || {
+            let nodes = nodes as u64;
+            if e.links.iter().fold(false, |bad, (a, b)| {
+                bad | (*a as u64 >= nodes) | (*b as u64 >= nodes)
+            }) {
+                return Err(invalid("link to a missing transition"));
+            }
+            check_offsets(&g.edge_first, nodes as usize + 1, g.edge_to.len(), "edge")?;
+            check_below(&g.edge_to, nodes as usize, "edge targets")?;
+            if g.edge_cost.len() != g.edge_to.len() {
+                return Err(invalid("edge costs differ in length from edges"));
+            }
+            if !g.path_first.is_empty() || !g.path_codes.is_empty() {
+                check_offsets(
+                    &g.path_first,
+                    g.edge_to.len() + 1,
+                    g.path_codes.len(),
+                    "path",
+                )?;
             }
             Ok(())
-        })?;
-    for (a, b) in &e.links {
-        if *a as usize >= nodes || *b as usize >= nodes {
-            return Err(invalid("link to a missing transition"));
-        }
-    }
-    check_offsets(&g.edge_first, nodes + 1, g.edge_to.len(), "edge")?;
-    check_below(&g.edge_to, nodes, "edge targets")?;
-    if g.edge_cost.len() != g.edge_to.len() {
-        return Err(invalid("edge costs differ in length from edges"));
-    }
+        },
+    );
+    placed?;
+    tables?;
     if !g.path_first.is_empty() || !g.path_codes.is_empty() {
-        check_offsets(
-            &g.path_first,
-            g.edge_to.len() + 1,
-            g.path_codes.len(),
-            "path",
-        )?;
         // Every stored path must walk, by legal moves, from its edge's source
         // to its target: queries copy them without further checks.
         (0..nodes)
