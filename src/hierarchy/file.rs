@@ -821,6 +821,101 @@ mod tests {
         }
     }
 
+    /// Serialises `h` (the checksum made to match whatever it holds), and
+    /// the message `from_bytes` rejects the file with.
+    fn rejection(h: &Hierarchy, extra: bool) -> String {
+        let mut bytes = h.to_bytes();
+        if extra {
+            // One byte more before the checksum, and the checksum remade.
+            bytes.insert(bytes.len() - 8, 0);
+            let body = bytes.len() - 8;
+            let mut hasher = WordHasher::new();
+            hasher.write(&bytes[..body]);
+            bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+        match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
+            Err(LoadError::Invalid(msg)) => msg,
+            other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn forged_content_is_rejected_in_order() {
+        let h = sample();
+        let open = (0..h.grid().len())
+            .find(|i| {
+                h.grid()
+                    .is_passable(h.grid().point_of(crate::CellIndex(*i as u32)))
+            })
+            .unwrap();
+        let mut bad_anchor = h.clone();
+        bad_anchor.dead_ends.cell_anchor = match &h.dead_ends.cell_anchor {
+            Column32::Narrow(v) => {
+                let mut v = v.clone();
+                v[open] = u16::MAX;
+                Column32::Narrow(v)
+            }
+            Column32::Wide(v) => {
+                let mut v = v.clone();
+                v[open] = NO_NODE;
+                Column32::Wide(v)
+            }
+        };
+        assert!(rejection(&bad_anchor, false).contains("invalid anchor"));
+        // The file's layout is wrong too: that comes first.
+        assert!(rejection(&bad_anchor, true).contains("trailing bytes"));
+
+        let mut bad_block = h.clone();
+        bad_block.dead_ends.block_end[0] = 0;
+        assert!(rejection(&bad_block, false).contains("block preorder"));
+        // The cell table is checked first.
+        bad_block.dead_ends.cell_anchor = bad_anchor.dead_ends.cell_anchor.clone();
+        assert!(rejection(&bad_block, false).contains("invalid anchor"));
+
+        let mut bad_edge = h.clone();
+        bad_edge.graph.edge_to[0] = h.entrances.cells.len() as u32;
+        assert!(rejection(&bad_edge, false).contains("edge targets"));
+
+        let mut bad_landmarks = h.clone();
+        bad_landmarks.landmarks.nodes.push(0);
+        assert!(rejection(&bad_landmarks, false).contains("landmark tables"));
+
+        let mut bad_transition = h.clone();
+        let wall = (0..h.grid().len() as u32)
+            .find(|i| {
+                !h.grid()
+                    .is_passable(h.grid().point_of(crate::CellIndex(*i)))
+            })
+            .unwrap();
+        bad_transition.entrances.cells[0] = wall;
+        assert!(rejection(&bad_transition, false).contains("misplaced"));
+    }
+
+    #[test]
+    fn forged_stored_paths_are_rejected() {
+        let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 48, 3).unwrap();
+        let h = Hierarchy::builder().cluster_size(16).build(grid).unwrap();
+        let edge = (0..h.graph.edges())
+            .find(|e| h.graph.edge_path(*e).is_some())
+            .expect("a maze keeps winding paths");
+        let at = h.graph.path_first[edge] as usize;
+        let mut illegal = h.clone();
+        illegal.graph.path_codes[at] = 9;
+        assert!(rejection(&illegal, false).contains("illegal move"));
+        // Every stored move turned around: legal moves (on an open maze
+        // corridor) that end elsewhere, or illegal ones.
+        let mut astray = h.clone();
+        let end = h.graph.path_first[edge + 1] as usize;
+        for c in &mut astray.graph.path_codes[at..end] {
+            *c = crate::grid::opposite_direction(*c);
+        }
+        let msg = rejection(&astray, false);
+        assert!(
+            msg.contains("ends off its target") || msg.contains("illegal move"),
+            "{msg}"
+        );
+    }
+
     #[test]
     fn foreign_map_and_version_are_named() {
         let h = sample();
