@@ -18,11 +18,15 @@
 //! Loading checks, in order: length, magic, version, checksum (so any damaged
 //! byte is caught before parsing), the map's fingerprint, then every array's
 //! length and index range, so even a file with a forged checksum cannot make a
-//! later query index out of bounds. Nothing is rebuilt.
+//! later query index out of bounds. Nothing is rebuilt. The map's fingerprint
+//! is computed beside reading the file (or, from bytes, beside checking
+//! them), and the bulk of the checks (the cell table, transitions and stored
+//! paths) run in parallel.
 
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
 use thiserror::Error;
 
 use super::{BuildSettings, Hierarchy, StageStats};
@@ -259,14 +263,19 @@ fn check_offsets(v: &[u32], len: usize, end: usize, what: &str) -> Result<(), Lo
     if v.len() != len || v.first() != Some(&0) || v.last().map(|x| *x as usize) != Some(end) {
         return Err(invalid(format!("{what} offsets have the wrong shape")));
     }
-    if v.windows(2).any(|w| w[0] > w[1]) {
+    // Folded without early exits, so the comparisons vectorise.
+    if v.iter()
+        .zip(&v[1..])
+        .fold(false, |bad, (a, b)| bad | (a > b))
+    {
         return Err(invalid(format!("{what} offsets decrease")));
     }
     Ok(())
 }
 
 fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), LoadError> {
-    if v.iter().any(|x| *x as usize >= bound) {
+    let bound = bound.min(u32::MAX as usize + 1) as u64;
+    if v.iter().fold(false, |bad, x| bad | (*x as u64 >= bound)) {
         return Err(invalid(format!("{what} holds an index out of range")));
     }
     Ok(())
@@ -365,16 +374,28 @@ impl Hierarchy {
     /// Loads a hierarchy file for `grid`.
     pub fn load_file(grid: Grid, path: impl AsRef<Path>) -> Result<Hierarchy, LoadError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        // The map's fingerprint while the file is read.
+        let (bytes, fingerprint) = rayon::join(|| std::fs::read(path), || grid.fingerprint());
+        let bytes = bytes.map_err(|source| LoadError::Io {
             path: path.display().to_string(),
             source,
         })?;
-        Hierarchy::from_bytes(grid, &bytes)
+        Hierarchy::read_bytes(grid, &bytes, Some(fingerprint))
     }
 
     /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
     /// be the map it was built from.
     pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
+        Hierarchy::read_bytes(grid, bytes, None)
+    }
+
+    /// [`Hierarchy::from_bytes`], given the map's fingerprint when it is known
+    /// already.
+    fn read_bytes(
+        grid: Grid,
+        bytes: &[u8],
+        fingerprint: Option<u64>,
+    ) -> Result<Hierarchy, LoadError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(LoadError::NotAHierarchy);
         }
@@ -389,128 +410,161 @@ impl Hierarchy {
             });
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut h = WordHasher::new();
-        h.write(body);
-        if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-            return Err(LoadError::Checksum);
-        }
-
-        let mut r = Reader {
-            bytes: body,
-            at: 12,
+        let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
+        // The checksum, then (for a file of the map's size) parsing and
+        // checking the content, which cannot go wrong on another map's cells,
+        // only fail; the map's fingerprint, when not known yet, is computed
+        // beside them. The errors keep their order: a damaged file, then
+        // another map, then invalid content.
+        let read = || {
+            let mut h = WordHasher::new();
+            h.write(body);
+            if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+                return Err(LoadError::Checksum);
+            }
+            let mut r = Reader {
+                bytes: body,
+                at: 12,
+            };
+            let fingerprint = r.u64("header")?;
+            let (width, height) = (r.u32("header")?, r.u32("header")?);
+            let content = same_size(width, height).then(|| read_content(&grid, r));
+            Ok(((fingerprint, width, height), content))
         };
-        let fingerprint = r.u64("header")?;
-        let (width, height) = (r.u32("header")?, r.u32("header")?);
-        if width != grid.width() || height != grid.height() || fingerprint != grid.fingerprint() {
+        let (read, map_fingerprint) = match fingerprint {
+            Some(known) => (read(), known),
+            None => rayon::join(read, || grid.fingerprint()),
+        };
+        let ((fingerprint, width, height), content) = read?;
+        if !same_size(width, height) || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
                 file: fingerprint,
                 file_width: width,
                 file_height: height,
-                map: grid.fingerprint(),
+                map: map_fingerprint,
                 map_width: grid.width(),
                 map_height: grid.height(),
             });
         }
-        let cluster_size = r.u32("settings")?;
-        let connectivity = match r.u8("settings")? {
-            4 => Connectivity::Four,
-            8 => Connectivity::Eight,
-            c => return Err(invalid(format!("unknown connectivity {c}"))),
-        };
-        let corners = match r.u8("settings")? {
-            0 => CornerRule::Never,
-            1 => CornerRule::IfOneFree,
-            2 => CornerRule::Always,
-            c => return Err(invalid(format!("unknown corner rule {c}"))),
-        };
-        let movement = Movement {
-            connectivity,
-            corners,
-            straight: r.u32("settings")?,
-            diagonal: r.u32("settings")?,
-        };
-        movement.validate().map_err(|e| invalid(e.to_string()))?;
-        let entrances_policy = EntrancePolicy {
-            single_below: r.u32("settings")?,
-            max_gap: r.u32("settings")?,
-        };
-        let keep_paths = r.u8("settings")? != 0;
-        let landmark_count = r.u32("settings")?;
-        if !(2..=1024).contains(&cluster_size) {
-            return Err(invalid(format!("cluster size {cluster_size}")));
-        }
-        let settings = BuildSettings {
-            cluster_size,
-            movement,
-            entrances: entrances_policy,
-            keep_paths,
-            landmarks: landmark_count,
-        };
-
-        let dead_ends = DeadEnds {
-            cell_anchor: r.col32("dead ends")?,
-            block_end: r.u32s("dead ends")?,
-            block_island: r.u32s("dead ends")?,
-            island_core: r.u32s("dead ends")?,
-            island_sizes: r.u32s("dead ends")?,
-            dead_end_cells: r.u64("dead ends")?,
-            articulation_cells: r.u64("dead ends")?,
-        };
-        let cells = r.u32s("entrances")?;
-        let cluster_first = r.u32s("entrances")?;
-        let flat_links = r.u32s("entrances")?;
-        if flat_links.len() % 2 != 0 {
-            return Err(invalid("odd link list"));
-        }
-        let entrances = Entrances {
-            layout: ClusterLayout::new(&grid, cluster_size),
-            cells,
-            cluster_first,
-            links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
-            entrances: r.u64("entrances")?,
-        };
-        let graph = ClusterGraph {
-            edge_first: r.u32s("cluster graph")?,
-            edge_to: r.u32s("cluster graph")?,
-            edge_cost: r.col64("cluster graph")?,
-            path_first: r.u32s("cluster graph")?,
-            path_codes: r.bytes("cluster graph")?,
-            intra_edges: r.u64("cluster graph")?,
-            inter_edges: r.u64("cluster graph")?,
-        };
-        let landmarks = Landmarks {
-            count: r.u32("landmarks")?,
-            nodes: r.u32s("landmarks")?,
-            dist: r.col64("landmarks")?,
-        };
-        let n_stages = r.len(1, "stats")?;
-        let mut stages = Vec::with_capacity(n_stages.min(64));
-        for _ in 0..n_stages {
-            stages.push(StageStats {
-                name: r.str("stats")?,
-                seconds: r.f64("stats")?,
-                bytes: r.u64("stats")?,
-            });
-        }
-        if r.at != body.len() {
-            return Err(invalid("trailing bytes after the stats"));
-        }
-
-        validate(&grid, &settings, &dead_ends, &entrances, &graph)?;
-        let n = entrances.cells.len();
-        if landmarks.count > 16
-            || landmarks.nodes.len() != landmarks.count as usize
-            || landmarks.dist.len() != n * landmarks.count as usize
-        {
-            return Err(invalid("landmark tables have the wrong shape"));
-        }
-        check_below(&landmarks.nodes, n.max(1), "landmarks")?;
+        let (settings, dead_ends, entrances, graph, landmarks, stages) =
+            content.expect("read for a map of the same size")?;
         let mut h = Hierarchy::assemble(
             grid, settings, dead_ends, entrances, graph, landmarks, stages,
         );
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }
+}
+
+/// Everything a file holds after its header, parsed and checked against
+/// `grid` (of the file's size).
+type Content = (
+    BuildSettings,
+    DeadEnds,
+    Entrances,
+    ClusterGraph,
+    Landmarks,
+    Vec<StageStats>,
+);
+
+/// Parses the settings and sections after the header and checks them.
+fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
+    let body = r.bytes;
+    let cluster_size = r.u32("settings")?;
+    let connectivity = match r.u8("settings")? {
+        4 => Connectivity::Four,
+        8 => Connectivity::Eight,
+        c => return Err(invalid(format!("unknown connectivity {c}"))),
+    };
+    let corners = match r.u8("settings")? {
+        0 => CornerRule::Never,
+        1 => CornerRule::IfOneFree,
+        2 => CornerRule::Always,
+        c => return Err(invalid(format!("unknown corner rule {c}"))),
+    };
+    let movement = Movement {
+        connectivity,
+        corners,
+        straight: r.u32("settings")?,
+        diagonal: r.u32("settings")?,
+    };
+    movement.validate().map_err(|e| invalid(e.to_string()))?;
+    let entrances_policy = EntrancePolicy {
+        single_below: r.u32("settings")?,
+        max_gap: r.u32("settings")?,
+    };
+    let keep_paths = r.u8("settings")? != 0;
+    let landmark_count = r.u32("settings")?;
+    if !(2..=1024).contains(&cluster_size) {
+        return Err(invalid(format!("cluster size {cluster_size}")));
+    }
+    let settings = BuildSettings {
+        cluster_size,
+        movement,
+        entrances: entrances_policy,
+        keep_paths,
+        landmarks: landmark_count,
+    };
+
+    let dead_ends = DeadEnds {
+        cell_anchor: r.col32("dead ends")?,
+        block_end: r.u32s("dead ends")?,
+        block_island: r.u32s("dead ends")?,
+        island_core: r.u32s("dead ends")?,
+        island_sizes: r.u32s("dead ends")?,
+        dead_end_cells: r.u64("dead ends")?,
+        articulation_cells: r.u64("dead ends")?,
+    };
+    let cells = r.u32s("entrances")?;
+    let cluster_first = r.u32s("entrances")?;
+    let flat_links = r.u32s("entrances")?;
+    if flat_links.len() % 2 != 0 {
+        return Err(invalid("odd link list"));
+    }
+    let entrances = Entrances {
+        layout: ClusterLayout::new(grid, cluster_size),
+        cells,
+        cluster_first,
+        links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+        entrances: r.u64("entrances")?,
+    };
+    let graph = ClusterGraph {
+        edge_first: r.u32s("cluster graph")?,
+        edge_to: r.u32s("cluster graph")?,
+        edge_cost: r.col64("cluster graph")?,
+        path_first: r.u32s("cluster graph")?,
+        path_codes: r.bytes("cluster graph")?,
+        intra_edges: r.u64("cluster graph")?,
+        inter_edges: r.u64("cluster graph")?,
+    };
+    let landmarks = Landmarks {
+        count: r.u32("landmarks")?,
+        nodes: r.u32s("landmarks")?,
+        dist: r.col64("landmarks")?,
+    };
+    let n_stages = r.len(1, "stats")?;
+    let mut stages = Vec::with_capacity(n_stages.min(64));
+    for _ in 0..n_stages {
+        stages.push(StageStats {
+            name: r.str("stats")?,
+            seconds: r.f64("stats")?,
+            bytes: r.u64("stats")?,
+        });
+    }
+    if r.at != body.len() {
+        return Err(invalid("trailing bytes after the stats"));
+    }
+
+    validate(grid, &settings, &dead_ends, &entrances, &graph)?;
+    let n = entrances.cells.len();
+    if landmarks.count > 16
+        || landmarks.nodes.len() != landmarks.count as usize
+        || landmarks.dist.len() != n * landmarks.count as usize
+    {
+        return Err(invalid("landmark tables have the wrong shape"));
+    }
+    check_below(&landmarks.nodes, n.max(1), "landmarks")?;
+    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
 }
 
 /// Checks every invariant a query relies on.
@@ -526,32 +580,14 @@ fn validate(
     if d.cell_anchor.len() != cells {
         return Err(invalid("cell table has the wrong length"));
     }
-    // Row by row, over slices (the column's width matched once): a cell has
-    // an anchor exactly when passable, and anchors name existing blocks.
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    let passable = grid.passable_slice();
-    let rows_ok =
-        |row_ok: &dyn Fn(usize) -> bool| (0..grid.height() as usize).find(|y| !row_ok(*y));
-    let bad_row =
-        match &d.cell_anchor {
-            Column32::Narrow(v) => rows_ok(&|y| {
-                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
-                    (*a != u16::MAX) == *p && (*a == u16::MAX || (*a as usize) < blocks)
-                })
-            }),
-            Column32::Wide(v) => rows_ok(&|y| {
-                let open = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-                v[y * w..(y + 1) * w].iter().zip(open).all(|(a, p)| {
-                    (*a != NO_NODE) == *p && (*a == NO_NODE || (*a as usize) < blocks)
-                })
-            }),
-        };
-    if let Some(y) = bad_row {
-        return Err(invalid(format!(
-            "row {y} has a cell with an invalid anchor"
-        )));
-    }
+    // The cell table (a million cells on the largest maps) and the stored
+    // paths are checked side by side; each is the bulk of its half.
+    let (anchors, rest) = rayon::join(
+        || check_anchors(grid, &d.cell_anchor, blocks),
+        || validate_graph(grid, settings, e, g),
+    );
+    anchors?;
+    rest?;
     if d.block_island.len() != blocks {
         return Err(invalid("block tables differ in length"));
     }
@@ -568,67 +604,142 @@ fn validate(
     }
     check_below(&d.island_core, blocks, "island cores")?;
 
+    Ok(())
+}
+
+/// A cell has an anchor exactly when it is passable, and anchors name
+/// existing blocks. Row by row, over slices, every comparison folded without
+/// early exits (so it vectorises); only a failing row is looked for again.
+fn check_anchors(grid: &Grid, anchors: &Column32, blocks: usize) -> Result<(), LoadError> {
+    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
+    let passable = grid.passable_slice();
+    let open = |y: usize| &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
+    let bad_row = match anchors {
+        Column32::Narrow(v) => {
+            let limit = blocks.min(u16::MAX as usize) as u16;
+            (0..grid.height() as usize).find(|y| {
+                !v[y * w..(y + 1) * w]
+                    .iter()
+                    .zip(open(*y))
+                    .fold(true, |ok, (a, p)| {
+                        let wall = *a == u16::MAX;
+                        ok & (wall != *p) & (wall | (*a < limit))
+                    })
+            })
+        }
+        Column32::Wide(v) => {
+            let limit = blocks.min(u32::MAX as usize) as u32;
+            (0..grid.height() as usize).find(|y| {
+                !v[y * w..(y + 1) * w]
+                    .iter()
+                    .zip(open(*y))
+                    .fold(true, |ok, (a, p)| {
+                        let wall = *a == NO_NODE;
+                        ok & (wall != *p) & (wall | (*a < limit))
+                    })
+            })
+        }
+    };
+    match bad_row {
+        Some(y) => Err(invalid(format!(
+            "row {y} has a cell with an invalid anchor"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The transitions, links, edges and stored paths.
+fn validate_graph(
+    grid: &Grid,
+    settings: &BuildSettings,
+    e: &Entrances,
+    g: &ClusterGraph,
+) -> Result<(), LoadError> {
+    let cells = grid.len();
     let layout = ClusterLayout::new(grid, settings.cluster_size);
     let nodes = e.cells.len();
     check_below(&e.cells, cells, "transition cells")?;
     check_offsets(&e.cluster_first, layout.count() + 1, nodes, "cluster")?;
-    for c in 0..layout.count() {
-        for i in e.cluster_first[c]..e.cluster_first[c + 1] {
-            let cell = e.cells[i as usize];
-            let p = grid.point_of(crate::CellIndex(cell));
-            if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
-                return Err(invalid(format!("transition {i} is misplaced")));
+    // The transitions per cluster in parallel (the largest maps have tens of
+    // thousands), beside the tables; then the stored paths (hundreds of
+    // thousands of moves) per node in parallel.
+    let (placed, tables) = rayon::join(
+        || {
+            (0..layout.count())
+                .into_par_iter()
+                .with_min_len(64)
+                .try_for_each(|c| {
+                    for i in e.cluster_first[c]..e.cluster_first[c + 1] {
+                        let cell = e.cells[i as usize];
+                        let p = grid.point_of(crate::CellIndex(cell));
+                        if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
+                            return Err(invalid(format!("transition {i} is misplaced")));
+                        }
+                    }
+                    Ok(())
+                })
+        },
+        || {
+            let nodes = nodes as u64;
+            if e.links.iter().fold(false, |bad, (a, b)| {
+                bad | (*a as u64 >= nodes) | (*b as u64 >= nodes)
+            }) {
+                return Err(invalid("link to a missing transition"));
             }
-        }
-    }
-    for (a, b) in &e.links {
-        if *a as usize >= nodes || *b as usize >= nodes {
-            return Err(invalid("link to a missing transition"));
-        }
-    }
-    check_offsets(&g.edge_first, nodes + 1, g.edge_to.len(), "edge")?;
-    check_below(&g.edge_to, nodes, "edge targets")?;
-    if g.edge_cost.len() != g.edge_to.len() {
-        return Err(invalid("edge costs differ in length from edges"));
-    }
+            check_offsets(&g.edge_first, nodes as usize + 1, g.edge_to.len(), "edge")?;
+            check_below(&g.edge_to, nodes as usize, "edge targets")?;
+            if g.edge_cost.len() != g.edge_to.len() {
+                return Err(invalid("edge costs differ in length from edges"));
+            }
+            if !g.path_first.is_empty() || !g.path_codes.is_empty() {
+                check_offsets(
+                    &g.path_first,
+                    g.edge_to.len() + 1,
+                    g.path_codes.len(),
+                    "path",
+                )?;
+            }
+            Ok(())
+        },
+    );
+    placed?;
+    tables?;
     if !g.path_first.is_empty() || !g.path_codes.is_empty() {
-        check_offsets(
-            &g.path_first,
-            g.edge_to.len() + 1,
-            g.path_codes.len(),
-            "path",
-        )?;
         // Every stored path must walk, by legal moves, from its edge's source
         // to its target: queries copy them without further checks.
-        for v in 0..nodes {
-            let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
-            for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
-                let Some(codes) = g.edge_path(edge) else {
-                    continue;
-                };
-                // Walk on padded nodes: a legal move only ever reaches a
-                // passable cell, so the walk cannot leave the map.
-                let mut n = from;
-                for c in codes {
-                    let step = (*c < 8)
-                        .then(|| grid.neighbor_in(n, *c, &settings.movement))
-                        .flatten();
-                    let Some((m, _)) = step else {
-                        return Err(invalid(format!(
-                            "stored path of edge {edge} makes an illegal move"
-                        )));
+        (0..nodes)
+            .into_par_iter()
+            .with_min_len(256)
+            .try_for_each(|v| {
+                let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
+                for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
+                    let Some(codes) = g.edge_path(edge) else {
+                        continue;
                     };
-                    n = m;
+                    // Walk on padded nodes: a legal move only ever reaches a
+                    // passable cell, so the walk cannot leave the map.
+                    let mut n = from;
+                    for c in codes {
+                        let step = (*c < 8)
+                            .then(|| grid.neighbor_in(n, *c, &settings.movement))
+                            .flatten();
+                        let Some((m, _)) = step else {
+                            return Err(invalid(format!(
+                                "stored path of edge {edge} makes an illegal move"
+                            )));
+                        };
+                        n = m;
+                    }
+                    let to = grid
+                        .node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
+                    if n != to {
+                        return Err(invalid(format!(
+                            "stored path of edge {edge} ends off its target"
+                        )));
+                    }
                 }
-                let to =
-                    grid.node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
-                if n != to {
-                    return Err(invalid(format!(
-                        "stored path of edge {edge} ends off its target"
-                    )));
-                }
-            }
-        }
+                Ok(())
+            })?;
     }
     Ok(())
 }
@@ -673,6 +784,139 @@ mod tests {
     }
 
     #[test]
+    fn anchor_check_catches_each_kind_of_bad_cell() {
+        let h = sample();
+        let (grid, blocks) = (h.grid(), h.dead_ends.blocks());
+        let good: Vec<u32> = (0..grid.len()).map(|i| h.dead_ends.anchor_of(i)).collect();
+        let wall = (0..grid.len())
+            .rev()
+            .find(|i| !grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+            .unwrap();
+        let open = (0..grid.len())
+            .rev()
+            .find(|i| grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+            .unwrap();
+        let narrow = |v: &[u32]| {
+            Column32::Narrow(
+                v.iter()
+                    .map(|a| if *a == NO_NODE { u16::MAX } else { *a as u16 })
+                    .collect(),
+            )
+        };
+        for column in [narrow as fn(&[u32]) -> Column32, |v| {
+            Column32::Wide(v.to_vec())
+        }] {
+            assert!(check_anchors(grid, &column(&good), blocks).is_ok());
+            for (cell, anchor) in [(wall, 0), (open, NO_NODE), (open, blocks as u32)] {
+                let mut bad = good.clone();
+                bad[cell] = anchor;
+                let row = cell / grid.width() as usize;
+                match check_anchors(grid, &column(&bad), blocks) {
+                    Err(LoadError::Invalid(msg)) => {
+                        assert!(msg.contains(&format!("row {row} ")), "{msg}")
+                    }
+                    other => panic!("cell {cell} anchored at {anchor}: {other:?}"),
+                }
+            }
+        }
+    }
+
+    /// Serialises `h` (the checksum made to match whatever it holds), and
+    /// the message `from_bytes` rejects the file with.
+    fn rejection(h: &Hierarchy, extra: bool) -> String {
+        let mut bytes = h.to_bytes();
+        if extra {
+            // One byte more before the checksum, and the checksum remade.
+            bytes.insert(bytes.len() - 8, 0);
+            let body = bytes.len() - 8;
+            let mut hasher = WordHasher::new();
+            hasher.write(&bytes[..body]);
+            bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+        match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
+            Err(LoadError::Invalid(msg)) => msg,
+            other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn forged_content_is_rejected_in_order() {
+        let h = sample();
+        let open = (0..h.grid().len())
+            .find(|i| {
+                h.grid()
+                    .is_passable(h.grid().point_of(crate::CellIndex(*i as u32)))
+            })
+            .unwrap();
+        let mut bad_anchor = h.clone();
+        bad_anchor.dead_ends.cell_anchor = match &h.dead_ends.cell_anchor {
+            Column32::Narrow(v) => {
+                let mut v = v.clone();
+                v[open] = u16::MAX;
+                Column32::Narrow(v)
+            }
+            Column32::Wide(v) => {
+                let mut v = v.clone();
+                v[open] = NO_NODE;
+                Column32::Wide(v)
+            }
+        };
+        assert!(rejection(&bad_anchor, false).contains("invalid anchor"));
+        // The file's layout is wrong too: that comes first.
+        assert!(rejection(&bad_anchor, true).contains("trailing bytes"));
+
+        let mut bad_block = h.clone();
+        bad_block.dead_ends.block_end[0] = 0;
+        assert!(rejection(&bad_block, false).contains("block preorder"));
+        // The cell table is checked first.
+        bad_block.dead_ends.cell_anchor = bad_anchor.dead_ends.cell_anchor.clone();
+        assert!(rejection(&bad_block, false).contains("invalid anchor"));
+
+        let mut bad_edge = h.clone();
+        bad_edge.graph.edge_to[0] = h.entrances.cells.len() as u32;
+        assert!(rejection(&bad_edge, false).contains("edge targets"));
+
+        let mut bad_landmarks = h.clone();
+        bad_landmarks.landmarks.nodes.push(0);
+        assert!(rejection(&bad_landmarks, false).contains("landmark tables"));
+
+        let mut bad_transition = h.clone();
+        let wall = (0..h.grid().len() as u32)
+            .find(|i| {
+                !h.grid()
+                    .is_passable(h.grid().point_of(crate::CellIndex(*i)))
+            })
+            .unwrap();
+        bad_transition.entrances.cells[0] = wall;
+        assert!(rejection(&bad_transition, false).contains("misplaced"));
+    }
+
+    #[test]
+    fn forged_stored_paths_are_rejected() {
+        let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 48, 3).unwrap();
+        let h = Hierarchy::builder().cluster_size(16).build(grid).unwrap();
+        let edge = (0..h.graph.edges())
+            .find(|e| h.graph.edge_path(*e).is_some())
+            .expect("a maze keeps winding paths");
+        let at = h.graph.path_first[edge] as usize;
+        let mut illegal = h.clone();
+        illegal.graph.path_codes[at] = 9;
+        assert!(rejection(&illegal, false).contains("illegal move"));
+        // Every stored move turned around: legal moves (on an open maze
+        // corridor) that end elsewhere, or illegal ones.
+        let mut astray = h.clone();
+        let end = h.graph.path_first[edge + 1] as usize;
+        for c in &mut astray.graph.path_codes[at..end] {
+            *c = crate::grid::opposite_direction(*c);
+        }
+        let msg = rejection(&astray, false);
+        assert!(
+            msg.contains("ends off its target") || msg.contains("illegal move"),
+            "{msg}"
+        );
+    }
+
+    #[test]
     fn foreign_map_and_version_are_named() {
         let h = sample();
         let bytes = h.to_bytes();
@@ -682,6 +926,22 @@ mod tests {
             .unwrap();
         assert!(matches!(
             Hierarchy::from_bytes(other, &bytes),
+            Err(LoadError::MapMismatch { .. })
+        ));
+        // A map of another size, and one whose cells make the content
+        // invalid: still named as another map.
+        let smaller = Grid::from_fn(40, 29, |_| true).unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes(smaller, &bytes),
+            Err(LoadError::MapMismatch {
+                file_height: 30,
+                map_height: 29,
+                ..
+            })
+        ));
+        let walled = Grid::from_fn(40, 30, |_| false).unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes(walled, &bytes),
             Err(LoadError::MapMismatch { .. })
         ));
         let mut v2 = bytes.clone();

@@ -99,35 +99,71 @@ pub fn find_landmarks(
         (0, h / 4),
         (w, 3 * h / 4),
     ];
+    // For each target, the nearest transition of that island not yet taken,
+    // the lowest-numbered on ties: the least `(squared distance, node)`,
+    // packed into one word (distances below 2^34, nodes below 2^28) so the
+    // scan is a plain minimum.
+    let mut candidates: Vec<(i64, i64, u32)> = (0..n as u32)
+        .filter(|v| node_island[*v as usize] == island)
+        .map(|v| {
+            let p = node_points[v as usize];
+            (p.x as i64, p.y as i64, v)
+        })
+        .collect();
     let mut nodes: Vec<u32> = Vec::new();
     for (tx, ty) in rim.iter().take(count as usize) {
-        let best = (0..n as u32)
-            .filter(|v| node_island[*v as usize] == island && !nodes.contains(v))
-            .min_by_key(|v| {
-                let p = node_points[*v as usize];
-                let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
-                (dx * dx + dy * dy, *v)
-            });
-        if let Some(b) = best {
-            nodes.push(b);
+        let best = candidates
+            .iter()
+            .map(|(x, y, v)| {
+                let (dx, dy) = (x - tx, y - ty);
+                ((dx * dx + dy * dy) as u64) << 28 | *v as u64
+            })
+            .min();
+        if let Some(key) = best {
+            let v = (key & ((1 << 28) - 1)) as u32;
+            nodes.push(v);
+            let at = candidates
+                .iter()
+                .position(|c| c.2 == v)
+                .expect("the best is a candidate");
+            candidates.swap_remove(at);
         }
     }
     let k = nodes.len();
+    let buckets = Buckets::for_graph(graph);
     let columns: Vec<Vec<u64>> = nodes
         .par_iter()
-        .map(|l| distances_from(graph, *l, n))
+        .map(|l| distances_from(graph, *l, n, buckets))
         .collect();
-    let mut dist = vec![UNREACHED; n * k];
-    for (l, col) in columns.iter().enumerate() {
-        for (v, d) in col.iter().enumerate() {
-            dist[v * k + l] = *d;
-        }
-    }
+    // Node-major, written straight at the width `Column64::pack` would
+    // choose: narrow when every distance fits below the sentinel.
+    let fits = columns
+        .iter()
+        .all(|col| col.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED));
+    let dist = if fits {
+        Column64::Narrow(interleave(&columns, n, |d| {
+            if d == UNREACHED { u32::MAX } else { d as u32 }
+        }))
+    } else {
+        Column64::Wide(interleave(&columns, n, |d| d))
+    };
     Landmarks {
         count: k as u32,
         nodes,
-        dist: Column64::pack(dist),
+        dist,
     }
+}
+
+/// `out[v * k + l] = f(columns[l][v])` for `k` columns of `n` values.
+fn interleave<T: Copy + Default>(columns: &[Vec<u64>], n: usize, f: impl Fn(u64) -> T) -> Vec<T> {
+    let k = columns.len();
+    let mut out = vec![T::default(); n * k];
+    for (l, col) in columns.iter().enumerate() {
+        for (slot, d) in out[l..].iter_mut().step_by(k).zip(col) {
+            *slot = f(*d);
+        }
+    }
+    out
 }
 
 /// The connected components of the graph: each node's label is the least
@@ -143,35 +179,169 @@ fn components(graph: &ClusterGraph, n: usize) -> Vec<u32> {
         a
     }
     for v in 0..n as u32 {
-        for (w, _, _) in graph.out_edges(v) {
-            let (a, b) = (root(&mut parent, v), root(&mut parent, w));
+        // The root of `v`'s set, kept current across its edges.
+        let mut a = root(&mut parent, v);
+        for w in &graph.edge_to
+            [graph.edge_first[v as usize] as usize..graph.edge_first[v as usize + 1] as usize]
+        {
+            // Most targets already hang directly below the root.
+            if parent[*w as usize] == a {
+                continue;
+            }
+            let b = root(&mut parent, *w);
             if a != b {
                 // The least node stays the root.
                 let (lo, hi) = (a.min(b), a.max(b));
                 parent[hi as usize] = lo;
+                a = lo;
             }
         }
     }
     (0..n as u32).map(|v| root(&mut parent, v)).collect()
 }
 
+/// Exact graph distances from `source`: a bucket queue when the edge costs
+/// allow it, else Dijkstra with a radix heap.
+fn distances_from(
+    graph: &ClusterGraph,
+    source: u32,
+    n: usize,
+    buckets: Option<Buckets>,
+) -> Vec<u64> {
+    // One loop per width of the cost column, so the inner loop reads plain
+    // integers.
+    match (&graph.edge_cost, buckets) {
+        (Column64::Narrow(c), Some(b)) => bucket_search(graph, c, widen, source, n, b),
+        (Column64::Wide(c), Some(b)) => bucket_search(graph, c, |x| x, source, n, b),
+        (Column64::Narrow(c), None) => radix_search(graph, c, widen, source, n),
+        (Column64::Wide(c), None) => radix_search(graph, c, |x| x, source, n),
+    }
+}
+
+/// A narrow cost, widened as `Column64::get` does.
+#[inline(always)]
+fn widen(x: u32) -> u64 {
+    if x == u32::MAX { u64::MAX } else { x as u64 }
+}
+
+/// The shape of a bucket queue for a graph's costs: bucket `k` holds the
+/// tentative distances in `[k << shift, (k + 1) << shift)`, in a ring of
+/// `mask + 1` buckets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Buckets {
+    shift: u32,
+    mask: u64,
+}
+
+impl Buckets {
+    /// Ring sizes beyond this use the radix heap instead.
+    const MAX_RING: u64 = 1 << 16;
+
+    /// Buckets no wider than the cheapest edge (a power of two), in a ring
+    /// long enough for the dearest: `None` without edges or when the costs
+    /// spread so widely that the ring would be long.
+    fn for_graph(graph: &ClusterGraph) -> Option<Buckets> {
+        let (lo, hi) = match &graph.edge_cost {
+            Column64::Narrow(c) => (
+                c.iter().copied().min().map_or(u64::MAX, widen),
+                c.iter().copied().max().map_or(0, widen),
+            ),
+            Column64::Wide(c) => (
+                c.iter().copied().min().unwrap_or(u64::MAX),
+                c.iter().copied().max().unwrap_or(0),
+            ),
+        };
+        if graph.edges() == 0 || lo == 0 {
+            return None;
+        }
+        let shift = 63 - lo.leading_zeros();
+        // Entries in flight lie within `hi` of the bucket being settled: at
+        // most `(hi >> shift) + 2` buckets apart.
+        let ring = ((hi >> shift) + 2).checked_next_power_of_two()?;
+        (ring <= Self::MAX_RING).then_some(Buckets {
+            shift,
+            mask: ring - 1,
+        })
+    }
+}
+
+/// Dial's algorithm with buckets no wider than the cheapest edge: every node
+/// in the lowest non-empty bucket already has its exact distance (a cheaper
+/// path would come through another node of that bucket plus at least one
+/// more edge, which lands past the bucket), so a bucket is settled in any
+/// order, and a relaxation from it only ever fills later buckets.
+fn bucket_search<T: Copy>(
+    graph: &ClusterGraph,
+    costs: &[T],
+    widen: impl Fn(T) -> u64,
+    source: u32,
+    n: usize,
+    b: Buckets,
+) -> Vec<u64> {
+    let mut dist = vec![UNREACHED; n];
+    let mut done = vec![false; n];
+    let mut ring: Vec<Vec<u32>> = vec![Vec::new(); b.mask as usize + 1];
+    let (first, to) = (&graph.edge_first, &graph.edge_to);
+    dist[source as usize] = 0;
+    ring[0].push(source);
+    let mut pending = 1usize;
+    let mut k = 0u64;
+    let mut settle = Vec::new();
+    while pending > 0 {
+        let slot = (k & b.mask) as usize;
+        if ring[slot].is_empty() {
+            k += 1;
+            continue;
+        }
+        // Swap the bucket out (keeping both allocations): relaxations from it
+        // only fill later buckets.
+        std::mem::swap(&mut settle, &mut ring[slot]);
+        pending -= settle.len();
+        for v in settle.drain(..) {
+            if std::mem::replace(&mut done[v as usize], true) {
+                continue;
+            }
+            let d = dist[v as usize];
+            let (a, z) = (first[v as usize] as usize, first[v as usize + 1] as usize);
+            for (w, c) in to[a..z].iter().zip(&costs[a..z]) {
+                let nd = d + widen(*c);
+                if nd < dist[*w as usize] {
+                    dist[*w as usize] = nd;
+                    ring[((nd >> b.shift) & b.mask) as usize].push(*w);
+                    pending += 1;
+                }
+            }
+        }
+        k += 1;
+    }
+    dist
+}
+
 /// Dijkstra over the cluster graph from `source`, with a radix heap (keys
 /// popped never decrease, which it exploits: about twice as fast as a binary
-/// heap here, and these searches are a fifth of a large map's build).
-fn distances_from(graph: &ClusterGraph, source: u32, n: usize) -> Vec<u64> {
+/// heap here), for graphs whose costs spread too widely for buckets.
+fn radix_search<T: Copy>(
+    graph: &ClusterGraph,
+    costs: &[T],
+    widen: impl Fn(T) -> u64,
+    source: u32,
+    n: usize,
+) -> Vec<u64> {
     let mut dist = vec![UNREACHED; n];
     let mut heap = RadixHeap::default();
+    let (first, to) = (&graph.edge_first, &graph.edge_to);
     dist[source as usize] = 0;
     heap.push(0, source);
     while let Some((d, v)) = heap.pop() {
         if d > dist[v as usize] {
             continue;
         }
-        for (w, c, _) in graph.out_edges(v) {
-            let nd = d + c;
-            if nd < dist[w as usize] {
-                dist[w as usize] = nd;
-                heap.push(nd, w);
+        let (a, z) = (first[v as usize] as usize, first[v as usize + 1] as usize);
+        for (w, c) in to[a..z].iter().zip(&costs[a..z]) {
+            let nd = d + widen(*c);
+            if nd < dist[*w as usize] {
+                dist[*w as usize] = nd;
+                heap.push(nd, *w);
             }
         }
     }
@@ -247,6 +417,202 @@ mod tests {
     use super::*;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
+
+    /// A random directed graph in the cluster graph's layout, costs drawn
+    /// from `lo..=hi`.
+    fn random_graph(n: usize, degree: u64, lo: u64, hi: u64, seed: u64) -> ClusterGraph {
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut edge_first = vec![0u32];
+        let (mut edge_to, mut cost) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            for _ in 0..next() % (2 * degree + 1) {
+                edge_to.push((next() % n as u64) as u32);
+                cost.push(lo + next() % (hi - lo + 1));
+            }
+            edge_first.push(edge_to.len() as u32);
+        }
+        ClusterGraph {
+            edge_first,
+            edge_to,
+            edge_cost: Column64::pack(cost),
+            path_first: Vec::new(),
+            path_codes: Vec::new(),
+            intra_edges: 0,
+            inter_edges: 0,
+        }
+    }
+
+    /// Textbook Dijkstra with a binary heap.
+    fn reference(graph: &ClusterGraph, source: u32, n: usize) -> Vec<u64> {
+        let mut dist = vec![UNREACHED; n];
+        let mut heap = BinaryHeap::new();
+        dist[source as usize] = 0;
+        heap.push(Reverse((0u64, source)));
+        while let Some(Reverse((d, v))) = heap.pop() {
+            if d > dist[v as usize] {
+                continue;
+            }
+            for (w, c, _) in graph.out_edges(v) {
+                if d + c < dist[w as usize] {
+                    dist[w as usize] = d + c;
+                    heap.push(Reverse((d + c, w)));
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn both_searches_give_exact_distances() {
+        // Narrow costs of a game map's spread, wide costs, costs that may
+        // spread too widely for buckets, and unit costs.
+        let spreads = [
+            (1_000_000, 40_000_000, true),
+            (3 << 33, 7 << 34, true),
+            (1, 1 << 40, false),
+            (1, 1, true),
+        ];
+        for (i, (lo, hi, bucketed)) in spreads.into_iter().enumerate() {
+            for seed in 0..8u64 {
+                let n = 1 + (seed as usize * 37) % 300;
+                let g = random_graph(n, 1 + seed % 4, lo, hi, seed * 11 + i as u64);
+                let buckets = Buckets::for_graph(&g);
+                if g.edges() > 0 && bucketed {
+                    assert!(buckets.is_some(), "spread {i}");
+                }
+                for source in [0, (n / 2) as u32, n as u32 - 1] {
+                    let want = reference(&g, source, n);
+                    assert_eq!(distances_from(&g, source, n, buckets), want, "spread {i}");
+                    assert_eq!(distances_from(&g, source, n, None), want, "spread {i}");
+                }
+            }
+        }
+        // Too spread: the radix heap.
+        let mut g = random_graph(2, 0, 1, 1, 1);
+        g.edge_first = vec![0, 2, 2];
+        g.edge_to = vec![1, 1];
+        g.edge_cost = Column64::pack(vec![1, 1 << 40]);
+        assert_eq!(Buckets::for_graph(&g), None);
+        assert_eq!(distances_from(&g, 0, 2, None), vec![0, 1]);
+    }
+
+    #[test]
+    fn landmark_columns_match_a_plain_layout() {
+        // Narrow and wide distances; the layout is node-major, packed as
+        // `Column64::pack` packs.
+        for (lo, hi) in [(1_000_000u64, 9_000_000u64), (3 << 33, 7 << 34)] {
+            let n = 200;
+            let g = random_graph(n, 3, lo, hi, 5);
+            let points: Vec<Point> = (0..n as u32).map(|i| Point::new(i % 20, i / 20)).collect();
+            let l = find_landmarks(&g, &points, 20, 10, 8);
+            let k = l.count();
+            assert_eq!(k, l.nodes.len());
+            let mut plain = vec![UNREACHED; n * k];
+            for (j, source) in l.nodes.iter().enumerate() {
+                for (v, d) in reference(&g, *source, n).into_iter().enumerate() {
+                    plain[v * k + j] = d;
+                }
+            }
+            assert_eq!(l.dist, Column64::pack(plain));
+        }
+    }
+
+    #[test]
+    fn landmarks_are_the_nearest_rim_transitions_of_the_largest_island() {
+        for seed in 0..12u64 {
+            let n = 20 + (seed as usize * 41) % 300;
+            let g = random_graph(n, seed % 3, 1, 9, seed + 7);
+            // Coarse points: many ties in distance, broken by node number.
+            let (w, h) = (7 + seed as u32 % 5, 5 + seed as u32 % 4);
+            let points: Vec<Point> = (0..n as u32)
+                .map(|i| Point::new((i * 7 + seed as u32) % w, (i * 3) % h))
+                .collect();
+            for count in [1, 4, 8, 16] {
+                let got = find_landmarks(&g, &points, w, h, count);
+                // The selection as first written.
+                let island_of = components(&g, n);
+                let mut per = vec![0u32; n];
+                for i in &island_of {
+                    per[*i as usize] += 1;
+                }
+                let island = (0..n as u32)
+                    .max_by_key(|i| (per[*i as usize], std::cmp::Reverse(*i)))
+                    .unwrap();
+                let (wx, hy) = (w as i64 - 1, h as i64 - 1);
+                let rim = [
+                    (0, 0),
+                    (wx, hy),
+                    (wx, 0),
+                    (0, hy),
+                    (wx / 2, 0),
+                    (wx / 2, hy),
+                    (0, hy / 2),
+                    (wx, hy / 2),
+                    (wx / 4, 0),
+                    (3 * wx / 4, hy),
+                    (0, 3 * hy / 4),
+                    (wx, hy / 4),
+                    (3 * wx / 4, 0),
+                    (wx / 4, hy),
+                    (0, hy / 4),
+                    (wx, 3 * hy / 4),
+                ];
+                let mut want: Vec<u32> = Vec::new();
+                for (tx, ty) in rim.iter().take(count as usize) {
+                    let best = (0..n as u32)
+                        .filter(|v| island_of[*v as usize] == island && !want.contains(v))
+                        .min_by_key(|v| {
+                            let p = points[*v as usize];
+                            let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
+                            (dx * dx + dy * dy, *v)
+                        });
+                    want.extend(best);
+                }
+                assert_eq!(got.nodes, want, "seed {seed}, {count} landmarks");
+            }
+        }
+    }
+
+    #[test]
+    fn components_are_labelled_by_their_least_node() {
+        for seed in 0..20u64 {
+            let n = 1 + (seed as usize * 53) % 400;
+            // Sparse graphs: many components.
+            let g = random_graph(n, seed % 3, 1, 9, seed + 3);
+            // Reference: flood fill over edges taken both ways, from each
+            // node in order.
+            let mut adj = vec![Vec::new(); n];
+            for v in 0..n as u32 {
+                for (w, _, _) in g.out_edges(v) {
+                    adj[v as usize].push(w);
+                    adj[w as usize].push(v);
+                }
+            }
+            let mut want = vec![u32::MAX; n];
+            for s in 0..n {
+                if want[s] != u32::MAX {
+                    continue;
+                }
+                want[s] = s as u32;
+                let mut stack = vec![s];
+                while let Some(v) = stack.pop() {
+                    for w in &adj[v] {
+                        if want[*w as usize] == u32::MAX {
+                            want[*w as usize] = s as u32;
+                            stack.push(*w as usize);
+                        }
+                    }
+                }
+            }
+            assert_eq!(components(&g, n), want, "seed {seed}");
+        }
+    }
 
     #[test]
     fn radix_heap_pops_like_a_binary_heap() {
