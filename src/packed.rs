@@ -20,9 +20,8 @@ impl Default for Column32 {
 }
 
 impl Column32 {
-    /// Packs `values`, narrowing when possible. (The dead-end stage, its only
-    /// producer, writes its column at the right width directly.)
-    #[cfg(test)]
+    /// Packs `values`, narrowing when possible. (The dead-end stage writes its
+    /// column at the right width directly; the sized hierarchy packs.)
     pub(crate) fn pack(values: Vec<u32>) -> Column32 {
         if values
             .iter()
