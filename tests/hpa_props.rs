@@ -326,7 +326,14 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         prop_assert_eq!(out.stats.method == Method::Unreachable, optimum.is_none());
         // The cluster graph connects everything the grid does: the full-map
         // safety net is never needed.
-        prop_assert_ne!(out.stats.method, Method::Fallback, "query {} {} -> {}", i, s, g);
+        prop_assert_ne!(
+            out.stats.method,
+            Method::Fallback,
+            "query {} {} -> {}",
+            i,
+            s,
+            g
+        );
         prop_assert_eq!(h.same_island(s, g), optimum.is_some());
         if let (Some(path), Some(optimum)) = (&out.path, optimum) {
             let valid = path.validate(&grid, &m);

@@ -500,10 +500,16 @@ fn the_first_open_cell_sets_the_smallest_weight() {
     grid.set_weight(Point::new(2, 1), Weight(160)).unwrap();
     grid.set_weight(Point::new(3, 1), Weight(170)).unwrap();
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
-    world.set_passable(&[Point::new(2, 1), Point::new(3, 1)], true).unwrap();
+    world
+        .set_passable(&[Point::new(2, 1), Point::new(3, 1)], true)
+        .unwrap();
     grid.set_passable(Point::new(2, 1), true).unwrap();
     grid.set_passable(Point::new(3, 1), true).unwrap();
     assert_eq!(world.min_weight, Weight(160));
     world.refresh_landmarks();
-    assert_same(world.hierarchy(), &Hierarchy::build(grid).unwrap(), "after opening");
+    assert_same(
+        world.hierarchy(),
+        &Hierarchy::build(grid).unwrap(),
+        "after opening",
+    );
 }
