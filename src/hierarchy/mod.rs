@@ -53,9 +53,13 @@ pub const DEFAULT_CLUSTER_SIZE: u32 = 16;
 /// TheFrozenSea 11224 / 4287 / 2725 / 1907, Cauldron 13693 / 3183 / 2341 /
 /// 1418, orz700d 2880 / 1024 / 526 / 389, maze512-4 12589 / 5113 / 2139 /
 /// 1785; with 8, queries on the large StarCraft maps and mazes ran about 30%
-/// faster than with 4, but the largest maps' build went from 36-54 ms to
-/// 43-64 ms over repeated runs, past the 50 ms the build aims for. Four is the
-/// default; `HierarchyBuilder::landmarks(8)` trades build time for speed.
+/// faster than with 4. When that was measured, 8 pushed the largest maps'
+/// build past the 50 ms it aims for; since the stages were made faster,
+/// TheFrozenSea builds in about 31-38 ms with 4 and about 33 ms in one
+/// measurement with 8. Four stays the default, for the margin on a shared
+/// machine (the README's query figures are measured with it);
+/// `HierarchyBuilder::landmarks(8)` trades a few milliseconds of build for
+/// faster queries.
 pub const DEFAULT_LANDMARKS: u32 = 4;
 
 impl Default for BuildSettings {
