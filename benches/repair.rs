@@ -20,9 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::median;
 use criterion::SamplingMode;
-use tierpath::{
-    BuildSettings, DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, PlayerView, Point, io,
-};
+use tierpath::{DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, PlayerView, Point, io};
 
 /// The map (the largest sc1 maps are 1024x1024).
 const MAP: &str = "TheFrozenSea";
@@ -191,7 +189,8 @@ fn main() {
 
     // Fog of war: one player's memory as it explores, against the truth's
     // hierarchy (with its grid).
-    let mut view = PlayerView::new(&grid, BuildSettings::default()).expect("valid map");
+    let truth = std::sync::Arc::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    let mut view = PlayerView::new(truth).expect("valid map");
     let mut line = format!(
         "player view memory / truth hierarchy: unexplored {:.2}x",
         view.memory_bytes() as f64 / full as f64
@@ -204,12 +203,17 @@ fn main() {
             .filter(|p| !view.is_explored(*p))
             .collect();
         let t = Instant::now();
-        let report = view.reveal(&grid, &cells).expect("on the map");
+        let report = view.reveal(&cells).expect("on the map");
         line += &format!(
-            ", 1/{share} explored {:.2}x (reveal {:.0} ms, dead ends {:?})",
+            ", 1/{share} explored {:.2}x (reveal {:.0} ms, dead ends {:?}{})",
             view.memory_bytes() as f64 / full as f64,
             t.elapsed().as_secs_f64() * 1e3,
-            report.dead_ends
+            report.dead_ends,
+            if view.is_shared() {
+                ", now sharing the truth's"
+            } else {
+                ""
+            }
         );
     }
     println!("{line}");

@@ -6,7 +6,9 @@
 //!
 //! `cargo run --release --example fog_of_war`
 
-use tierpath::{BuildSettings, Grid, PlayerView, Point, QueryCache};
+use std::sync::Arc;
+
+use tierpath::{Grid, Hierarchy, PlayerView, Point, QueryCache};
 
 fn draw(truth: &Grid, view: &PlayerView, path: &[Point], unit: Point) -> String {
     let mut out = String::new();
@@ -33,15 +35,13 @@ fn draw(truth: &Grid, view: &PlayerView, path: &[Point], unit: Point) -> String 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A wall across the middle with one gap at the bottom.
     let truth = Grid::from_fn(40, 20, |p| p.x != 20 || p.y >= 17)?;
-    let settings = BuildSettings {
-        cluster_size: 8,
-        ..BuildSettings::default()
-    };
-    let mut scout = PlayerView::new(&truth, settings)?;
+    // The true map's hierarchy, built once and shared by every player.
+    let shared = Arc::new(Hierarchy::builder().cluster_size(8).build(truth.clone())?);
+    let mut scout = PlayerView::new(Arc::clone(&shared))?;
     let mut cache = QueryCache::new();
     let (mut unit, goal) = (Point::new(2, 3), Point::new(37, 3));
     const SIGHT: u32 = 4;
-    scout.reveal_radius(&truth, unit, SIGHT)?;
+    scout.reveal_radius(unit, SIGHT)?;
     let mut steps = 0;
     while unit != goal && steps < 200 {
         let path = scout
@@ -58,16 +58,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         // Walk one cell, look around, re-plan if what was seen changed the map.
         unit = path.cells[1];
-        scout.reveal_radius(&truth, unit, SIGHT)?;
+        scout.reveal_radius(unit, SIGHT)?;
         steps += 1;
     }
     println!(
-        "arrived after {steps} steps; the player's hierarchy uses {} KB",
-        scout.memory_bytes() / 1024
+        "arrived after {steps} steps; the player holds {} bytes of its own: {}",
+        scout.memory_bytes(),
+        if scout.is_shared() {
+            "it has seen every wall, so it plans on the true map's hierarchy, shared"
+        } else {
+            "its own hierarchy of what it believes"
+        }
     );
 
     // A second player who has seen nothing yet still believes the straight line.
-    let fresh = PlayerView::new(&truth, settings)?;
+    let fresh = PlayerView::new(shared)?;
     let naive = fresh
         .find_path(&mut cache, Point::new(2, 3), goal)?
         .path

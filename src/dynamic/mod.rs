@@ -134,6 +134,18 @@ pub struct RepairReport {
 }
 
 impl RepairReport {
+    /// A report of no change.
+    pub(crate) fn nothing(layout: &ClusterLayout) -> RepairReport {
+        RepairReport {
+            layout: *layout,
+            touched: FixedBitSet::with_capacity(layout.count()),
+            changed_cells: Vec::new(),
+            clusters: Vec::new(),
+            dead_ends: DeadEndRepair::Unchanged,
+            landmarks_dropped: false,
+        }
+    }
+
     /// Whether a path (its cells) crosses a cluster the repair changed: such a
     /// path may now be blocked or no longer the best, and should be planned
     /// again. Paths that cross no changed cluster keep their cost, stay

@@ -420,11 +420,17 @@ proptest! {
     fn fog_and_layers_equal_rebuilt(input in fog_strategy()) {
         let (case, reveals, fields) = input;
         let truth = case.grid();
-        let settings = *case.builder(0).settings();
-        let mut view = PlayerView::new(&truth, settings).unwrap();
+        let shared = std::sync::Arc::new(case.builder(0).build(truth.clone()).unwrap());
+        let mut view = PlayerView::new(shared).unwrap();
         for (x, y, r) in &reveals {
             let c = Point::new(x % case.w, y % case.h);
-            view.reveal_radius(&truth, c, *r).unwrap();
+            view.reveal_radius(c, *r).unwrap();
+            // Every cell that differs from open plain ground seen: the view
+            // is the truth's hierarchy, shared.
+            let all_seen = (0..case.h)
+                .flat_map(|y| (0..case.w).map(move |x| Point::new(x, y)))
+                .all(|p| view.is_explored(p) || (truth.is_passable(p) && truth.weight(p) == Weight::ONE));
+            prop_assert_eq!(view.is_shared(), all_seen);
             let mut believed =
                 Grid::from_fn(case.w, case.h, |p| !view.is_explored(p) || truth.is_passable(p)).unwrap();
             for p in (0..case.h).flat_map(|y| (0..case.w).map(move |x| Point::new(x, y))) {
