@@ -174,8 +174,8 @@ impl PlayerView {
                 }
                 self.hidden += edits
                     .iter()
-                    .filter_map(|e| match e {
-                        Edit::Passable(p, _) | Edit::Weight(p, _) => Some(*p),
+                    .map(|e| match e {
+                        Edit::Passable(p, _) | Edit::Weight(p, _) => *p,
                     })
                     .collect::<std::collections::BTreeSet<_>>()
                     .len();
