@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use std::fmt;
 
 use common::Rng;
+use common::maps::{Layout, Obstacles, lay_out};
 use common::reference::{TestMap, movements};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -42,17 +43,6 @@ fn config(share: u32) -> ProptestConfig {
         failure_persistence: None,
         ..ProptestConfig::default()
     }
-}
-
-/// How the obstacles are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    /// Independent random obstacles.
-    Noise,
-    /// A few walls across the map, each with a gap or two, plus light noise.
-    Walls,
-    /// Square rooms with doors (some walls without one), plus light noise.
-    Rooms,
 }
 
 /// A random map with its hierarchy settings and queries.
@@ -102,66 +92,17 @@ impl fmt::Debug for Case {
     }
 }
 
-/// Lays out the obstacles of a case.
-fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<bool> {
-    let mut open = vec![true; (w * h) as usize];
-    let idx = |x: u32, y: u32| (y * w + x) as usize;
-    let noise = match layout {
-        Layout::Noise => density,
-        Layout::Walls => density / 2,
-        Layout::Rooms => density / 3,
-    };
-    for o in open.iter_mut() {
-        *o = !rng.percent(noise);
-    }
-    match layout {
-        Layout::Noise => {}
-        Layout::Walls => {
-            for _ in 0..1 + rng.below_u32(4) {
-                let vertical = rng.below_u32(2) == 0;
-                let (len, across) = if vertical { (h, w) } else { (w, h) };
-                let at = 1 + rng.below_u32(across - 2);
-                let gaps: Vec<(u32, u32)> = (0..1 + rng.below_u32(2))
-                    .map(|_| (rng.below_u32(len), 1 + rng.below_u32(3)))
-                    .collect();
-                for i in 0..len {
-                    let in_gap = gaps.iter().any(|(g, n)| i >= *g && i < g + n);
-                    let (x, y) = if vertical { (at, i) } else { (i, at) };
-                    open[idx(x, y)] = in_gap;
-                }
-            }
-        }
-        Layout::Rooms => {
-            let room = 5 + rng.below_u32(10);
-            // Walls on every `room`-th row and column; each wall segment
-            // between two corners gets a door of 1-3 cells, or (one in eight)
-            // none.
-            for y in 0..h {
-                for x in 0..w {
-                    if x % room == 0 || y % room == 0 {
-                        open[idx(x, y)] = false;
-                    }
-                }
-            }
-            for (vertical, lines, span) in [(false, h, w), (true, w, h)] {
-                for line in (0..lines).step_by(room as usize) {
-                    for seg in (0..span).step_by(room as usize) {
-                        if rng.below_u32(8) == 0 {
-                            continue;
-                        }
-                        let width = 1 + rng.below_u32(3);
-                        let start = seg + 1 + rng.below_u32(room - 1);
-                        for i in start..(start + width).min(seg + room).min(span) {
-                            let (x, y) = if vertical { (line, i) } else { (i, line) };
-                            open[idx(x, y)] = true;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    open
-}
+/// This test's obstacles (see `common::maps::lay_out`).
+const OBSTACLES: Obstacles = Obstacles {
+    walls_noise_div: 2,
+    rooms_noise_div: 3,
+    sealed_percent: None,
+    gap_max: 3,
+    room_min: 5,
+    room_span: 10,
+    doorless_one_in: 8,
+    door_max: 3,
+};
 
 fn case_strategy() -> impl Strategy<Value = Case> {
     (
@@ -181,7 +122,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
             |((width, height), layout, density, seed, movement_index, cluster_size, weighted)| {
                 let mut rng = Rng::new(seed);
                 let mut map = TestMap {
-                    open: make_open(width, height, layout, density, &mut rng),
+                    open: lay_out(width, height, layout, density, &OBSTACLES, &mut rng),
                     ..TestMap::new(width, height)
                 };
                 if weighted {

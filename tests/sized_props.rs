@@ -28,6 +28,7 @@ mod common;
 use std::fmt;
 
 use common::Rng;
+use common::maps::{Layout, Obstacles, lay_out};
 use common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
@@ -48,13 +49,6 @@ fn config() -> ProptestConfig {
         failure_persistence: None,
         ..ProptestConfig::default()
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    Noise,
-    Walls,
-    Rooms,
 }
 
 #[derive(Clone)]
@@ -92,61 +86,17 @@ impl fmt::Debug for Case {
     }
 }
 
-/// Obstacles: noise, walls with gaps 1-4 wide, or rooms with doors 1-4 wide
-/// (one wall segment in six without a door).
-fn make_open(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<bool> {
-    let idx = |x: u32, y: u32| (y * w + x) as usize;
-    let noise = match layout {
-        Layout::Noise => density,
-        Layout::Walls => density / 3,
-        Layout::Rooms => density / 4,
-    };
-    let mut open: Vec<bool> = (0..w * h).map(|_| !rng.percent(noise)).collect();
-    match layout {
-        Layout::Noise => {}
-        Layout::Walls => {
-            for _ in 0..1 + rng.below_u32(4) {
-                let vertical = rng.below_u32(2) == 0;
-                let (len, across) = if vertical { (h, w) } else { (w, h) };
-                let at = 1 + rng.below_u32(across - 2);
-                let gaps: Vec<(u32, u32)> = (0..1 + rng.below_u32(2))
-                    .map(|_| (rng.below_u32(len), 1 + rng.below_u32(4)))
-                    .collect();
-                for i in 0..len {
-                    let in_gap = gaps.iter().any(|(g, n)| i >= *g && i < g + n);
-                    let (x, y) = if vertical { (at, i) } else { (i, at) };
-                    open[idx(x, y)] = in_gap;
-                }
-            }
-        }
-        Layout::Rooms => {
-            let room = 6 + rng.below_u32(8);
-            for y in 0..h {
-                for x in 0..w {
-                    if x % room == 0 || y % room == 0 {
-                        open[idx(x, y)] = false;
-                    }
-                }
-            }
-            for (vertical, lines, span) in [(false, h, w), (true, w, h)] {
-                for line in (0..lines).step_by(room as usize) {
-                    for seg in (0..span).step_by(room as usize) {
-                        if rng.below_u32(6) == 0 {
-                            continue;
-                        }
-                        let width = 1 + rng.below_u32(4);
-                        let start = seg + 1 + rng.below_u32(room - 1);
-                        for i in start..(start + width).min(seg + room).min(span) {
-                            let (x, y) = if vertical { (line, i) } else { (i, line) };
-                            open[idx(x, y)] = true;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    open
-}
+/// This test's obstacles (see `common::maps::lay_out`).
+const OBSTACLES: Obstacles = Obstacles {
+    walls_noise_div: 3,
+    rooms_noise_div: 4,
+    sealed_percent: None,
+    gap_max: 4,
+    room_min: 6,
+    room_span: 8,
+    doorless_one_in: 6,
+    door_max: 4,
+};
 
 fn case_strategy() -> impl Strategy<Value = Case> {
     (
@@ -179,7 +129,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
             )| {
                 let mut rng = Rng::new(seed);
                 let mut map = TestMap {
-                    open: make_open(width, height, layout, density, &mut rng),
+                    open: lay_out(width, height, layout, density, &OBSTACLES, &mut rng),
                     ..TestMap::new(width, height)
                 };
                 if weighted {

@@ -76,12 +76,58 @@ impl fmt::Debug for MapCase {
     }
 }
 
-fn lay_out(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<bool> {
+/// How dense and how wide the obstacles of each [`Layout`] are: each property
+/// test tunes them (units larger than one cell need wider gaps).
+#[derive(Debug, Clone, Copy)]
+pub struct Obstacles {
+    /// The noise density of walls and rooms maps is the case's density
+    /// divided by these.
+    pub walls_noise_div: u32,
+    /// See `walls_noise_div`.
+    pub rooms_noise_div: u32,
+    /// Percent of walls with no gap at all (`None`: every wall has one, and
+    /// no random number is drawn for it).
+    pub sealed_percent: Option<u32>,
+    /// A gap in a wall is 1 to this many cells.
+    pub gap_max: u32,
+    /// Rooms are `room_min` to `room_min + room_span - 1` cells a side.
+    pub room_min: u32,
+    /// See `room_min`.
+    pub room_span: u32,
+    /// One wall segment in this many has no door.
+    pub doorless_one_in: u32,
+    /// A door is 1 to this many cells.
+    pub door_max: u32,
+}
+
+impl Obstacles {
+    /// The run-time tests' obstacles (some walls sealed, so several islands).
+    pub const RUNTIME: Obstacles = Obstacles {
+        walls_noise_div: 2,
+        rooms_noise_div: 3,
+        sealed_percent: Some(25),
+        gap_max: 3,
+        room_min: 5,
+        room_span: 8,
+        doorless_one_in: 5,
+        door_max: 2,
+    };
+}
+
+/// Lays out the obstacles of a `w` x `h` map (`true` = passable).
+pub fn lay_out(
+    w: u32,
+    h: u32,
+    layout: Layout,
+    density: u32,
+    o: &Obstacles,
+    rng: &mut Rng,
+) -> Vec<bool> {
     let idx = |x: u32, y: u32| (y * w + x) as usize;
     let noise = match layout {
         Layout::Noise => density,
-        Layout::Walls => density / 2,
-        Layout::Rooms => density / 3,
+        Layout::Walls => density / o.walls_noise_div,
+        Layout::Rooms => density / o.rooms_noise_div,
     };
     let mut open: Vec<bool> = (0..w * h).map(|_| !rng.percent(noise)).collect();
     match layout {
@@ -91,14 +137,10 @@ fn lay_out(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<b
                 let vertical = rng.below_u32(2) == 0;
                 let (len, across) = if vertical { (h, w) } else { (w, h) };
                 let at = 1 + rng.below_u32(across - 2);
-                // One wall in four is sealed.
-                let gaps = if rng.percent(25) {
-                    0
-                } else {
-                    1 + rng.below_u32(2)
-                };
+                let sealed = o.sealed_percent.is_some_and(|p| rng.percent(p));
+                let gaps = if sealed { 0 } else { 1 + rng.below_u32(2) };
                 let gaps: Vec<(u32, u32)> = (0..gaps)
-                    .map(|_| (rng.below_u32(len), 1 + rng.below_u32(3)))
+                    .map(|_| (rng.below_u32(len), 1 + rng.below_u32(o.gap_max)))
                     .collect();
                 for i in 0..len {
                     let in_gap = gaps.iter().any(|(g, n)| i >= *g && i < g + n);
@@ -108,7 +150,10 @@ fn lay_out(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<b
             }
         }
         Layout::Rooms => {
-            let room = 5 + rng.below_u32(8);
+            let room = o.room_min + rng.below_u32(o.room_span);
+            // Walls on every `room`-th row and column; each wall segment
+            // between two corners gets a door, or (one in `doorless_one_in`)
+            // none.
             for y in 0..h {
                 for x in 0..w {
                     if x % room == 0 || y % room == 0 {
@@ -119,10 +164,10 @@ fn lay_out(w: u32, h: u32, layout: Layout, density: u32, rng: &mut Rng) -> Vec<b
             for (vertical, lines, span) in [(false, h, w), (true, w, h)] {
                 for line in (0..lines).step_by(room as usize) {
                     for seg in (0..span).step_by(room as usize) {
-                        if rng.below_u32(5) == 0 {
+                        if rng.below_u32(o.doorless_one_in) == 0 {
                             continue;
                         }
-                        let width = 1 + rng.below_u32(2);
+                        let width = 1 + rng.below_u32(o.door_max);
                         let start = seg + 1 + rng.below_u32(room - 1);
                         for i in start..(start + width).min(seg + room).min(span) {
                             let (x, y) = if vertical { (line, i) } else { (i, line) };
@@ -164,7 +209,14 @@ pub fn map_cases(min_side: u32, max_side: u32, points: usize) -> impl Strategy<V
             )| {
                 let mut rng = Rng::new(seed);
                 let mut map = TestMap {
-                    open: lay_out(width, height, layout, density, &mut rng),
+                    open: lay_out(
+                        width,
+                        height,
+                        layout,
+                        density,
+                        &Obstacles::RUNTIME,
+                        &mut rng,
+                    ),
                     ..TestMap::new(width, height)
                 };
                 if weighted {
