@@ -29,17 +29,6 @@ const PLACEMENTS: usize = 60;
 /// Goal of the issue: a small repair under 1 ms.
 const GOAL_MS: f64 = 1.0;
 
-/// A deterministic generator (xorshift), so placements repeat.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self, n: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as u32
-    }
-}
-
 /// The cells of a `side` x `side` block at `p`.
 fn block(p: Point, side: u32) -> Vec<Point> {
     (0..side)
@@ -50,7 +39,7 @@ fn block(p: Point, side: u32) -> Vec<Point> {
 /// Top-left corners where a `side` block and two cells around it are all
 /// passable (open ground), or, with `anywhere`, where the block is.
 fn placements(grid: &Grid, side: u32, count: usize, anywhere: bool, seed: u64) -> Vec<Point> {
-    let mut rng = Rng(seed);
+    let mut rng = common::Rng::new(seed);
     let margin = if anywhere { 0 } else { 2 };
     let mut out = Vec::new();
     for _ in 0..1_000_000 {
@@ -58,8 +47,8 @@ fn placements(grid: &Grid, side: u32, count: usize, anywhere: bool, seed: u64) -
             break;
         }
         let p = Point::new(
-            margin + rng.next(grid.width() - side - 2 * margin),
-            margin + rng.next(grid.height() - side - 2 * margin),
+            margin + rng.below_u32(grid.width() - side - 2 * margin),
+            margin + rng.below_u32(grid.height() - side - 2 * margin),
         );
         let free = (0..side + 2 * margin).all(|dy| {
             (0..side + 2 * margin)

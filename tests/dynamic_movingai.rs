@@ -11,16 +11,6 @@ use tierpath::{
     Weight, io,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as u32
-    }
-}
-
 fn check_same(world: &DynamicHierarchy, grid: &Grid, queries: &[(Point, Point)], what: &str) {
     let rebuilt = HierarchyBuilder::with_settings(*world.settings())
         .build(grid.clone())
@@ -82,22 +72,17 @@ fn repairs_on_real_maps_answer_like_rebuilds() {
     for file in maps {
         let mut grid = io::read_map(&file).unwrap();
         let name = common::short_name(&file);
-        let mut rng = Rng(common::seed_of(&name) | 1);
+        let mut rng = common::Rng::new(common::seed_of(&name));
         let open: Vec<Point> = grid.passable_points().collect();
         let queries: Vec<(Point, Point)> = (0..15)
-            .map(|_| {
-                (
-                    open[rng.below(open.len() as u32) as usize],
-                    open[rng.below(open.len() as u32) as usize],
-                )
-            })
+            .map(|_| (open[rng.below(open.len())], open[rng.below(open.len())]))
             .collect();
         let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
         let mut layers = CostLayers::new(&grid);
         let heat = layers.add_layer("heat");
         let (mut local, mut global) = (0, 0);
         for step in 0..12 {
-            let p = open[rng.below(open.len() as u32) as usize];
+            let p = open[rng.below(open.len())];
             let edits: Vec<Edit> = match step % 4 {
                 // A building (10x10), or its removal.
                 0 | 1 => {

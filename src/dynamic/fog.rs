@@ -194,16 +194,9 @@ impl PlayerView {
         let grid = self.truth.grid();
         grid.check(center)
             .map_err(|source| EditError::OffMap { index: 0, source })?;
-        let r = radius as i64;
-        let (cx, cy) = (center.x as i64, center.y as i64);
-        let mut cells = Vec::new();
-        for y in (cy - r).max(0)..=(cy + r).min(grid.height() as i64 - 1) {
-            for x in (cx - r).max(0)..=(cx + r).min(grid.width() as i64 - 1) {
-                if (x - cx).pow(2) + (y - cy).pow(2) <= r * r {
-                    cells.push(Point::new(x as u32, y as u32));
-                }
-            }
-        }
+        let cells: Vec<Point> = super::disk(center, radius, grid.width(), grid.height(), true)
+            .map(|(p, _)| p)
+            .collect();
         self.reveal(&cells)
     }
 

@@ -137,20 +137,12 @@ impl CostLayers {
         radius: u32,
         peak: i32,
     ) -> Vec<Edit> {
-        let r = radius as i64;
-        let (cx, cy) = (center.x as i64, center.y as i64);
-        let mut cells = Vec::new();
-        for y in (cy - r).max(0)..=(cy + r).min(self.height as i64 - 1) {
-            for x in (cx - r).max(0)..=(cx + r).min(self.width as i64 - 1) {
-                let d = (((x - cx).pow(2) + (y - cy).pow(2)) as f64).sqrt();
-                if d < radius as f64 {
-                    let v = (peak as f64 * (1.0 - d / radius as f64)).round() as i32;
-                    if v != 0 {
-                        cells.push((Point::new(x as u32, y as u32), None, v));
-                    }
-                }
-            }
-        }
+        let cells: Vec<_> = super::disk(center, radius, self.width, self.height, false)
+            .filter_map(|(p, d)| {
+                let v = (peak as f64 * (1.0 - d / radius as f64)).round() as i32;
+                (v != 0).then_some((p, None, v))
+            })
+            .collect();
         self.change(layer, cells.into_iter())
     }
 

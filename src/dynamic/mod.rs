@@ -122,7 +122,7 @@ pub struct RepairReport {
     layout: ClusterLayout,
     /// Clusters whose cells, transitions or inside edges changed, as a set.
     touched: FixedBitSet,
-    /// Cells whose passability or weight actually changed.
+    /// Cells whose passability or weight actually changed, row by row.
     pub changed_cells: Vec<Point>,
     /// Clusters whose cells, transitions or inside edges changed, ascending.
     pub clusters: Vec<u32>,
@@ -161,12 +161,10 @@ impl RepairReport {
     /// Whether a path (its cells) steps on a cell this repair closed or
     /// re-weighted: the path is then invalid or costs something else.
     pub fn blocks(&self, cells: &[Point]) -> bool {
-        // Changed cells are few; a path is long: test each cell of the path
-        // against a sorted list.
-        let mut changed = self.changed_cells.clone();
-        changed.sort_unstable_by_key(|p| (p.y, p.x));
+        // The changed cells are listed row by row: a binary search per cell
+        // of the path.
         cells.iter().any(|p| {
-            changed
+            self.changed_cells
                 .binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x))
                 .is_ok()
         })
@@ -669,6 +667,28 @@ impl DynamicHierarchy {
             Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
         }
     }
+}
+
+/// The cells of a `width` x `height` map within Euclidean distance `radius`
+/// of `center` (`radius` included when `inclusive`), each with its distance.
+pub(crate) fn disk(
+    center: Point,
+    radius: u32,
+    width: u32,
+    height: u32,
+    inclusive: bool,
+) -> impl Iterator<Item = (Point, f64)> {
+    let r = radius as i64;
+    let (cx, cy) = (center.x as i64, center.y as i64);
+    let (x0, x1) = ((cx - r).max(0), (cx + r).min(width as i64 - 1));
+    let (y0, y1) = ((cy - r).max(0), (cy + r).min(height as i64 - 1));
+    (y0..=y1)
+        .flat_map(move |y| (x0..=x1).map(move |x| (x, y)))
+        .filter_map(move |(x, y)| {
+            let d2 = (x - cx).pow(2) + (y - cy).pow(2);
+            let inside = if inclusive { d2 <= r * r } else { d2 < r * r };
+            inside.then(|| (Point::new(x as u32, y as u32), (d2 as f64).sqrt()))
+        })
 }
 
 /// A sort key for borders (kind, then position).
