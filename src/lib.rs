@@ -76,6 +76,7 @@ mod preprocess;
 mod query;
 mod search;
 mod sized;
+mod tiled;
 
 pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,

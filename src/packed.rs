@@ -68,6 +68,21 @@ impl Column32 {
         }
     }
 
+    /// Appends `value`, widening the column if it does not fit.
+    pub(crate) fn push(&mut self, value: u32) {
+        match self {
+            Column32::Narrow(v) if value < u16::MAX as u32 || value == u32::MAX => {
+                v.push(value as u16);
+            }
+            Column32::Narrow(_) => {
+                let i = self.len();
+                self.push(u32::MAX);
+                self.set(i, value);
+            }
+            Column32::Wide(v) => v.push(value),
+        }
+    }
+
     /// Number of values.
     pub(crate) fn len(&self) -> usize {
         match self {

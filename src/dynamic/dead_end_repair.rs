@@ -55,12 +55,7 @@ impl BlockSizes {
     /// the core.
     pub(crate) fn new(d: &DeadEnds) -> BlockSizes {
         let mut size = vec![0u32; d.block_end.len()];
-        for i in 0..d.cell_anchor.len() {
-            let a = d.cell_anchor.get(i);
-            if a != NO_NODE {
-                size[a as usize] += 1;
-            }
-        }
+        d.cell_anchor.count_values(&mut size);
         let mut max_other = vec![0u32; d.island_sizes.len()];
         for (b, s) in size.iter_mut().enumerate() {
             let island = d.block_island[b] as usize;

@@ -9,19 +9,25 @@
 //! width, height u32   map size
 //! settings            cluster size u32, connectivity u8, corner rule u8,
 //!                     straight u32, diagonal u32, single_below u32,
-//!                     max_gap u32, keep_paths u8
-//! sections            arrays as (u64 length, elements), scalars as u64
+//!                     max_gap u32, keep_paths u8, landmarks u32
+//! sections            arrays as (u64 length, elements), scalars as u64;
+//!                     the cell table first, in canonical tile form
+//!                     (cells u64, then per tile its open-cell mask, shared
+//!                     value and mixed row, then the mixed rows)
 //! stats               the build's per-stage times and sizes
 //! checksum   u64      word hash of every byte before it
 //! ```
 //!
-//! Loading checks, in order: length, magic, version, checksum (so any damaged
-//! byte is caught before parsing), the map's fingerprint, then every array's
-//! length and index range, so even a file with a forged checksum cannot make a
-//! later query index out of bounds. Nothing is rebuilt. The map's fingerprint
-//! is computed beside reading the file (or, from bytes, beside checking
-//! them), and the bulk of the checks (the cell table, transitions and stored
-//! paths) run in parallel.
+//! Loading reads a file a small piece at a time, checksumming each piece as
+//! it arrives and decoding it straight into the hierarchy's arrays; the map's
+//! fingerprint is computed beside. Errors come in a fixed order whatever the
+//! damage: not a hierarchy (magic), another version, a damaged file
+//! (checksum, so a damaged byte is never reported as anything else), another
+//! map (fingerprint and size), then invalid content: every array's length and
+//! index range and every stored path, so even a file with a forged checksum
+//! cannot make a later query index out of bounds. Nothing is rebuilt; the
+//! bulk of the checks (the cell table, transitions and stored paths) run in
+//! parallel.
 
 use std::io::Write;
 use std::path::Path;
@@ -31,16 +37,20 @@ use thiserror::Error;
 
 use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
-use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::grid::{Connectivity, CornerRule, Grid, Movement, pack64};
 use crate::packed::{Column32, Column64};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, NO_NODE,
 };
+use crate::tiled::{TILE, TileColumn};
+
+/// Bytes of the magic and version at the start of a file.
+const HEADER: usize = 12;
 
 /// The first eight bytes of a saved hierarchy.
 pub const MAGIC: &[u8; 8] = b"TIERPATH";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Why a saved hierarchy could not be loaded.
 #[derive(Debug, Error)]
@@ -165,77 +175,247 @@ impl Writer {
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Bytes read from a [`Source`] at a time: small enough to stay in cache
+/// between the read, the checksum and the decoding.
+const CHUNK: usize = 128 * 1024;
+
+/// Where a saved hierarchy's bytes come from, consumed front to back. The
+/// body is everything before the last eight bytes, the checksum.
+trait Source {
+    /// The unconsumed body bytes ahead: at least `min` of them (`min` is at
+    /// most eight and at most [`Source::remaining`]).
+    fn peek(&mut self, min: usize) -> Result<&[u8], LoadError>;
+    /// Consumes the first `n` bytes of the last [`Source::peek`].
+    fn consume(&mut self, n: usize);
+    /// Body bytes not yet consumed.
+    fn remaining(&self) -> u64;
+    /// Consumes the rest of the body and says whether the checksum matches.
+    fn checksum_matches(self) -> Result<bool, LoadError>;
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], LoadError> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|e| *e <= self.bytes.len())
-            .ok_or(LoadError::Truncated(what))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
+/// A whole file in memory: [`Hierarchy::from_bytes`].
+struct SliceSource<'a> {
+    body: &'a [u8],
+    at: usize,
+    sum: u64,
+}
+
+impl<'a> SliceSource<'a> {
+    /// `bytes` is at least eight bytes long.
+    fn new(bytes: &'a [u8]) -> Self {
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        SliceSource {
+            body,
+            at: 0,
+            sum: u64::from_le_bytes(sum.try_into().expect("8 bytes")),
+        }
+    }
+}
+
+impl Source for SliceSource<'_> {
+    fn peek(&mut self, _min: usize) -> Result<&[u8], LoadError> {
+        Ok(&self.body[self.at..])
+    }
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+    fn remaining(&self) -> u64 {
+        (self.body.len() - self.at) as u64
+    }
+    fn checksum_matches(self) -> Result<bool, LoadError> {
+        let mut h = WordHasher::new();
+        h.write(self.body);
+        Ok(h.finish() == self.sum)
+    }
+}
+
+/// A file read a [`CHUNK`] at a time into one small buffer, hashed as it
+/// arrives: decoding writes each array once, in its final place, and no copy
+/// of the whole file is ever made.
+struct FileSource {
+    file: std::fs::File,
+    path: String,
+    /// [`CHUNK`] bytes (fewer in tests, to cross many piece boundaries).
+    buf: Box<[u8]>,
+    /// The unconsumed bytes are `buf[pos..end]`.
+    pos: usize,
+    end: usize,
+    /// Body bytes still in the file.
+    unread: u64,
+    hasher: WordHasher,
+}
+
+impl FileSource {
+    /// `len` is the file's length, at least eight bytes; `chunk` (at least
+    /// eight) the bytes read at a time.
+    fn new(file: std::fs::File, path: String, len: u64, chunk: usize) -> Self {
+        FileSource {
+            file,
+            path,
+            buf: vec![0; chunk.max(8)].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            unread: len - 8,
+            hasher: WordHasher::new(),
+        }
+    }
+
+    fn io(&self, source: std::io::Error) -> LoadError {
+        LoadError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Reads into `buf[at..at + want]`, some bytes at least.
+    fn read_some(&mut self, at: usize, want: usize) -> Result<usize, LoadError> {
+        use std::io::Read;
+        loop {
+            match self.file.read(&mut self.buf[at..at + want]) {
+                Ok(0) => return Err(LoadError::Truncated("the file shrank while being read")),
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.io(e)),
+            }
+        }
+    }
+}
+
+impl Source for FileSource {
+    fn peek(&mut self, min: usize) -> Result<&[u8], LoadError> {
+        if self.end - self.pos < min {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+            while self.end < min {
+                let want = (self.buf.len() - self.end).min(self.unread as usize);
+                let n = self.read_some(self.end, want)?;
+                self.hasher.write(&self.buf[self.end..self.end + n]);
+                self.end += n;
+                self.unread -= n as u64;
+            }
+        }
+        Ok(&self.buf[self.pos..self.end])
+    }
+    fn consume(&mut self, n: usize) {
+        self.pos += n;
+    }
+    fn remaining(&self) -> u64 {
+        (self.end - self.pos) as u64 + self.unread
+    }
+    fn checksum_matches(mut self) -> Result<bool, LoadError> {
+        while self.unread > 0 {
+            let want = self.buf.len().min(self.unread as usize);
+            let n = self.read_some(0, want)?;
+            self.hasher.write(&self.buf[..n]);
+            self.unread -= n as u64;
+        }
+        let mut sum = [0u8; 8];
+        let mut got = 0;
+        while got < 8 {
+            let n = self.read_some(0, 8 - got)?;
+            sum[got..got + n].copy_from_slice(&self.buf[..n]);
+            got += n;
+        }
+        Ok(self.hasher.finish() == u64::from_le_bytes(sum))
+    }
+}
+
+/// Decodes the body of a [`Source`].
+struct Reader<S> {
+    src: S,
+}
+
+impl<S: Source> Reader<S> {
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], LoadError> {
+        if self.src.remaining() < N as u64 {
+            return Err(LoadError::Truncated(what));
+        }
+        let b: [u8; N] = self.src.peek(N)?[..N].try_into().expect("N bytes");
+        self.src.consume(N);
+        Ok(b)
     }
     fn u8(&mut self, what: &'static str) -> Result<u8, LoadError> {
-        Ok(self.take(1, what)?[0])
+        Ok(self.array::<1>(what)?[0])
     }
     fn u32(&mut self, what: &'static str) -> Result<u32, LoadError> {
-        Ok(u32::from_le_bytes(
-            self.take(4, what)?.try_into().expect("4 bytes"),
-        ))
+        Ok(u32::from_le_bytes(self.array(what)?))
     }
     fn u64(&mut self, what: &'static str) -> Result<u64, LoadError> {
-        Ok(u64::from_le_bytes(
-            self.take(8, what)?.try_into().expect("8 bytes"),
-        ))
+        Ok(u64::from_le_bytes(self.array(what)?))
     }
     fn f64(&mut self, what: &'static str) -> Result<f64, LoadError> {
         Ok(f64::from_bits(self.u64(what)?))
     }
+    /// A length prefix of `elem`-byte elements, which the body must hold.
     fn len(&mut self, elem: usize, what: &'static str) -> Result<usize, LoadError> {
         let n = self.u64(what)?;
-        let remaining = (self.bytes.len() - self.at) as u64;
+        let remaining = self.src.remaining();
         if n.checked_mul(elem as u64).is_none_or(|b| b > remaining) {
             return Err(LoadError::Truncated(what));
         }
         Ok(n as usize)
     }
+    /// Hands the next `n` elements of `elem` bytes to `f`, in pieces of whole
+    /// elements (`n` was checked by [`Reader::len`]).
+    fn each_piece(
+        &mut self,
+        n: usize,
+        elem: usize,
+        mut f: impl FnMut(&[u8]),
+    ) -> Result<(), LoadError> {
+        let mut left = n * elem;
+        while left > 0 {
+            let ahead = self.src.peek(elem)?;
+            let take = ahead.len().min(left) / elem * elem;
+            f(&ahead[..take]);
+            self.src.consume(take);
+            left -= take;
+        }
+        Ok(())
+    }
+    fn u16s(&mut self, what: &'static str) -> Result<Vec<u16>, LoadError> {
+        let n = self.len(2, what)?;
+        let mut v = Vec::with_capacity(n);
+        self.each_piece(n, 2, |b| {
+            v.extend(
+                b.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes"))),
+            )
+        })?;
+        Ok(v)
+    }
     fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, LoadError> {
         let n = self.len(4, what)?;
-        let raw = self.take(n * 4, what)?;
-        Ok(raw
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect())
+        let mut v = Vec::with_capacity(n);
+        self.each_piece(n, 4, |b| {
+            v.extend(
+                b.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
+            )
+        })?;
+        Ok(v)
     }
     fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, LoadError> {
         let n = self.len(8, what)?;
-        let raw = self.take(n * 8, what)?;
-        Ok(raw
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect())
+        let mut v = Vec::with_capacity(n);
+        self.each_piece(n, 8, |b| {
+            v.extend(
+                b.chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            )
+        })?;
+        Ok(v)
     }
     fn bytes(&mut self, what: &'static str) -> Result<Vec<u8>, LoadError> {
         let n = self.len(1, what)?;
-        Ok(self.take(n, what)?.to_vec())
+        let mut v = Vec::with_capacity(n);
+        self.each_piece(n, 1, |b| v.extend_from_slice(b))?;
+        Ok(v)
     }
     fn col32(&mut self, what: &'static str) -> Result<Column32, LoadError> {
         match self.u8(what)? {
-            2 => {
-                let n = self.len(2, what)?;
-                let raw = self.take(n * 2, what)?;
-                Ok(Column32::Narrow(
-                    raw.chunks_exact(2)
-                        .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes")))
-                        .collect(),
-                ))
-            }
+            2 => Ok(Column32::Narrow(self.u16s(what)?)),
             4 => Ok(Column32::Wide(self.u32s(what)?)),
             w => Err(invalid(format!("{what}: unknown column width {w}"))),
         }
@@ -248,8 +428,7 @@ impl<'a> Reader<'a> {
         }
     }
     fn str(&mut self, what: &'static str) -> Result<String, LoadError> {
-        let n = self.len(1, what)?;
-        String::from_utf8(self.take(n, what)?.to_vec())
+        String::from_utf8(self.bytes(what)?)
             .map_err(|_| LoadError::Invalid(format!("{what} is not UTF-8")))
     }
 }
@@ -310,7 +489,12 @@ impl Hierarchy {
         w.u32(s.landmarks);
 
         let d = &self.dead_ends;
-        w.col32(&d.cell_anchor);
+        let anchors = d.cell_anchor.canonical();
+        w.u64(anchors.len() as u64);
+        w.u64s(&anchors.present);
+        w.u32s(&anchors.value);
+        w.u32s(&anchors.row);
+        w.col32(&anchors.rows);
         w.u32s(&d.block_end);
         w.u32s(&d.block_island);
         w.u32s(&d.island_core);
@@ -371,70 +555,81 @@ impl Hierarchy {
         std::fs::rename(&tmp, path).map_err(io)
     }
 
-    /// Loads a hierarchy file for `grid`.
+    /// Loads a hierarchy file for `grid`, which must be the map it was built
+    /// from.
+    ///
+    /// The file is read a small piece at a time, checksummed as it arrives
+    /// and decoded straight into the hierarchy's arrays, beside the map's
+    /// fingerprint: no copy of the whole file is made.
     pub fn load_file(grid: Grid, path: impl AsRef<Path>) -> Result<Hierarchy, LoadError> {
-        let path = path.as_ref();
-        // The map's fingerprint while the file is read.
-        let (bytes, fingerprint) = rayon::join(|| std::fs::read(path), || grid.fingerprint());
-        let bytes = bytes.map_err(|source| LoadError::Io {
+        Hierarchy::load_file_in_pieces(grid, path.as_ref(), CHUNK)
+    }
+
+    /// [`Hierarchy::load_file`], reading `chunk` bytes at a time.
+    fn load_file_in_pieces(grid: Grid, path: &Path, chunk: usize) -> Result<Hierarchy, LoadError> {
+        let io = |source| LoadError::Io {
             path: path.display().to_string(),
             source,
-        })?;
-        Hierarchy::read_bytes(grid, &bytes, Some(fingerprint))
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < (HEADER + 8) as u64 {
+            // Too short to hold a header: read whole, so the error names what
+            // is missing exactly as for bytes in memory.
+            let bytes = std::fs::read(path).map_err(io)?;
+            return Hierarchy::from_bytes(grid, &bytes);
+        }
+        let source = FileSource::new(file, path.display().to_string(), len, chunk);
+        Hierarchy::read(grid, source)
     }
 
     /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
     /// be the map it was built from.
     pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
-        Hierarchy::read_bytes(grid, bytes, None)
-    }
-
-    /// [`Hierarchy::from_bytes`], given the map's fingerprint when it is known
-    /// already.
-    fn read_bytes(
-        grid: Grid,
-        bytes: &[u8],
-        fingerprint: Option<u64>,
-    ) -> Result<Hierarchy, LoadError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(LoadError::NotAHierarchy);
         }
-        if bytes.len() < MAGIC.len() + 4 + 8 {
+        if bytes.len() < HEADER + 8 {
             return Err(LoadError::Truncated("header"));
         }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        Hierarchy::read(grid, SliceSource::new(bytes))
+    }
+
+    /// Reads a hierarchy for `grid` from `src`, whose body holds the magic
+    /// bytes and version at least.
+    fn read<S: Source + Send>(grid: Grid, src: S) -> Result<Hierarchy, LoadError> {
+        let mut r = Reader { src };
+        if &r.array::<8>("header")? != MAGIC {
+            return Err(LoadError::NotAHierarchy);
+        }
+        let version = r.u32("header")?;
         if version != FORMAT_VERSION {
             return Err(LoadError::Version {
                 found: version,
                 supported: FORMAT_VERSION,
             });
         }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
         let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
-        // The checksum, then (for a file of the map's size) parsing and
-        // checking the content, which cannot go wrong on another map's cells,
-        // only fail; the map's fingerprint, when not known yet, is computed
-        // beside them. The errors keep their order: a damaged file, then
-        // another map, then invalid content.
+        // Parsing (for a file of the map's size), the checksum, then checking
+        // the content, which cannot go wrong on another map's cells, only
+        // fail; the map's fingerprint is computed beside them. The errors
+        // keep their order: a damaged file, then another map, then invalid
+        // content.
         let read = || {
-            let mut h = WordHasher::new();
-            h.write(body);
-            if h.finish() != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            let parsed = (|| {
+                let fingerprint = r.u64("header")?;
+                let (width, height) = (r.u32("header")?, r.u32("header")?);
+                let content = same_size(width, height).then(|| parse_content(&grid, &mut r));
+                Ok(((fingerprint, width, height), content))
+            })();
+            if !r.src.checksum_matches()? {
                 return Err(LoadError::Checksum);
             }
-            let mut r = Reader {
-                bytes: body,
-                at: 12,
-            };
-            let fingerprint = r.u64("header")?;
-            let (width, height) = (r.u32("header")?, r.u32("header")?);
-            let content = same_size(width, height).then(|| read_content(&grid, r));
-            Ok(((fingerprint, width, height), content))
+            let (header, content) = parsed?;
+            let content = content.map(|c| c.and_then(|c| check_content(&grid, &c).map(|()| c)));
+            Ok((header, content))
         };
-        let (read, map_fingerprint) = match fingerprint {
-            Some(known) => (read(), known),
-            None => rayon::join(read, || grid.fingerprint()),
-        };
+        let (read, map_fingerprint) = rayon::join(read, || grid.fingerprint());
         let ((fingerprint, width, height), content) = read?;
         if !same_size(width, height) || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
@@ -467,9 +662,9 @@ type Content = (
     Vec<StageStats>,
 );
 
-/// Parses the settings and sections after the header and checks them.
-fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
-    let body = r.bytes;
+/// Parses the settings and sections after the header (the shape of the
+/// file; [`check_content`] checks what it says).
+fn parse_content<S: Source>(grid: &Grid, r: &mut Reader<S>) -> Result<Content, LoadError> {
     let cluster_size = r.u32("settings")?;
     let connectivity = match r.u8("settings")? {
         4 => Connectivity::Four,
@@ -507,7 +702,13 @@ fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
     };
 
     let dead_ends = DeadEnds {
-        cell_anchor: r.col32("dead ends")?,
+        cell_anchor: TileColumn::from_parts(
+            r.u64("dead ends")?.min(usize::MAX as u64) as usize,
+            r.u64s("dead ends")?,
+            r.u32s("dead ends")?,
+            r.u32s("dead ends")?,
+            r.col32("dead ends")?,
+        ),
         block_end: r.u32s("dead ends")?,
         block_island: r.u32s("dead ends")?,
         island_core: r.u32s("dead ends")?,
@@ -551,11 +752,16 @@ fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
             bytes: r.u64("stats")?,
         });
     }
-    if r.at != body.len() {
+    if r.src.remaining() != 0 {
         return Err(invalid("trailing bytes after the stats"));
     }
+    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+}
 
-    validate(grid, &settings, &dead_ends, &entrances, &graph)?;
+/// Checks parsed content against `grid`.
+fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadError> {
+    let (settings, dead_ends, entrances, graph, landmarks, _) = content;
+    validate(grid, settings, dead_ends, entrances, graph)?;
     let n = entrances.cells.len();
     if landmarks.count > 16
         || landmarks.nodes.len() != landmarks.count as usize
@@ -564,7 +770,7 @@ fn read_content(grid: &Grid, mut r: Reader<'_>) -> Result<Content, LoadError> {
         return Err(invalid("landmark tables have the wrong shape"));
     }
     check_below(&landmarks.nodes, n.max(1), "landmarks")?;
-    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+    Ok(())
 }
 
 /// Checks every invariant a query relies on.
@@ -607,45 +813,92 @@ fn validate(
     Ok(())
 }
 
-/// A cell has an anchor exactly when it is passable, and anchors name
-/// existing blocks. Row by row, over slices, every comparison folded without
-/// early exits (so it vectorises); only a failing row is looked for again.
-fn check_anchors(grid: &Grid, anchors: &Column32, blocks: usize) -> Result<(), LoadError> {
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    let passable = grid.passable_slice();
-    let open = |y: usize| &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-    let bad_row = match anchors {
-        Column32::Narrow(v) => {
-            let limit = blocks.min(u16::MAX as usize) as u16;
-            (0..grid.height() as usize).find(|y| {
-                !v[y * w..(y + 1) * w]
-                    .iter()
-                    .zip(open(*y))
-                    .fold(true, |ok, (a, p)| {
-                        let wall = *a == u16::MAX;
-                        ok & (wall != *p) & (wall | (*a < limit))
-                    })
-            })
+/// A cell has an anchor exactly when it is passable, anchors name existing
+/// blocks, and the table is in canonical form (see [`crate::tiled`]): mixed
+/// tiles numbered in tile order and truly mixed, shared values 0 where
+/// unused. The tiles are checked in parallel; only a failing tile is looked
+/// at again, to name its first bad cell.
+fn check_anchors(grid: &Grid, anchors: &TileColumn, blocks: usize) -> Result<(), LoadError> {
+    let cells = grid.len();
+    let tiles = TileColumn::tiles_for(cells);
+    let (present, value, row) = (&anchors.present, &anchors.value, &anchors.row);
+    if anchors.len() != cells
+        || present.len() != tiles
+        || value.len() != tiles
+        || row.len() != tiles
+        || !anchors.rows.len().is_multiple_of(TILE)
+    {
+        return Err(invalid("cell table has the wrong shape"));
+    }
+    let mut mixed = 0u32;
+    for r in row.iter().filter(|r| **r != NO_NODE) {
+        if *r != mixed {
+            return Err(invalid("cell table's mixed tiles are out of order"));
         }
-        Column32::Wide(v) => {
-            let limit = blocks.min(u32::MAX as usize) as u32;
-            (0..grid.height() as usize).find(|y| {
-                !v[y * w..(y + 1) * w]
-                    .iter()
-                    .zip(open(*y))
-                    .fold(true, |ok, (a, p)| {
-                        let wall = *a == NO_NODE;
-                        ok & (wall != *p) & (wall | (*a < limit))
-                    })
-            })
+        mixed += 1;
+    }
+    if mixed as usize != anchors.mixed_tiles() {
+        return Err(invalid("cell table has the wrong number of mixed tiles"));
+    }
+    let limit = blocks.min(NO_NODE as usize) as u32;
+    // Tile t, whose passable cells are the bits of `open`.
+    let tile_ok = |t: usize, open: u64| {
+        if present[t] != open {
+            return false;
+        }
+        match row[t] {
+            NO_NODE if open == 0 => value[t] == 0,
+            NO_NODE => value[t] < limit,
+            r => value[t] == 0 && open != 0 && anchors.row_is_mixed(r as usize, open, limit),
         }
     };
-    match bad_row {
-        Some(y) => Err(invalid(format!(
-            "row {y} has a cell with an invalid anchor"
-        ))),
-        None => Ok(()),
+    // Groups of tiles in parallel; within one, the cells are walked in runs
+    // along the rows (a tile may span two), their passability packed to bits.
+    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
+    let passable = grid.passable_slice();
+    const GROUP: usize = 256;
+    let bad = (0..tiles.div_ceil(GROUP))
+        .into_par_iter()
+        .filter_map(|g| {
+            let mut i = g * GROUP * TILE;
+            let (mut y, mut x) = (i / w, i % w);
+            for t in g * GROUP..(g * GROUP + GROUP).min(tiles) {
+                let (start, end) = (i, (i + TILE).min(cells));
+                let mut open = 0u64;
+                while i < end {
+                    let run = (w - x).min(end - i);
+                    let at = (y + 1) * pw + 1 + x;
+                    open |= pack64(&passable[at..at + run]) << (i - start);
+                    i += run;
+                    x += run;
+                    if x == w {
+                        (x, y) = (0, y + 1);
+                    }
+                }
+                if !tile_ok(t, open) {
+                    return Some(t);
+                }
+            }
+            None
+        })
+        .min();
+    let Some(t) = bad else {
+        return Ok(());
+    };
+    let (start, end) = (t * TILE, (t * TILE + TILE).min(cells));
+    for i in start..end {
+        let p = grid.point_of(crate::CellIndex(i as u32));
+        let a = anchors.get(i);
+        if (a == NO_NODE) == grid.is_passable(p) || (a != NO_NODE && a >= limit) {
+            return Err(invalid(format!(
+                "cell ({}, {}) has an invalid anchor",
+                p.x, p.y
+            )));
+        }
     }
+    Err(invalid(format!(
+        "tile {t} of the cell table is not in canonical form"
+    )))
 }
 
 /// The transitions, links, edges and stored paths.
@@ -706,12 +959,18 @@ fn validate_graph(
     tables?;
     if !g.path_first.is_empty() || !g.path_codes.is_empty() {
         // Every stored path must walk, by legal moves, from its edge's source
-        // to its target: queries copy them without further checks.
+        // to its target: queries copy them without further checks. Walks
+        // run on padded nodes, each transition's found once.
+        let node_at: Vec<crate::grid::Node> = e
+            .cells
+            .par_iter()
+            .map(|c| grid.node(grid.point_of(crate::CellIndex(*c))))
+            .collect();
         (0..nodes)
             .into_par_iter()
             .with_min_len(256)
             .try_for_each(|v| {
-                let from = grid.node(grid.point_of(crate::CellIndex(e.cells[v])));
+                let from = node_at[v];
                 for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
                     let Some(codes) = g.edge_path(edge) else {
                         continue;
@@ -730,9 +989,7 @@ fn validate_graph(
                         };
                         n = m;
                     }
-                    let to = grid
-                        .node(grid.point_of(crate::CellIndex(e.cells[g.edge_to[edge] as usize])));
-                    if n != to {
+                    if n != node_at[g.edge_to[edge] as usize] {
                         return Err(invalid(format!(
                             "stored path of edge {edge} ends off its target"
                         )));
@@ -766,6 +1023,51 @@ mod tests {
         assert_eq!(back.stats, h.stats);
     }
 
+    /// The hierarchy in a file read `chunk` bytes at a time, or the error.
+    fn load_in_pieces(h: &Hierarchy, bytes: &[u8], chunk: usize) -> Result<Hierarchy, LoadError> {
+        let dir = std::env::temp_dir().join(format!("tierpath-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{chunk}-{}.tph", bytes.len()));
+        std::fs::write(&file, bytes).unwrap();
+        let loaded = Hierarchy::load_file_in_pieces(h.grid().clone(), &file, chunk);
+        std::fs::remove_file(&file).unwrap();
+        loaded
+    }
+
+    #[test]
+    fn files_read_in_pieces_load_like_bytes() {
+        // A maze keeps many stored paths, so the file crosses many pieces.
+        let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 40, 5).unwrap();
+        let h = Hierarchy::builder().cluster_size(8).build(grid).unwrap();
+        let bytes = h.to_bytes();
+        assert!(bytes.len() > 20 * 1000, "{} bytes", bytes.len());
+        for chunk in [8, 9, 13, 64, 4096, CHUNK] {
+            let back = load_in_pieces(&h, &bytes, chunk).unwrap();
+            assert_eq!(back.to_bytes(), bytes, "pieces of {chunk}");
+        }
+        // Damage and cuts anywhere give the error bytes in memory give.
+        let same = |bad: &[u8], chunk: usize| {
+            let want = format!(
+                "{:?}",
+                Hierarchy::from_bytes(h.grid().clone(), bad).map(|_| ())
+            );
+            let got = format!("{:?}", load_in_pieces(&h, bad, chunk).map(|_| ()));
+            assert_eq!(got, want, "{} bytes in pieces of {chunk}", bad.len());
+            assert!(want.starts_with("Err"));
+        };
+        for (n, i) in (0..bytes.len()).step_by(997).enumerate() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x04;
+            same(&bad, [8, 13, 4096][n % 3]);
+        }
+        for cut in [0, 3, 8, 12, 19, 20, 40, bytes.len() / 3, bytes.len() - 1] {
+            same(&bytes[..cut], 13);
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        same(&longer, 9);
+    }
+
     #[test]
     fn every_damaged_byte_is_caught() {
         let h = sample();
@@ -796,29 +1098,44 @@ mod tests {
             .rev()
             .find(|i| grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
             .unwrap();
-        let narrow = |v: &[u32]| {
-            Column32::Narrow(
-                v.iter()
-                    .map(|a| if *a == NO_NODE { u16::MAX } else { *a as u16 })
-                    .collect(),
-            )
-        };
-        for column in [narrow as fn(&[u32]) -> Column32, |v| {
-            Column32::Wide(v.to_vec())
-        }] {
-            assert!(check_anchors(grid, &column(&good), blocks).is_ok());
-            for (cell, anchor) in [(wall, 0), (open, NO_NODE), (open, blocks as u32)] {
-                let mut bad = good.clone();
-                bad[cell] = anchor;
-                let row = cell / grid.width() as usize;
-                match check_anchors(grid, &column(&bad), blocks) {
-                    Err(LoadError::Invalid(msg)) => {
-                        assert!(msg.contains(&format!("row {row} ")), "{msg}")
-                    }
-                    other => panic!("cell {cell} anchored at {anchor}: {other:?}"),
+        let packed = |v: &[u32]| TileColumn::pack(v.len(), |i| v[i]);
+        assert!(check_anchors(grid, &packed(&good), blocks).is_ok());
+        for (cell, anchor) in [(wall, 0), (open, NO_NODE), (open, blocks as u32)] {
+            let mut bad = good.clone();
+            bad[cell] = anchor;
+            let p = grid.point_of(crate::CellIndex(cell as u32));
+            match check_anchors(grid, &packed(&bad), blocks) {
+                Err(LoadError::Invalid(msg)) => {
+                    assert!(msg.contains(&format!("cell ({}, {}) ", p.x, p.y)), "{msg}")
                 }
+                other => panic!("cell {cell} anchored at {anchor}: {other:?}"),
             }
         }
+        // Layouts that read right but are not the canonical one.
+        let canon = packed(&good);
+        let uniform = (0..canon.row.len())
+            .find(|t| canon.row[*t] == NO_NODE && canon.present[*t] != 0)
+            .expect("a uniform tile");
+        let mut split = canon.clone();
+        split.set(uniform * TILE, canon.value[uniform] + 1);
+        split.set(uniform * TILE, canon.value[uniform]);
+        assert!(split == canon, "same values");
+        let msg = format!("{:?}", check_anchors(grid, &split, blocks));
+        assert!(
+            msg.contains("out of order") || msg.contains("canonical form"),
+            "{msg}"
+        );
+        let mut stale = canon.clone();
+        let empty = (0..canon.row.len()).find(|t| canon.present[*t] == 0);
+        if let Some(t) = empty {
+            stale.value[t] = 1;
+            let msg = format!("{:?}", check_anchors(grid, &stale, blocks));
+            assert!(msg.contains("canonical form"), "{msg}");
+        }
+        let mut short = canon.clone();
+        short.present.pop();
+        let msg = format!("{:?}", check_anchors(grid, &short, blocks));
+        assert!(msg.contains("wrong shape"), "{msg}");
     }
 
     /// Serialises `h` (the checksum made to match whatever it holds), and
@@ -849,18 +1166,7 @@ mod tests {
             })
             .unwrap();
         let mut bad_anchor = h.clone();
-        bad_anchor.dead_ends.cell_anchor = match &h.dead_ends.cell_anchor {
-            Column32::Narrow(v) => {
-                let mut v = v.clone();
-                v[open] = u16::MAX;
-                Column32::Narrow(v)
-            }
-            Column32::Wide(v) => {
-                let mut v = v.clone();
-                v[open] = NO_NODE;
-                Column32::Wide(v)
-            }
-        };
+        bad_anchor.dead_ends.cell_anchor.set(open, NO_NODE);
         assert!(rejection(&bad_anchor, false).contains("invalid anchor"));
         // The file's layout is wrong too: that comes first.
         assert!(rejection(&bad_anchor, true).contains("trailing bytes"));
@@ -944,11 +1250,11 @@ mod tests {
             Hierarchy::from_bytes(walled, &bytes),
             Err(LoadError::MapMismatch { .. })
         ));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
+        let mut newer = bytes.clone();
+        newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         assert!(matches!(
-            Hierarchy::from_bytes(h.grid().clone(), &v2),
-            Err(LoadError::Version { found: 2, .. })
+            Hierarchy::from_bytes(h.grid().clone(), &newer),
+            Err(LoadError::Version { found, .. }) if found == FORMAT_VERSION + 1
         ));
         assert!(matches!(
             Hierarchy::from_bytes(h.grid().clone(), b"PNG\x89 whatever"),

@@ -36,7 +36,7 @@ use fixedbitset::FixedBitSet;
 
 use super::islands::Islands;
 use crate::grid::{Grid, Movement, Node};
-use crate::packed::Column32;
+use crate::tiled::TileColumn;
 
 /// No node: a blocked cell.
 pub(crate) const NO_NODE: u32 = u32::MAX;
@@ -45,8 +45,8 @@ pub(crate) const NO_NODE: u32 = u32::MAX;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeadEnds {
     /// Anchor block (preorder id) of every cell, row-major; [`NO_NODE`] when
-    /// blocked.
-    pub(crate) cell_anchor: Column32,
+    /// blocked. Stored once per run of equal anchors.
+    pub(crate) cell_anchor: TileColumn,
     /// Exclusive end of each block's preorder subtree range.
     pub(crate) block_end: Vec<u32>,
     /// Island of each block.
@@ -446,10 +446,8 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
     };
     let lut: Vec<u32> = order[..nb].iter().map(|a| tag(*a)).collect();
     let mut dead_end_cells = 0u64;
-    // Every block holds a cell anchored at it (a non-root block has a cell
-    // besides the articulation cell above it, which is either not an
-    // articulation cell or one below it), so the largest anchor is nb - 1,
-    // and the column is narrow exactly when `Column32::pack` would make it so.
+    // Written in full at the narrowest width that fits (the largest anchor
+    // is below the block count), then packed per tile.
     let cell_anchor = if nb <= u16::MAX as usize {
         let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a as u16);
         fix_cuts(
@@ -462,7 +460,7 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
             &mut dead_end_cells,
             |i, a| out[i] = a as u16,
         );
-        Column32::Narrow(out)
+        TileColumn::pack_slice(&out, u16::MAX)
     } else {
         let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a);
         fix_cuts(
@@ -475,7 +473,7 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
             &mut dead_end_cells,
             |i, a| out[i] = a,
         );
-        Column32::Wide(out)
+        TileColumn::pack_slice(&out, NO_NODE)
     };
 
     DeadEnds {
@@ -573,8 +571,8 @@ mod reference {
 
     use super::{DeadEnds, NO_NODE};
     use crate::grid::{Grid, Movement, Node, Point};
-    use crate::packed::Column32;
     use crate::preprocess::islands::{Islands, NO_ISLAND};
+    use crate::tiled::TileColumn;
 
     /// One frame of the iterative depth-first search.
     struct Frame {
@@ -585,7 +583,7 @@ mod reference {
     }
 
     /// The previous implementation (three per-cell arrays, a bit set of
-    /// articulation cells, `Column32::pack`), kept verbatim as the reference.
+    /// articulation cells, `TileColumn::pack`), kept verbatim as the reference.
     pub(super) fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
         let movement = &Grid::topology_movement(movement);
         let four = !movement.diagonals();
@@ -812,7 +810,7 @@ mod reference {
         }
 
         DeadEnds {
-            cell_anchor: Column32::pack(cell_anchor),
+            cell_anchor: TileColumn::pack_slice(&cell_anchor, NO_NODE),
             block_end,
             block_island,
             island_core,
@@ -960,13 +958,13 @@ mod tests {
         let m = Movement::default();
         let d = find_dead_ends(&g, &m, &find_islands(&g, &m));
         assert_eq!(d.blocks(), 300 * 230);
-        assert!(matches!(d.cell_anchor, Column32::Wide(_)));
+        assert!(d.cell_anchor.is_wide());
         same_as_reference(&g, "isolated cells");
         // The narrow limit exactly: 65,535 blocks.
         let g = Grid::from_fn(510, 514, |p| p.x % 2 == 0 && p.y % 2 == 0).unwrap();
         let d = find_dead_ends(&g, &m, &find_islands(&g, &m));
         assert_eq!(d.blocks(), 65_535);
-        assert!(matches!(d.cell_anchor, Column32::Narrow(_)));
+        assert!(!d.cell_anchor.is_wide());
         same_as_reference(&g, "65,535 isolated cells");
     }
 
