@@ -303,6 +303,12 @@ proptest! {
         world.refresh_landmarks();
         let rebuilt = case.builder(4).build(grid.clone()).unwrap();
         assert_same(world.hierarchy(), &rebuilt, "after refreshing landmarks");
+        // A repaired hierarchy saves (its cell table repacked to canonical
+        // form) and loads back, passing every check.
+        let bytes = world.hierarchy().to_bytes();
+        let back = Hierarchy::from_bytes(grid.clone(), &bytes);
+        prop_assert!(back.is_ok(), "{:?}\n{}", back.map(|_| ()), grid.to_ascii());
+        prop_assert!(back.unwrap().to_bytes() == bytes);
     }
 }
 
