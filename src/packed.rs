@@ -1,9 +1,10 @@
 //! Integer columns stored at half width when every value fits.
 //!
-//! The hierarchy's largest tables (a block per cell, a cost per edge, a
-//! landmark distance per node) usually hold values far below their type's
-//! range. Each is kept at half width when all of its values fit, with the
-//! "none" sentinel (`MAX`) preserved, and widened on read.
+//! The hierarchy's largest tables (a cost per edge, a landmark distance per
+//! node, the mixed rows of the tiled cell table) usually hold values far
+//! below their type's range. Each is kept at half width when all of its
+//! values fit, with the "none" sentinel (`MAX`) preserved, and widened on
+//! read.
 
 /// A column of `u32` values, stored as `u16` when every value is below
 /// `u16::MAX` or is the sentinel `u32::MAX`.
@@ -20,8 +21,7 @@ impl Default for Column32 {
 }
 
 impl Column32 {
-    /// Packs `values`, narrowing when possible. (The dead-end stage writes its
-    /// column at the right width directly; the sized hierarchy packs.)
+    /// Packs `values`, narrowing when possible.
     pub(crate) fn pack(values: Vec<u32>) -> Column32 {
         if values
             .iter()

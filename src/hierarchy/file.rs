@@ -374,38 +374,32 @@ impl<S: Source> Reader<S> {
         }
         Ok(())
     }
-    fn u16s(&mut self, what: &'static str) -> Result<Vec<u16>, LoadError> {
-        let n = self.len(2, what)?;
+    /// A length-prefixed array of `N`-byte little-endian integers. (`from_le`
+    /// is generic, not a `fn` pointer: a pointer is not inlined, and the
+    /// decoding then ran at half speed.)
+    fn ints<T, const N: usize>(
+        &mut self,
+        what: &'static str,
+        from_le: impl Fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, LoadError> {
+        let n = self.len(N, what)?;
         let mut v = Vec::with_capacity(n);
-        self.each_piece(n, 2, |b| {
+        self.each_piece(n, N, |b| {
             v.extend(
-                b.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes"))),
+                b.chunks_exact(N)
+                    .map(|c| from_le(c.try_into().expect("N bytes"))),
             )
         })?;
         Ok(v)
+    }
+    fn u16s(&mut self, what: &'static str) -> Result<Vec<u16>, LoadError> {
+        self.ints(what, u16::from_le_bytes)
     }
     fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, LoadError> {
-        let n = self.len(4, what)?;
-        let mut v = Vec::with_capacity(n);
-        self.each_piece(n, 4, |b| {
-            v.extend(
-                b.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
-            )
-        })?;
-        Ok(v)
+        self.ints(what, u32::from_le_bytes)
     }
     fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, LoadError> {
-        let n = self.len(8, what)?;
-        let mut v = Vec::with_capacity(n);
-        self.each_piece(n, 8, |b| {
-            v.extend(
-                b.chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            )
-        })?;
-        Ok(v)
+        self.ints(what, u64::from_le_bytes)
     }
     fn bytes(&mut self, what: &'static str) -> Result<Vec<u8>, LoadError> {
         let n = self.len(1, what)?;
