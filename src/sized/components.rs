@@ -22,6 +22,7 @@
 
 use crate::grid::{CornerRule, Movement};
 use crate::packed::Column32;
+use crate::tiled::TileColumn;
 
 use super::Clearance;
 
@@ -30,8 +31,9 @@ const NONE: u32 = u32::MAX;
 /// The component forest of every size up to a maximum.
 #[derive(Debug, Clone)]
 pub(crate) struct SizeComponents {
-    /// Per cell (row-major): its component at its top level; NONE when blocked.
-    cell_comp: Column32,
+    /// Per cell (row-major): its component at its top level; NONE when
+    /// blocked. Stored once per run of equal labels.
+    cell_comp: TileColumn,
     /// Per component: the component one level down holding it (NONE at level 1).
     parent: Column32,
     /// Components per size, index `k - 1`.
@@ -162,7 +164,7 @@ impl SizeComponents {
             above = (start, parent.len() as u32);
         }
         SizeComponents {
-            cell_comp: Column32::pack(cell_comp),
+            cell_comp: TileColumn::pack_slice(&cell_comp, NONE),
             parent: Column32::pack(parent),
             per_size,
         }
