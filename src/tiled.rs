@@ -12,7 +12,7 @@
 //!
 //! # Canonical form
 //!
-//! [`TileColumn::pack`] makes a tile mixed only when its cells differ, and
+//! [`TileColumn::pack_slice`] makes a tile mixed only when its cells differ, and
 //! numbers the mixed rows in tile order; an empty or mixed tile's shared value
 //! is 0. [`TileColumn::set`] keeps lookups right but may leave a tile mixed
 //! whose cells became equal, or rows out of order; [`TileColumn::canonical`]
@@ -57,54 +57,9 @@ impl TileColumn {
         len.div_ceil(TILE)
     }
 
-    /// Packs a column given as `len` values read by `at` (canonical form).
-    pub(crate) fn pack(len: usize, at: impl Fn(usize) -> u32) -> TileColumn {
-        let tiles = Self::tiles_for(len);
-        let mut c = TileColumn {
-            len,
-            present: Vec::with_capacity(tiles),
-            value: Vec::with_capacity(tiles),
-            row: Vec::with_capacity(tiles),
-            rows: Column32::default(),
-            edited: false,
-        };
-        let mut rows: Vec<u32> = Vec::new();
-        let mut tile = [NONE; TILE];
-        for t in 0..tiles {
-            let start = t * TILE;
-            let n = TILE.min(len - start);
-            for (k, slot) in tile.iter_mut().enumerate() {
-                *slot = if k < n { at(start + k) } else { NONE };
-            }
-            let (mask, first, same) =
-                tile.iter()
-                    .enumerate()
-                    .fold((0u64, NONE, true), |(mask, first, same), (k, v)| {
-                        if *v == NONE {
-                            (mask, first, same)
-                        } else if first == NONE {
-                            (mask | 1 << k, *v, same)
-                        } else {
-                            (mask | 1 << k, first, same & (*v == first))
-                        }
-                    });
-            c.present.push(mask);
-            if same {
-                c.value.push(if mask == 0 { 0 } else { first });
-                c.row.push(NONE);
-            } else {
-                c.value.push(0);
-                c.row.push((rows.len() / TILE) as u32);
-                rows.extend_from_slice(&tile);
-            }
-        }
-        c.rows = Column32::pack(rows);
-        c
-    }
-
     /// Packs a column held in full as `values`, `none` marking cells without
-    /// a value (canonical form). The fast path of [`TileColumn::pack`]: each
-    /// tile is two folds over a slice, which vectorise.
+    /// a value (canonical form). Each tile is two folds over a slice, which
+    /// vectorise.
     pub(crate) fn pack_slice<T>(values: &[T], none: T) -> TileColumn
     where
         T: Copy + Eq + Into<u32>,
@@ -148,7 +103,8 @@ impl TileColumn {
     /// The same values in canonical form (repacked only after edits).
     pub(crate) fn canonical(&self) -> std::borrow::Cow<'_, TileColumn> {
         if self.edited {
-            std::borrow::Cow::Owned(TileColumn::pack(self.len, |i| self.get(i)))
+            let values: Vec<u32> = (0..self.len).map(|i| self.get(i)).collect();
+            std::borrow::Cow::Owned(TileColumn::pack_slice(&values, NONE))
         } else {
             std::borrow::Cow::Borrowed(self)
         }
@@ -312,7 +268,7 @@ mod tests {
                 _ => 7,
             })
             .collect();
-        let c = TileColumn::pack(values.len(), |i| values[i]);
+        let c = TileColumn::pack_slice(&values, NONE);
         assert_eq!((0..200).map(|i| c.get(i)).collect::<Vec<_>>(), values);
         assert_eq!(c.present.len(), 4);
         assert_eq!(c.mixed_tiles(), 1);
@@ -325,7 +281,8 @@ mod tests {
 
     #[test]
     fn wide_values_widen_the_rows() {
-        let c = TileColumn::pack(70, |i| if i == 3 { 1 << 20 } else { 5 });
+        let values: Vec<u32> = (0..70).map(|i| if i == 3 { 1 << 20 } else { 5 }).collect();
+        let c = TileColumn::pack_slice(&values, NONE);
         assert!(c.is_wide());
         assert_eq!(c.get(3), 1 << 20);
         assert_eq!(c.get(69), 5);
@@ -341,7 +298,7 @@ mod tests {
             sets in proptest::collection::vec((0usize..300, prop_oneof![Just(NONE), 0u32..4, Just(70_000u32)]), 0..80),
         ) {
             let mut plain: Vec<u32> = init[..len].to_vec();
-            let mut c = TileColumn::pack(len, |i| plain[i]);
+            let mut c = TileColumn::pack_slice(&plain, NONE);
             for (i, v) in sets {
                 let i = i % len;
                 plain[i] = v;
@@ -351,12 +308,7 @@ mod tests {
             for (i, v) in plain.iter().enumerate() {
                 prop_assert_eq!(c.get(i), *v, "cell {}", i);
             }
-            let packed = TileColumn::pack(len, |i| plain[i]);
-            let from_slice = TileColumn::pack_slice(&plain, NONE);
-            prop_assert_eq!(&from_slice.present, &packed.present);
-            prop_assert_eq!(&from_slice.value, &packed.value);
-            prop_assert_eq!(&from_slice.row, &packed.row);
-            prop_assert_eq!(&from_slice.rows, &packed.rows);
+            let packed = TileColumn::pack_slice(&plain, NONE);
             let canon = c.canonical();
             prop_assert_eq!(&canon.present, &packed.present);
             prop_assert_eq!(&canon.value, &packed.value);

@@ -81,6 +81,23 @@ impl Movement {
         diagonal: 14,
     };
 
+    /// Every movement rule, for tests: 4-connected, the three corner rules
+    /// of 8-connected moves, and the 10/14 costs.
+    #[cfg(test)]
+    pub(crate) fn every_rule() -> [Movement; 5] {
+        let with = |corners| Movement {
+            corners,
+            ..Movement::default()
+        };
+        [
+            Movement::FOUR,
+            Movement::default(),
+            with(CornerRule::IfOneFree),
+            with(CornerRule::Always),
+            Movement::TEN_FOURTEEN,
+        ]
+    }
+
     /// Whether diagonal moves exist.
     #[inline]
     pub fn diagonals(&self) -> bool {

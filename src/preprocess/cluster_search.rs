@@ -371,22 +371,6 @@ mod tests {
         (dist, parent)
     }
 
-    fn movements() -> [Movement; 5] {
-        [
-            Movement::FOUR,
-            Movement::default(),
-            Movement {
-                corners: CornerRule::IfOneFree,
-                ..Movement::default()
-            },
-            Movement {
-                corners: CornerRule::Always,
-                ..Movement::default()
-            },
-            Movement::TEN_FOURTEEN,
-        ]
-    }
-
     #[test]
     fn kernel_matches_the_reference_costs_and_paths() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
@@ -424,7 +408,7 @@ mod tests {
             }
             // Several searches per map and rule, through one scratch kept
             // across maps and rules (as a thread's is across clusters).
-            for m in movements().into_iter().flat_map(|m| [m; 3]) {
+            for m in Movement::every_rule().into_iter().flat_map(|m| [m; 3]) {
                 let source = cells[(next() % cells.len() as u64) as usize];
                 // A few targets (the search stops early), or none (it
                 // explores everything).

@@ -824,9 +824,9 @@ mod reference {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Point;
     use crate::mapgen::{self, MapKind, MapParams};
     use crate::preprocess::islands::find_islands;
-    use crate::{CornerRule, Point};
 
     fn build(ascii: &str) -> (Grid, DeadEnds) {
         let g = Grid::from_ascii(ascii).unwrap();
@@ -875,26 +875,8 @@ mod tests {
         assert!(d.relevant(cell(5, 2), s, inside));
     }
 
-    /// Every movement rule (the topology only distinguishes 4-connected,
-    /// corner-free 8-connected = 4-connected, and the two corner-cutting rules).
-    fn movements() -> [Movement; 5] {
-        [
-            Movement::FOUR,
-            Movement::default(),
-            Movement {
-                corners: CornerRule::IfOneFree,
-                ..Movement::default()
-            },
-            Movement {
-                corners: CornerRule::Always,
-                ..Movement::default()
-            },
-            Movement::TEN_FOURTEEN,
-        ]
-    }
-
     fn same_as_reference(g: &Grid, what: &str) {
-        for m in movements() {
+        for m in Movement::every_rule() {
             let isl = find_islands(g, &m);
             let fast = find_dead_ends(g, &m, &isl);
             let slow = reference::find_dead_ends(g, &m, &isl);

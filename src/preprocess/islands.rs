@@ -150,18 +150,7 @@ mod tests {
     fn matches_a_flood_fill_on_awkward_shapes() {
         // U shapes, diagonal contacts and single cells, under every rule.
         let g = Grid::from_fn(23, 17, |p| (p.x * 7 + p.y * 5 + p.x * p.y) % 5 != 0).unwrap();
-        for m in [
-            Movement::default(),
-            Movement::FOUR,
-            Movement {
-                corners: CornerRule::IfOneFree,
-                ..Movement::default()
-            },
-            Movement {
-                corners: CornerRule::Always,
-                ..Movement::default()
-            },
-        ] {
+        for m in Movement::every_rule() {
             let isl = find_islands(&g, &m);
             // Reference: a depth-first flood fill with the movement's moves.
             let mut reference = vec![NO_ISLAND; g.padded_len()];

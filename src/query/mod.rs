@@ -268,25 +268,8 @@ impl Hierarchy {
         // Its path is returned when provably optimal; otherwise it competes
         // with the hierarchical one below.
         let mut near = None;
-        let layout = self.layout();
-        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
-        let (csx, csy, ctx, cty) = (
-            cs % layout.cols,
-            cs / layout.cols,
-            ct % layout.cols,
-            ct / layout.cols,
-        );
-        if csx.abs_diff(ctx) <= 1 && csy.abs_diff(cty) <= 1 {
+        if let Some(area) = self.near_area(start, goal) {
             let clock = Clock::start(timing);
-            let (x0, x1) = (
-                csx.min(ctx).saturating_sub(1),
-                (csx.max(ctx) + 1).min(layout.cols - 1),
-            );
-            let (y0, y1) = (
-                csy.min(cty).saturating_sub(1),
-                (csy.max(cty) + 1).min(layout.rows - 1),
-            );
-            let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
             let found = self.bounded_astar(&mut cache.grid, start, goal, area);
             cache.collect_fine();
             stats.fine_expanded += cache.grid.stats().expanded;
@@ -376,6 +359,31 @@ impl Hierarchy {
                 Ok(Some(PathPlan::finished(best, stats)))
             }
         }
+    }
+
+    /// The area of the near search (the clusters around both ends) when start
+    /// and goal are in the same or neighbouring clusters.
+    pub(crate) fn near_area(&self, start: Point, goal: Point) -> Option<Rect> {
+        let layout = self.layout();
+        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
+        let (csx, csy, ctx, cty) = (
+            cs % layout.cols,
+            cs / layout.cols,
+            ct % layout.cols,
+            ct / layout.cols,
+        );
+        if csx.abs_diff(ctx) > 1 || csy.abs_diff(cty) > 1 {
+            return None;
+        }
+        let (x0, x1) = (
+            csx.min(ctx).saturating_sub(1),
+            (csx.max(ctx) + 1).min(layout.cols - 1),
+        );
+        let (y0, y1) = (
+            csy.min(cty).saturating_sub(1),
+            (csy.max(cty) + 1).min(layout.rows - 1),
+        );
+        Some(self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1))
     }
 
     /// A lower bound on the cost of any path from `s` to `t` that leaves

@@ -507,34 +507,6 @@ fn against_near(near: Option<Path>, path: Path, mut stats: QueryStats) -> QueryO
     }
 }
 
-impl Hierarchy {
-    /// The area of the near search (the clusters around both ends) when start
-    /// and goal are in the same or neighbouring clusters, as
-    /// [`Hierarchy::plan`] computes it.
-    pub(crate) fn near_area(&self, start: Point, goal: Point) -> Option<Rect> {
-        let layout = self.layout();
-        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
-        let (csx, csy, ctx, cty) = (
-            cs % layout.cols,
-            cs / layout.cols,
-            ct % layout.cols,
-            ct / layout.cols,
-        );
-        if csx.abs_diff(ctx) > 1 || csy.abs_diff(cty) > 1 {
-            return None;
-        }
-        let (x0, x1) = (
-            csx.min(ctx).saturating_sub(1),
-            (csx.max(ctx) + 1).min(layout.cols - 1),
-        );
-        let (y0, y1) = (
-            csy.min(cty).saturating_sub(1),
-            (csy.max(cty) + 1).min(layout.rows - 1),
-        );
-        Some(self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
