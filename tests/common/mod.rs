@@ -19,7 +19,6 @@
 //! ```
 #![allow(dead_code)] // each test crate uses a different part of this module
 
-pub mod cli;
 pub mod maps;
 pub mod reference;
 
@@ -40,7 +39,17 @@ pub const ROOT_VAR: &str = "TIERPATH_MOVINGAI";
 pub fn movingai_root() -> Option<PathBuf> {
     let root = match std::env::var_os(ROOT_VAR) {
         Some(v) if !v.is_empty() => PathBuf::from(v),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai"),
+        // Beside the repository; member crates (the command line) sit one
+        // folder below its root.
+        _ => {
+            let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let beside = |dir: &Path| dir.join("../shared/movingai");
+            if manifest.join("../Cargo.toml").is_file() {
+                beside(&manifest.join(".."))
+            } else {
+                beside(manifest)
+            }
+        }
     };
     if root.join("maps").is_dir() && root.join("scenarios").is_dir() {
         Some(root)

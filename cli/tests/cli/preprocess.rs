@@ -2,9 +2,7 @@
 //! where the flags say, stats that match the library's, batches that survive a
 //! bad map, and clean failures (never a panic) on damaged or foreign files.
 
-mod common;
-
-use common::cli::*;
+use crate::support::*;
 
 use std::path::{Path, PathBuf};
 use tierpath::mapgen::{self, MapKind};

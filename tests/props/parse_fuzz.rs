@@ -229,11 +229,9 @@ fn example_files_parse() {
 /// scenario finds its map and fits it.
 #[test]
 fn movingai_subset_parses() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    if !root.join("scenarios").is_dir() {
-        eprintln!("skipping: {} not found", root.display());
+    let Some(root) = crate::common::movingai_root() else {
         return;
-    }
+    };
     let mut checked = 0;
     for set in std::fs::read_dir(root.join("scenarios")).unwrap() {
         for file in std::fs::read_dir(set.unwrap().path()).unwrap() {

@@ -2,9 +2,7 @@
 //! checked here again against the footprint rule, and clean failures on bad
 //! sizes.
 
-mod common;
-
-use common::cli::*;
+use crate::support::*;
 
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io, sized_path_cost};
 

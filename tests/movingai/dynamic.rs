@@ -4,7 +4,7 @@
 //! like one rebuilt from scratch: same statistics (transitions, edges,
 //! islands, dead-end cells) and the same paths for a set of queries.
 
-mod common;
+use crate::common;
 
 use tierpath::{
     CostLayers, DynamicHierarchy, Edit, Grid, Hierarchy, HierarchyBuilder, Point, QueryCache,

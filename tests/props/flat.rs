@@ -5,11 +5,11 @@
 //! Every failure prints the (shrunk) map as ASCII with `S` and `G` marked, the
 //! terrain weights that differ from plain ground, and the query.
 
-mod common;
+use crate::common;
 
 use std::fmt;
 
-use common::reference::{TestMap, dijkstra, dijkstra_within, movements};
+use crate::common::reference::{TestMap, dijkstra, dijkstra_within, movements};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use tierpath::{

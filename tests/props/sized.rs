@@ -23,13 +23,13 @@
 //!
 //! A failing case prints its map as ASCII with its settings.
 
-mod common;
+use crate::common;
 
 use std::fmt;
 
-use common::Rng;
-use common::maps::{Layout, Obstacles, lay_out};
-use common::reference::{TestMap, dijkstra, movements};
+use crate::common::Rng;
+use crate::common::maps::{Layout, Obstacles, lay_out};
+use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
     Cost, Method, Movement, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,

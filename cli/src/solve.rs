@@ -787,7 +787,7 @@ mod tests {
         .unwrap();
         let map = dir.join("walls.map");
         io::save_map(&grid, &map).unwrap();
-        let mut astar = super::super::solver::Algo::Astar
+        let mut astar = crate::solver::Algo::Astar
             .build(&grid, Movement::default())
             .unwrap();
         let mut scen = String::from("version 1\n");

@@ -14,10 +14,10 @@
 //! other islands are not candidates; a target listed twice is reported by its
 //! first index. Bad input is an error.
 
-mod common;
+use crate::common;
 
-use common::maps::{MapCase, map_cases};
-use common::reference::dijkstra;
+use crate::common::maps::{MapCase, map_cases};
+use crate::common::reference::dijkstra;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;

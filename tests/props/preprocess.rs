@@ -23,13 +23,13 @@
 //! `../shared/movingai` is present) the dead-end share on real maps, printed
 //! per set with `--nocapture`.
 
-mod common;
+use crate::common;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::fmt;
 
-use common::reference::{Distances, TestMap, dijkstra, dijkstra_within, movements};
+use crate::common::reference::{Distances, TestMap, dijkstra, dijkstra_within, movements};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use tierpath::mapgen::{self, MapKind, MapParams};

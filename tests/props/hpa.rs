@@ -13,14 +13,14 @@
 //! A failing case prints its map as ASCII (`S`/`G` mark the queries, weighted
 //! cells are listed) with its movement rule and cluster side.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::fmt;
 
-use common::Rng;
-use common::maps::{Layout, Obstacles, lay_out};
-use common::reference::{TestMap, movements};
+use crate::common::Rng;
+use crate::common::maps::{Layout, Obstacles, lay_out};
+use crate::common::reference::{TestMap, movements};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;

@@ -2,9 +2,9 @@
 //! JSON/CSV figures on a tiny generated map (and a real Dragon Age scenario
 //! when `../shared/movingai` is present), PNG sizes, and clean failures.
 
-mod common;
+use crate::common;
 
-use common::cli::*;
+use crate::support::*;
 
 use std::path::{Path, PathBuf};
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};

@@ -1,20 +1,22 @@
-//! The command line's pieces: one file per subcommand, plus the pluggable
-//! [`solver::Solver`] trait and the helpers they share.
+//! The `tierpath` command line: `demo`, `solve`, `generate`, `preprocess`,
+//! `info`, `bench`, `render`, and the run-time tools `replan`, `path`,
+//! `nearest` and `queue-demo`. Each subcommand lives in its own file under
+//! `cli/src/`; see the README.
 
-pub mod bench;
-pub mod demo;
-pub mod generate;
-pub mod info;
-pub mod nearest;
-pub mod path;
-pub mod preprocess;
-pub mod queue_demo;
-pub mod render;
-pub mod render_png;
-pub mod replan;
-pub mod sized;
-pub mod solve;
-pub mod solver;
+mod bench;
+mod demo;
+mod generate;
+mod info;
+mod nearest;
+mod path;
+mod preprocess;
+mod queue_demo;
+mod render;
+mod render_png;
+mod replan;
+mod sized;
+mod solve;
+mod solver;
 
 use std::error::Error as StdError;
 use std::path::{Path, PathBuf};
@@ -102,12 +104,13 @@ pub fn parse_size(text: &str) -> Result<Size, String> {
     Ok(Size { width, height })
 }
 
-/// The project's shipped default map, relative to the crate.
+/// The project's shipped default map, relative to the repository root.
 pub const DEFAULT_MAP: &str = "data/default.map";
 
 /// Where the shipped default map may be: the current directory (a checkout),
 /// beside the executable's `target/<profile>/` (a built checkout run from
-/// elsewhere), and the crate the binary was built from (`cargo run`).
+/// elsewhere), and the repository the binary was built from (`cargo run`;
+/// the command line is a member crate one folder below the root).
 pub fn default_map_candidates() -> Vec<PathBuf> {
     let mut out = vec![PathBuf::from(DEFAULT_MAP)];
     if let Ok(exe) = std::env::current_exe()
@@ -115,7 +118,11 @@ pub fn default_map_candidates() -> Vec<PathBuf> {
     {
         out.push(root.join(DEFAULT_MAP));
     }
-    out.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_MAP));
+    out.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(DEFAULT_MAP),
+    );
     let mut unique: Vec<PathBuf> = Vec::new();
     for p in out {
         if !unique.contains(&p) {
@@ -166,4 +173,69 @@ mod tests {
         assert!(parse_size("0x5").is_err());
         assert!(parse_size("axb").is_err());
     }
+}
+
+use clap::{Parser, Subcommand};
+
+/// Fast grid pathfinding for games: a two-tier hierarchical planner
+/// (preprocess a map once, then answer long queries in microseconds), with
+/// exact flat A* and Dijkstra as the baseline.
+#[derive(Parser)]
+#[command(name = "tierpath", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Find a long path on the shipped default map (or MAP) and draw it.
+    Demo(demo::Args),
+    /// Run every query of a Moving AI scenario, validate the paths, and
+    /// summarise time, optimality and nodes expanded.
+    Solve(solve::Args),
+    /// Generate a map (rooms, caves, maze, random, mixed) in Moving AI format.
+    Generate(generate::Args),
+    /// Build the hierarchy of one map or many (in parallel), save each to a
+    /// `.tph` file, and print per-map build statistics.
+    Preprocess(preprocess::Args),
+    /// Load a saved hierarchy file and print its statistics.
+    Info(info::Args),
+    /// Benchmark flat A* against the hierarchy on scenario files or folders:
+    /// time, speedup, suboptimality, nodes expanded, build time and memory,
+    /// one table row per map set.
+    Bench(bench::Args),
+    /// Draw a map as a PNG: islands, dead ends, clusters, transitions, and for
+    /// a query the abstract route, the hierarchy's and flat A*'s paths, and
+    /// the cells each search expanded.
+    Render(render_png::Args),
+    /// Change the map while units walk: apply a script of edits (walls,
+    /// terrain, cost fields), repair the hierarchy locally after each, and
+    /// re-plan only the paths the repair touched.
+    Replan(replan::Args),
+    /// One query with the run-time options: a budget on the search, a partial
+    /// path when the goal is not reached, the search spread over frames.
+    Path(path::Args),
+    /// From one cell, the nearest of many targets by path cost.
+    Nearest(nearest::Args),
+    /// Many units' requests served by a queue within a per-frame budget of
+    /// expanded nodes, oldest first.
+    QueueDemo(queue_demo::Args),
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Demo(args) => demo::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Preprocess(args) => preprocess::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Render(args) => render_png::run(args),
+        Command::Replan(args) => replan::run(args),
+        Command::Path(args) => path::run(args),
+        Command::Nearest(args) => nearest::run(args),
+        Command::QueueDemo(args) => queue_demo::run(args),
+    };
+    exit_code(result)
 }

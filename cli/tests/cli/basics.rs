@@ -1,11 +1,11 @@
 //! End-to-end tests of the `tierpath` binary: `demo`, `solve`, `generate`, and
 //! clean failures on bad input.
 
-mod common;
+use crate::common;
 
-use common::cli::*;
+use crate::support::*;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use tierpath::mapgen::{self, MapKind};
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};
@@ -223,23 +223,11 @@ fn solve_counts_blocked_and_unreachable_queries_without_failing() {
     assert!(text.lines().any(|l| l == "1 unreachable"), "{text}");
 }
 
-/// The Moving AI benchmarks, when the shared folder is present.
-fn movingai() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: {} is absent (the Moving AI benchmarks are not in the repository)",
-            dir.display()
-        );
-        None
-    }
-}
-
 #[test]
 fn solve_moving_ai_arena() {
-    let Some(root) = movingai() else { return };
+    let Some(root) = common::movingai_root() else {
+        return;
+    };
     let map = root.join("maps/dao/arena.map");
     let scen = root.join("scenarios/dao/arena.map.scen");
     let queries = std::fs::read_to_string(&scen)
@@ -375,7 +363,7 @@ fn generate_writes_deterministic_readable_maps() {
 /// The maps in data/ are exactly what the README's commands produce.
 #[test]
 fn shipped_maps_match_their_generate_commands() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
     let dir = scratch("regenerate");
     for (file, args) in [
         (

@@ -16,11 +16,11 @@
 //!   cell when chosen hierarchically. A reachable goal is answered as by
 //!   `find_path`.
 
-mod common;
+use crate::common;
 
-use common::Rng;
-use common::maps::{MapCase, map_cases};
-use common::reference::{Distances, dijkstra};
+use crate::common::Rng;
+use crate::common::maps::{MapCase, map_cases};
+use crate::common::reference::{Distances, dijkstra};
 use proptest::prelude::*;
 use tierpath::{AStar, Method, Movement, Point, QueryCache, QueryOptions, SearchCache};
 

@@ -15,11 +15,11 @@
 //! `HPA_MOVINGAI_SCALE=N` multiplies the sample sizes for a deeper run. Skips,
 //! with a printed notice, when `../shared/movingai` is absent.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 
-use common::Plan;
+use crate::common::Plan;
 use tierpath::io::BucketFilter;
 use tierpath::{AStar, Hierarchy, Method, Movement, QueryCache, SearchCache};
 

@@ -14,10 +14,10 @@
 //!   its budget; cancelled requests are never answered; the queue always
 //!   empties.
 
-mod common;
+use crate::common;
 
-use common::Rng;
-use common::maps::{MapCase, map_cases};
+use crate::common::Rng;
+use crate::common::maps::{MapCase, map_cases};
 use proptest::prelude::*;
 use tierpath::{
     AStar, PathQueue, QueryCache, RequestId, RequestStatus, SearchCache, SliceStatus, SlicedQuery,

@@ -2,11 +2,9 @@
 //! slices), `nearest` and `queue-demo`, on small hand-made maps and the
 //! shipped default map; bad input fails with a message, never a panic.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::cli::{assert_fails, assert_ok, last_json, s, scratch, tierpath};
+use crate::support::{assert_fails, assert_ok, last_json, s, scratch, tierpath};
 use tierpath::{Grid, io};
 
 /// A map with a sealed room on the right: cells x >= 21 of rows 2..=7 are
@@ -94,7 +92,7 @@ fn path_reports_complete_partial_and_sliced_answers() {
 }
 
 fn stdout_has(o: &std::process::Output, needle: &str) -> bool {
-    common::cli::stdout(o).contains(needle)
+    crate::support::stdout(o).contains(needle)
 }
 
 #[test]

@@ -8,11 +8,11 @@
 //! (optimal length 0 between distinct cells), which must find no path. `MOVINGAI_FLAT_SCALE=N` multiplies the sample
 //! sizes for a deeper run.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 
-use common::Plan;
+use crate::common::Plan;
 use tierpath::io::{Scenario, ScenarioQuery};
 use tierpath::{AStar, Dijkstra, Grid, Movement, Path, SearchCache};
 
