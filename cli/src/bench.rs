@@ -29,6 +29,8 @@ mod inputs;
 mod report;
 
 use super::CliResult;
+use super::optimum::Printed;
+use super::scenario::{check_fits, find_map, has_blocked_endpoint};
 use super::solver::{Algo, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use inputs::{file_label, scenario_files, set_name, short_name};
@@ -48,8 +50,10 @@ use tierpath::{
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Moving AI scenario files (`.scen`), or folders holding them (searched
-    /// one level of subfolders deep). The map each names is found as `solve`
-    /// finds it.
+    /// one level of subfolders deep, following links). Each scenario's map is
+    /// found by its map column (relative to the archive root two folders up,
+    /// like `maps/bgmaps/X.map`), then by file name beside the scenario, then
+    /// in `--maps DIR`.
     #[arg(required = true, value_name = "SCEN_OR_DIR")]
     pub inputs: Vec<PathBuf>,
     /// Which buckets to run: `all`, `top:N` (the N highest buckets: the
@@ -76,12 +80,15 @@ pub struct Args {
     /// Write the figures (per set, overall and per map) as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Also look for the maps in DIR (by the map column under DIR, by file
+    /// name, and in DIR/SET/).
+    #[arg(long, value_name = "DIR")]
+    pub maps: Option<PathBuf>,
+    /// Fail on queries whose start or goal is a blocked cell (by default they
+    /// are skipped and counted).
+    #[arg(long)]
+    pub strict: bool,
 }
-
-/// Flat A*'s cost may differ from the scenario's printed optimum by this much
-/// (relative; the printed lengths are rounded, and the diagonal cost 14,142 is
-/// sqrt 2 rounded down).
-const OPTIMAL_TOLERANCE: f64 = 1e-4;
 
 /// Problems printed in full; the rest are counted.
 const MAX_PRINTED_PROBLEMS: usize = 20;
@@ -127,6 +134,8 @@ struct MapRun {
     memory_bytes: u64,
     selected: usize,
     unreachable: usize,
+    /// Selected queries skipped for a blocked start or goal.
+    blocked: usize,
     solved: Vec<Solved>,
 }
 
@@ -231,6 +240,27 @@ pub fn run(args: Args) -> CliResult {
          per-query time ratios; subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
          query (hpa: abstract + fine)"
     )?;
+    let blocked: usize = runs.iter().map(|r| r.blocked).sum();
+    if blocked > 0 {
+        writeln!(
+            out,
+            "skipped {blocked} quer{} whose start or goal is a blocked cell{}",
+            if blocked == 1 { "y" } else { "ies" },
+            if args.strict {
+                " (--strict: an error)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    let selected: usize = runs.iter().map(|r| r.selected).sum();
+    if selected == 0 {
+        return Err(format!(
+            "--buckets {} selects no query in any scenario (see each file's buckets)",
+            args.buckets
+        )
+        .into());
+    }
     let wall = started.elapsed().as_secs_f64();
     writeln!(out, "wall time {wall:.1} s")?;
 
@@ -369,9 +399,10 @@ fn bench_map(
     problems: &mut Vec<String>,
 ) -> CliResult<MapRun> {
     let scenario = io::read_scenario(file)?;
-    let map = scenario.map_path()?;
-    let grid = io::read_grid(&map)?;
-    scenario.check_against(&grid)?;
+    let map = find_map(&scenario, args.maps.as_deref())?;
+    let grid = crate::read_grid(&map)?;
+    check_fits(&scenario, &grid, &map)?;
+    let printed = Printed::read(file);
     let label = file_label(file);
     let movement = Movement::default();
 
@@ -395,7 +426,18 @@ fn bench_map(
     drop(bytes);
 
     let selected = scenario.select(args.buckets);
-    let queries: Vec<&ScenarioQuery> = spread(&selected, args.max_queries);
+    let (queries, blocked): (Vec<&ScenarioQuery>, Vec<&ScenarioQuery>) =
+        spread(&selected, args.max_queries)
+            .into_iter()
+            .partition(|q| !has_blocked_endpoint(&grid, q.start, q.goal));
+    if args.strict {
+        for q in &blocked {
+            problems.push(format!(
+                "{label} line {} ({} -> {}): the start or goal is a blocked cell (--strict)",
+                q.line, q.start, q.goal
+            ));
+        }
+    }
     let n = queries.len();
     let runs = args.runs;
     let steps = |c: Cost| movement.cost_in_steps(c);
@@ -456,13 +498,16 @@ fn bench_map(
                         ));
                     }
                     let found = steps(p.cost);
-                    if q.optimal > 0.0
-                        && (found - q.optimal).abs() > OPTIMAL_TOLERANCE * q.optimal.max(1.0)
-                    {
+                    if q.optimal > 0.0 && !printed.matches(q.line, found, q.optimal) {
                         problems.push(format!(
-                            "{label} line {} ({} -> {}): {FLAT}: cost {found:.4} differs from \
-                             the scenario's optimum {}",
-                            q.line, q.start, q.goal, q.optimal
+                            "{label} line {} ({} -> {}): {FLAT}: cost {found:.6} differs from \
+                             the scenario's optimum {} (by more than {:.2e}: half a unit of its \
+                             last printed digit, plus the diagonal's rounding)",
+                            q.line,
+                            q.start,
+                            q.goal,
+                            q.optimal,
+                            printed.tolerance(q.line, q.optimal)
                         ));
                     }
                 }
@@ -577,8 +622,9 @@ fn bench_map(
         load_ms,
         bytes_per_cell: stats.bytes_per_cell(),
         memory_bytes: stats.memory_bytes,
-        selected: n,
+        selected: n + blocked.len(),
         unreachable,
+        blocked: blocked.len(),
         solved,
     })
 }

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};
+use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache};
 
 /// Arguments of `tierpath demo`.
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> CliResult {
         Some(m) => m,
         None => super::find_default_map()?,
     };
-    let grid = io::read_grid(&map)?;
+    let grid = crate::read_grid(&map)?;
     let movement = Movement::default();
     let (start, goal, chosen) = match (args.from, args.to) {
         (Some(s), Some(g)) => (s, g, "given"),
@@ -110,9 +110,9 @@ pub fn run(args: Args) -> CliResult {
                 let s = h.stats();
                 writeln!(
                     out,
-                    "preprocessing: {:.1} ms once per map: {} islands, {:.1}% of cells in dead ends, {} clusters, {} transitions, {} edges, {:.1} bytes/cell",
+                    "preprocessing: {:.1} ms once per map: {}, {:.1}% of cells in dead ends, {} clusters, {} transitions, {} edges, {:.1} bytes/cell",
                     setup.as_secs_f64() * 1e3,
-                    s.islands,
+                    super::count(s.islands, "island", "islands"),
                     100.0 * s.dead_end_share(),
                     s.clusters,
                     s.nodes,
@@ -147,14 +147,22 @@ pub fn run(args: Args) -> CliResult {
         if let (Some(p), Some(e)) = (&answer.path, &exact.path) {
             writeln!(
                 out,
-                "flat A*: {} nodes expanded in {:.3} ms, cost {:.4}; {} costs {:+.2}% and expands {:.1}x fewer nodes, {:.1}x faster",
+                "flat A*: {} nodes expanded in {:.3} ms, cost {:.4}; {} costs {:+.2}% and expands {}, {}",
                 exact.expanded,
                 flat_time.as_secs_f64() * 1e3,
                 movement.cost_in_steps(e.cost),
                 solver.name(),
                 100.0 * (p.cost.0 as f64 / e.cost.0 as f64 - 1.0),
-                exact.expanded as f64 / answer.expanded.max(1) as f64,
-                flat_time.as_secs_f64() / elapsed.as_secs_f64().max(1e-9)
+                super::times(
+                    exact.expanded as f64 / answer.expanded.max(1) as f64,
+                    "fewer nodes",
+                    "more nodes"
+                ),
+                super::times(
+                    flat_time.as_secs_f64() / elapsed.as_secs_f64().max(1e-9),
+                    "faster",
+                    "slower"
+                )
             )?;
         }
     }

@@ -55,6 +55,37 @@ pub fn run(args: Args) -> CliResult {
             return Err(format!("{name} must be at least 1").into());
         }
     }
+    // Each option shapes one kind (or two): given to another, it would be
+    // ignored silently.
+    let applies = [
+        (
+            "--room-size",
+            args.room_size.is_some(),
+            &[MapKind::Rooms][..],
+        ),
+        ("--corridor", args.corridor.is_some(), &[MapKind::Maze][..]),
+        (
+            "--obstacles",
+            args.obstacles.is_some(),
+            &[MapKind::Random][..],
+        ),
+        (
+            "--fill",
+            args.fill.is_some(),
+            &[MapKind::Caves, MapKind::Mixed][..],
+        ),
+    ];
+    for (name, given, kinds) in applies {
+        if given && !kinds.contains(&args.kind) {
+            let names: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+            return Err(format!(
+                "{name} applies to {} maps only, not {}",
+                names.join(" and "),
+                args.kind
+            )
+            .into());
+        }
+    }
     let params = MapParams {
         room_size: args.room_size.unwrap_or(defaults.room_size),
         corridor_width: args.corridor.unwrap_or(defaults.corridor_width),

@@ -7,17 +7,17 @@
 //! A hierarchy file records only a fingerprint of its map, so loading needs
 //! the map itself: `--map MAP`, or by default FILE without its `.tph`
 //! (`arena.map.tph` -> `arena.map`, where `preprocess` puts files when given
-//! no output). A damaged file, or one built from another map, is reported
-//! (exit code 1), never loaded.
+//! no output). Without a map, `info` shows what the file's header says (its
+//! format version, the map's size and fingerprint, the file's size) and
+//! names what needs the map. A damaged file, or one built from another map,
+//! is reported (exit code 1), never loaded.
 
 use super::CliResult;
 use super::preprocess::{Table, file_name, headers, round3, stage_columns, stats_json, stats_row};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tierpath::{
-    Connectivity, FORMAT_VERSION, Hierarchy, LoadError, MAGIC, Movement, TOTAL_STAGE, io,
-};
+use tierpath::{Connectivity, FORMAT_VERSION, Hierarchy, LoadError, MAGIC, Movement, TOTAL_STAGE};
 
 /// Arguments of `tierpath info`.
 #[derive(Debug, clap::Args)]
@@ -39,10 +39,13 @@ pub fn run(args: Args) -> CliResult {
         file_header(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let map = match &args.map {
         Some(m) => m.clone(),
-        None => default_map(file)?,
+        None => match default_map(file) {
+            Ok(m) => m,
+            Err(why) => return header_only(&args, file_bytes, version, &why.to_string()),
+        },
     };
     let t = Instant::now();
-    let grid = io::read_grid(&map)?;
+    let grid = crate::read_grid(&map)?;
     let map_ms = t.elapsed().as_secs_f64() * 1e3;
 
     let t = Instant::now();
@@ -169,6 +172,73 @@ pub fn run(args: Args) -> CliResult {
     }
     out.flush()?;
     Ok(())
+}
+
+/// What the file alone says, when no map is at hand: its header.
+fn header_only(args: &Args, file_bytes: u64, version: Option<u32>, why: &str) -> CliResult {
+    let file = &args.file;
+    let Some(version) = version else {
+        return Err(format!(
+            "{}: not a tierpath hierarchy file (it does not start with the magic bytes)",
+            file.display()
+        )
+        .into());
+    };
+    let map = map_header(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<12}{} ({file_bytes} bytes, format version {version}{})",
+        "file",
+        file.display(),
+        if version == FORMAT_VERSION {
+            ""
+        } else {
+            ", not the one this build reads"
+        }
+    )?;
+    match map {
+        Some((fingerprint, w, h)) => writeln!(
+            out,
+            "{:<12}built for a {w}x{h} map with fingerprint {fingerprint:016x}",
+            "map"
+        )?,
+        None => writeln!(out, "{:<12}the header is cut short", "map")?,
+    }
+    writeln!(
+        out,
+        "{:<12}settings, statistics and the integrity check need the map: {why}",
+        "not shown"
+    )?;
+    if args.json {
+        let json = serde_json::json!({
+            "file": file.display().to_string(),
+            "file_bytes": file_bytes,
+            "format_version": version,
+            "map_width": map.map(|m| m.1),
+            "map_height": map.map(|m| m.2),
+            "map_fingerprint": map.map(|m| format!("{:016x}", m.0)),
+            "loaded": false,
+        });
+        writeln!(out, "{json}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The map fields of a hierarchy file's header: fingerprint, width and
+/// height (after the magic bytes and the version), `None` when the file is
+/// shorter.
+fn map_header(file: &Path) -> std::io::Result<Option<(u64, u32, u32)>> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(28);
+    std::fs::File::open(file)?.take(28).read_to_end(&mut head)?;
+    if head.len() < 28 {
+        return Ok(None);
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+    let fingerprint = u64::from_le_bytes(head[12..20].try_into().expect("8 bytes"));
+    Ok(Some((fingerprint, u32_at(20), u32_at(24))))
 }
 
 /// FILE without its `.tph`, when that is a file.

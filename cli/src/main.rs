@@ -8,12 +8,14 @@ mod demo;
 mod generate;
 mod info;
 mod nearest;
+mod optimum;
 mod path;
 mod preprocess;
 mod queue_demo;
 mod render;
 mod render_png;
 mod replan;
+mod scenario;
 mod sized;
 mod solve;
 mod solver;
@@ -147,6 +149,70 @@ pub fn find_default_map() -> CliResult<PathBuf> {
     .into())
 }
 
+/// `n` and the noun, singular or plural as `n` needs: `1 island`, `2 islands`.
+pub fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(u64::MAX);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A ratio as a reader expects it: `3.0x faster` for 3, `2.5x slower` for
+/// 0.4 (a ratio below 1 is turned over and takes the other word), `as fast`
+/// (`same`) within 5%.
+pub fn times(ratio: f64, above: &str, below: &str) -> String {
+    if !ratio.is_finite() || ratio <= 0.0 {
+        return format!("- {above}");
+    }
+    if (0.95..=1.05).contains(&ratio) {
+        return format!("about the same ({ratio:.2}x)");
+    }
+    if ratio >= 1.0 {
+        format!("{ratio:.1}x {above}")
+    } else {
+        format!("{:.1}x {below}", 1.0 / ratio)
+    }
+}
+
+/// Reads a map as [`tierpath::io::read_grid`] does; when that fails on a
+/// file that starts with a byte-order mark or ends its lines with CR alone,
+/// the error says so (the parser's own message is true but puzzling then).
+pub fn read_grid(path: &Path) -> CliResult<tierpath::Grid> {
+    tierpath::io::read_grid(path).map_err(|e| match map_file_hint(path) {
+        Some(hint) => format!("{e}\n  hint: {hint}").into(),
+        None => e.into(),
+    })
+}
+
+/// What is unusual about a map file's bytes, if anything: a byte-order mark,
+/// or CR-only line ends. Reads at most the first 64 KiB.
+fn map_file_hint(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Some(format!(
+            "{} starts with a UTF-8 byte-order mark (bytes EF BB BF); save it without one",
+            path.display()
+        ));
+    }
+    if head.contains(&b'\r') && !head.contains(&b'\n') {
+        return Some(format!(
+            "{} ends its lines with CR alone (classic Mac line ends); convert them to LF",
+            path.display()
+        ));
+    }
+    None
+}
+
+/// How a two-tier query was answered, as the command line prints it
+/// (`near`, `hierarchical`, ...).
+pub fn method_name(method: tierpath::Method) -> String {
+    format!("{method:?}").to_lowercase()
+}
+
 /// Microseconds of a duration, as a float.
 pub fn micros(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1e6
@@ -155,6 +221,15 @@ pub fn micros(d: std::time::Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_read_the_right_way_round() {
+        assert_eq!(times(3.0, "faster", "slower"), "3.0x faster");
+        assert_eq!(times(0.4, "faster", "slower"), "2.5x slower");
+        assert_eq!(times(1.01, "faster", "slower"), "about the same (1.01x)");
+        assert_eq!(count(1u32, "island", "islands"), "1 island");
+        assert_eq!(count(3u32, "island", "islands"), "3 islands");
+    }
 
     #[test]
     fn points_and_sizes_parse() {
@@ -187,12 +262,20 @@ struct Cli {
     command: Command,
 }
 
+/// What `solve` and `bench` do with blocked endpoints and rounded optima.
+const SCENARIO_RULES: &str = "Queries whose start or goal is a blocked cell (some published \
+scenario files have them) are skipped and counted; with --strict they make the command fail.\n\
+A path matches the scenario's optimum when it lies within half a unit of the optimum's last \
+printed digit (12.66: 0.005); where the optimum is printed with two decimals or fewer, \
+optimality is judged against exact A* on the same query.";
+
 #[derive(Subcommand)]
 enum Command {
     /// Find a long path on the shipped default map (or MAP) and draw it.
     Demo(demo::Args),
     /// Run every query of a Moving AI scenario, validate the paths, and
     /// summarise time, optimality and nodes expanded.
+    #[command(after_help = SCENARIO_RULES)]
     Solve(solve::Args),
     /// Generate a map (rooms, caves, maze, random, mixed) in Moving AI format.
     Generate(generate::Args),
@@ -204,6 +287,7 @@ enum Command {
     /// Benchmark flat A* against the hierarchy on scenario files or folders:
     /// time, speedup, suboptimality, nodes expanded, build time and memory,
     /// one table row per map set.
+    #[command(after_help = SCENARIO_RULES)]
     Bench(bench::Args),
     /// Draw a map as a PNG: islands, dead ends, clusters, transitions, and for
     /// a query the abstract route, the hierarchy's and flat A*'s paths, and

@@ -7,7 +7,7 @@ use super::{CliResult, parse_point};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use tierpath::{AStar, Dijkstra, Movement, Point, QueryCache, SearchCache, io};
+use tierpath::{AStar, Dijkstra, Movement, Point, QueryCache, SearchCache};
 
 /// Arguments of `tierpath nearest`.
 #[derive(Debug, clap::Args)]
@@ -33,7 +33,7 @@ pub struct Args {
 
 /// Runs `tierpath nearest`.
 pub fn run(args: Args) -> CliResult {
-    let grid = io::read_grid(&args.map)?;
+    let grid = crate::read_grid(&args.map)?;
     let movement = Movement::default();
     let name = args.map.display().to_string();
     let hpa = HpaOptions {

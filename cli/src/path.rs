@@ -9,10 +9,10 @@ use super::solver::{HpaOptions, hierarchy_for};
 use super::{CliResult, parse_point};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tierpath::{
     AStar, Movement, Path, Point, QueryCache, QueryOptions, SearchCache, SliceStatus, SlicedQuery,
-    SlicedSearch, io,
+    SlicedSearch,
 };
 
 /// The planners `path` offers.
@@ -70,18 +70,23 @@ struct Answer {
     expanded: u64,
     frames: Option<usize>,
     method: String,
+    /// Building or loading the hierarchy (`--algo hpa`), and what it was.
+    setup: Option<(&'static str, Duration)>,
+    /// The one-shot query alone.
+    query: Duration,
+    /// The sliced run alone (`--slice`).
+    sliced: Option<Duration>,
 }
 
 /// Runs `tierpath path`.
 pub fn run(args: Args) -> CliResult {
-    let grid = io::read_grid(&args.map)?;
+    let grid = crate::read_grid(&args.map)?;
     let movement = Movement::default();
     let (start, goal) = (args.from, args.to);
     let name = args.map.display().to_string();
     if args.slice == Some(0) {
         return Err("--slice must be at least 1 expansion per frame".into());
     }
-    let t = Instant::now();
     let answer = match args.algo {
         PathAlgo::Astar => {
             if args.hierarchy.is_some() {
@@ -91,11 +96,15 @@ pub fn run(args: Args) -> CliResult {
             if let Some(n) = args.budget {
                 astar = astar.max_expansions(n);
             }
+            let mut cache = SearchCache::new();
+            let t = Instant::now();
             let one = astar
-                .find_path(&mut SearchCache::new(), start, goal)
+                .find_path(&mut cache, start, goal)
                 .map_err(|e| format!("{name}: {e}"))?;
-            let mut frames = None;
+            let query = t.elapsed();
+            let (mut frames, mut sliced_time) = (None, None);
             if let Some(n) = args.slice {
+                let t = Instant::now();
                 let mut search = SlicedSearch::new(astar);
                 search.start(start, goal)?;
                 let mut count = 1;
@@ -103,6 +112,7 @@ pub fn run(args: Args) -> CliResult {
                     count += 1;
                 }
                 let sliced = search.finish().expect("a search was started");
+                sliced_time = Some(t.elapsed());
                 if sliced != one {
                     return Err("the sliced search differs from the one-shot search".into());
                 }
@@ -114,7 +124,10 @@ pub fn run(args: Args) -> CliResult {
                 out_of_budget: one.out_of_budget,
                 path: one.path,
                 frames,
-                method: "astar".into(),
+                method: "flat".into(),
+                setup: None,
+                query,
+                sliced: sliced_time,
             }
         }
         PathAlgo::Hpa => {
@@ -127,13 +140,22 @@ pub fn run(args: Args) -> CliResult {
                 hierarchy: args.hierarchy.clone(),
                 cluster_size: None,
             };
+            let t = Instant::now();
             let h = hierarchy_for(&grid, movement, &hpa)?;
+            let setup = t.elapsed();
+            let setup_kind = if args.hierarchy.is_some() {
+                "loaded"
+            } else {
+                "built"
+            };
             let options = QueryOptions::new().partial(args.partial);
             let mut cache = QueryCache::new();
+            let t = Instant::now();
             let one = h
                 .find_path_with(&mut cache, start, goal, &options)
                 .map_err(|e| format!("{name}: {e}"))?;
-            let mut frames = None;
+            let query = t.elapsed();
+            let (mut frames, mut sliced_time) = (None, None);
             if let Some(n) = args.slice {
                 if one.partial {
                     return Err(
@@ -142,13 +164,16 @@ pub fn run(args: Args) -> CliResult {
                             .into(),
                     );
                 }
-                let mut query = SlicedQuery::new();
-                query.start(&h, start, goal)?;
+                let t = Instant::now();
+                let mut sliced = SlicedQuery::new();
+                sliced.start(&h, start, goal)?;
                 let mut count = 1;
-                while query.update(&h, n)? == SliceStatus::InProgress {
+                while sliced.update(&h, n)? == SliceStatus::InProgress {
                     count += 1;
                 }
-                if query.finish().as_ref() != Some(&one) {
+                let finished = sliced.finish();
+                sliced_time = Some(t.elapsed());
+                if finished.as_ref() != Some(&one) {
                     return Err("the sliced query differs from the one-shot query".into());
                 }
                 frames = Some(count);
@@ -159,17 +184,19 @@ pub fn run(args: Args) -> CliResult {
                 out_of_budget: false,
                 path: one.path,
                 frames,
-                method: format!("{:?}", one.stats.method),
+                method: super::method_name(one.stats.method),
+                setup: Some((setup_kind, setup)),
+                query,
+                sliced: sliced_time,
             }
         }
     };
-    let elapsed = t.elapsed();
 
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "tierpath path: {:?} on {name} ({}x{}), {start} -> {goal}",
-        args.algo,
+        "tierpath path: {} on {name} ({}x{}), {start} -> {goal}",
+        args.algo_name(),
         grid.width(),
         grid.height()
     )?;
@@ -197,21 +224,26 @@ pub fn run(args: Args) -> CliResult {
         )?,
         None => writeln!(out, "path: {status}")?,
     }
-    write!(
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    if let Some((kind, d)) = answer.setup {
+        writeln!(out, "hierarchy: {kind} in {:.3} ms (once per map)", ms(d))?;
+    }
+    writeln!(
         out,
         "search: {} ({}), {} nodes expanded in {:.3} ms",
         args.algo_name(),
         answer.method,
         answer.expanded,
-        elapsed.as_secs_f64() * 1e3
+        ms(answer.query)
     )?;
-    match answer.frames {
-        Some(f) => writeln!(
+    if let (Some(f), Some(d)) = (answer.frames, answer.sliced) {
+        writeln!(
             out,
-            "; sliced: {f} frames of at most {} expansions, same answer as one-shot",
-            args.slice.unwrap_or_default()
-        )?,
-        None => writeln!(out)?,
+            "sliced: {f} frames of at most {} expansions in {:.3} ms in all, same answer as \
+             one-shot",
+            args.slice.unwrap_or_default(),
+            ms(d)
+        )?;
     }
     if args.json {
         let json = serde_json::json!({
@@ -229,6 +261,10 @@ pub fn run(args: Args) -> CliResult {
             "expanded": answer.expanded,
             "frames": answer.frames,
             "method": answer.method,
+            "setup": answer.setup.map(|(kind, _)| kind),
+            "setup_ms": answer.setup.map(|(_, d)| ms(d)),
+            "query_ms": ms(answer.query),
+            "sliced_ms": answer.sliced.map(ms),
         });
         writeln!(out, "{json}")?;
     }

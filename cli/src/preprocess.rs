@@ -6,9 +6,8 @@
 //! * `-o FILE`: one map only, saved to FILE.
 //! * `--out-dir DIR` (created when missing): `DIR/<map file name>.tph`, for
 //!   any number of maps (`arena.map` -> `DIR/arena.map.tph`).
-//! * Neither, one map: beside the map (`maps/arena.map` ->
-//!   `maps/arena.map.tph`), where `tierpath info` finds the map by itself.
-//!   Several maps need `--out-dir`.
+//! * Neither: beside each map (`maps/arena.map` -> `maps/arena.map.tph`),
+//!   where `tierpath info` finds the map by itself.
 //!
 //! # Parallelism
 //! `--jobs N` maps are built at once (default: one per core), each by its own
@@ -33,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use tierpath::{BuildStats, DEFAULT_CLUSTER_SIZE, HierarchyBuilder, TOTAL_STAGE, io};
+use tierpath::{BuildStats, DEFAULT_CLUSTER_SIZE, HierarchyBuilder, TOTAL_STAGE};
 
 /// Arguments of `tierpath preprocess`.
 #[derive(Debug, clap::Args)]
@@ -50,7 +49,7 @@ pub struct Args {
     )]
     pub output: Option<PathBuf>,
     /// Output folder, created when missing: each map is saved as
-    /// `DIR/<map file name>.tph`. Needed for several maps.
+    /// `DIR/<map file name>.tph` (default: each beside its map).
     #[arg(long, value_name = "DIR", conflicts_with = "output")]
     pub out_dir: Option<PathBuf>,
     /// Side of a cluster, in cells (2 to 1024).
@@ -177,6 +176,7 @@ pub fn run(args: Args) -> CliResult {
     let destination = match (&args.output, &args.out_dir) {
         (Some(f), _) => f.display().to_string(),
         (_, Some(d)) => format!("{}/", d.display()),
+        _ if n > 1 => "beside each map".to_string(),
         _ => "beside the map".to_string(),
     };
     writeln!(
@@ -231,15 +231,7 @@ fn output_paths(args: &Args) -> CliResult<Vec<PathBuf>> {
             .iter()
             .map(|m| dir.join(format!("{}.tph", file_name(m))))
             .collect(),
-        (None, None) => {
-            if n != 1 {
-                return Err(format!(
-                    "{n} maps given: pass --out-dir DIR to say where their .tph files go"
-                )
-                .into());
-            }
-            vec![beside(&args.maps[0])]
-        }
+        (None, None) => args.maps.iter().map(|m| beside(m)).collect(),
     };
     let mut seen: HashMap<&PathBuf, &PathBuf> = HashMap::new();
     for (map, out) in args.maps.iter().zip(&outputs) {
@@ -274,7 +266,7 @@ pub fn file_name(p: &Path) -> String {
 /// Reads, builds and saves one map.
 fn preprocess_one(builder: &HierarchyBuilder, map: &Path, output: &Path) -> Result<Built, String> {
     let t = Instant::now();
-    let grid = io::read_grid(map).map_err(|e| e.to_string())?;
+    let grid = crate::read_grid(map).map_err(|e| e.to_string())?;
     let read_ms = ms(t.elapsed().as_secs_f64());
     let h = builder
         .build(grid)
@@ -452,7 +444,10 @@ mod tests {
                 PathBuf::from("out/b.map.tph")
             ]
         );
-        assert!(output_paths(&args(&["a.map", "b.map"], None, None)).is_err());
+        assert_eq!(
+            output_paths(&args(&["m/a.map", "n/b.map"], None, None)).unwrap(),
+            vec![PathBuf::from("m/a.map.tph"), PathBuf::from("n/b.map.tph")]
+        );
         assert!(output_paths(&args(&["a.map", "b.map"], Some("x"), None)).is_err());
         let clash = output_paths(&args(&["m/a.map", "n/a.map"], None, Some("out")));
         assert!(clash.unwrap_err().to_string().contains("both"));

@@ -8,7 +8,7 @@ use super::{CliResult, micros};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tierpath::{Movement, PathQueue, Point, QueryCache, io};
+use tierpath::{Movement, PathQueue, Point, QueryCache};
 
 /// Arguments of `tierpath queue-demo`.
 #[derive(Debug, clap::Args)]
@@ -45,7 +45,7 @@ pub fn run(args: Args) -> CliResult {
         Some(m) => m,
         None => super::find_default_map()?,
     };
-    let grid = io::read_grid(&map)?;
+    let grid = crate::read_grid(&map)?;
     let movement = Movement::default();
     let hpa = HpaOptions {
         hierarchy: args.hierarchy.clone(),

@@ -125,7 +125,19 @@ struct QueryDrawing {
 
 /// Runs `tierpath render`.
 pub fn run(args: Args) -> CliResult {
-    let grid = io::read_grid(&args.map)?;
+    if !args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        return Err(format!(
+            "{}: render writes PNG pictures only; name the output with .png (like {}.png)",
+            args.output.display(),
+            args.output.with_extension("").display()
+        )
+        .into());
+    }
+    let grid = crate::read_grid(&args.map)?;
     let movement = Movement::default();
     let t = Instant::now();
     let (hierarchy, how) = match &args.hierarchy {
@@ -302,12 +314,12 @@ pub fn run(args: Args) -> CliResult {
     )?;
     writeln!(
         out,
-        "hierarchy   {how} in {setup_ms:.1} ms: cluster {}, {} clusters, {} transitions, {} islands \
+        "hierarchy   {how} in {setup_ms:.1} ms: cluster {}, {} clusters, {} transitions, {} \
          ({} tinted), {} dead-end cells ({:.1}% of passable)",
         hierarchy.layout().size,
         stats.clusters,
         stats.nodes,
-        stats.islands,
+        super::count(stats.islands, "island", "islands"),
         island_ranks.saturating_sub(1),
         stats.dead_end_cells,
         stats.dead_end_share() * 100.0

@@ -26,7 +26,6 @@ use std::time::Instant;
 use super::{CliResult, parse_point, parse_size};
 use tierpath::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, Grid, Hierarchy, Point, QueryCache, Weight,
-    io,
 };
 
 /// Arguments of `tierpath replan`.
@@ -35,9 +34,19 @@ pub struct Args {
     /// The map (Moving AI `.map` or terrain text); default: the shipped
     /// data/default.map.
     pub map: Option<PathBuf>,
-    /// The edit script (see `tierpath replan --help`); default: buildings
-    /// going up and coming down on open ground.
-    #[arg(long, value_name = "FILE")]
+    /// The edit script; default: ten buildings going up and coming down on
+    /// open ground. One edit per line, `#` starts a comment; X,Y is column,row
+    /// (0,0 top-left), WxH a rectangle from X,Y (1x1 when left out):
+    ///
+    ///   close X,Y [WxH]      block a cell or a rectangle (a building goes up)
+    ///
+    ///   open X,Y [WxH]       clear it again
+    ///
+    ///   weight X,Y [WxH] W   set the terrain weight (percent, 100 = plain)
+    ///
+    ///   field X,Y R PEAK     add a cost field: PEAK percent points at X,Y,
+    ///   falling to 0 at distance R (a negative PEAK attracts)
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub script: Option<PathBuf>,
     /// Units walking the map, each with a long path.
     #[arg(long, value_name = "N", default_value_t = 50)]
@@ -74,7 +83,7 @@ fn rect(p: Point, w: u32, h: u32) -> impl Iterator<Item = Point> {
 }
 
 /// Parses a script; errors name the line.
-fn parse_script(text: &str, name: &str) -> CliResult<Vec<(String, Step)>> {
+fn parse_script(text: &str, name: &str) -> CliResult<Vec<(usize, String, Step)>> {
     let mut steps = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -129,9 +138,34 @@ fn parse_script(text: &str, name: &str) -> CliResult<Vec<(String, Step)>> {
                 )
                 .into()),
             };
-        steps.push((line.to_owned(), step));
+        steps.push((i + 1, line.to_owned(), step));
     }
     Ok(steps)
+}
+
+/// Checks every edit of a script lies on the map, before anything runs: the
+/// error names the file, the line and the cell.
+fn check_on_map(steps: &[(usize, String, Step)], grid: &Grid, name: &str) -> CliResult {
+    for (n, line, step) in steps {
+        let off = match step {
+            Step::Cells(edits) => edits
+                .iter()
+                .map(|e| match e {
+                    Edit::Passable(p, _) | Edit::Weight(p, _) => *p,
+                })
+                .find(|p| !grid.contains(*p)),
+            Step::Field(p, ..) => Some(*p).filter(|p| !grid.contains(*p)),
+        };
+        if let Some(p) = off {
+            return Err(format!(
+                "{name}:{n}: cell {p} of `{line}` is off the {}x{} map",
+                grid.width(),
+                grid.height()
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// Side of the default script's buildings.
@@ -139,7 +173,7 @@ const BUILDING: u32 = 6;
 
 /// Ten buildings on open ground (a free cell all around), then the same ten
 /// removed.
-fn default_script(grid: &Grid, rng: &mut Rng) -> Vec<(String, Step)> {
+fn default_script(grid: &Grid, rng: &mut Rng) -> Vec<(usize, String, Step)> {
     let mut spots = Vec::new();
     let side = BUILDING + 2;
     for _ in 0..200_000 {
@@ -167,6 +201,7 @@ fn default_script(grid: &Grid, rng: &mut Rng) -> Vec<(String, Step)> {
                 .map(|q| Edit::Passable(q, open))
                 .collect();
             steps.push((
+                steps.len() + 1,
                 format!("{verb} {},{} {BUILDING}x{BUILDING}", p.x, p.y),
                 Step::Cells(edits),
             ));
@@ -181,7 +216,7 @@ pub fn run(args: Args) -> CliResult {
         Some(m) => m,
         None => super::find_default_map()?,
     };
-    let grid = io::read_grid(&map)?;
+    let grid = crate::read_grid(&map)?;
     let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let steps = match &args.script {
         Some(f) => {
@@ -190,6 +225,9 @@ pub fn run(args: Args) -> CliResult {
         }
         None => default_script(&grid, &mut rng),
     };
+    if let Some(f) = &args.script {
+        check_on_map(&steps, &grid, &f.display().to_string())?;
+    }
     let t = Instant::now();
     let hierarchy = Hierarchy::build(grid.clone())?;
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -219,12 +257,16 @@ pub fn run(args: Args) -> CliResult {
         }
     }
     println!(
-        "{}: {}x{}, built in {build_ms:.1} ms; {} units with paths; {} script steps",
+        "{}: {}x{}, built in {build_ms:.1} ms; {} with paths; {}",
         map.display(),
         grid.width(),
         grid.height(),
-        units.len(),
-        steps.len()
+        super::count(units.len() as u64, "unit", "units"),
+        super::count(steps.len() as u64, "script step", "script steps")
+    );
+    println!(
+        "touched: units whose path crosses a changed cluster (planned again); on edit: those \
+         whose path steps on an edited cell (closed or re-weighted)"
     );
     println!(
         "{:<28} {:>7} {:>8} {:>10} {:>10} {:>8} {:>8} {:>10}{}",
@@ -234,7 +276,7 @@ pub fn run(args: Args) -> CliResult {
         "dead ends",
         "repair ms",
         "touched",
-        "blocked",
+        "on edit",
         "replan ms",
         if args.verify {
             "  rebuild ms  check"
@@ -243,7 +285,7 @@ pub fn run(args: Args) -> CliResult {
         }
     );
     let (mut repair_total, mut steps_done) = (0.0, 0usize);
-    for (line, step) in &steps {
+    for (_, line, step) in &steps {
         let edits = match step {
             // Weights go through the layers, so later fields add to them.
             Step::Cells(edits) => {
@@ -269,7 +311,7 @@ pub fn run(args: Args) -> CliResult {
         let repair_ms = t.elapsed().as_secs_f64() * 1e3;
         repair_total += repair_ms;
         steps_done += 1;
-        let (mut touched, mut blocked) = (0, 0);
+        let (mut touched, mut on_edit) = (0, 0);
         let t = Instant::now();
         for (s, g, path) in units.iter_mut() {
             let cells = path.as_ref().map_or(&[][..], |p| &p.cells[..]);
@@ -278,7 +320,7 @@ pub fn run(args: Args) -> CliResult {
                 continue;
             }
             touched += 1;
-            blocked += report.blocks(cells) as usize;
+            on_edit += report.blocks(cells) as usize;
             *path = if world.grid().is_passable(*s) && world.grid().is_passable(*g) {
                 world.find_path(&mut cache, *s, *g)?.path
             } else {
@@ -324,14 +366,15 @@ pub fn run(args: Args) -> CliResult {
             dead,
             repair_ms,
             touched,
-            blocked,
+            on_edit,
             replan_ms
         );
     }
     let t = Instant::now();
     world.refresh_landmarks();
     println!(
-        "{steps_done} steps repaired in {repair_total:.2} ms in all; landmarks refreshed once at the end in {:.2} ms",
+        "{} repaired in {repair_total:.2} ms in all; landmarks refreshed once at the end in {:.2} ms",
+        super::count(steps_done, "step", "steps"),
         t.elapsed().as_secs_f64() * 1e3
     );
     Ok(())
@@ -350,13 +393,14 @@ mod tests {
         .unwrap();
         assert_eq!(steps.len(), 5);
         assert_eq!(
-            steps[0].1,
+            steps[0].2,
             Step::Cells(vec![
                 Edit::Passable(Point::new(3, 4), false),
                 Edit::Passable(Point::new(4, 4), false)
             ])
         );
-        assert_eq!(steps[4].1, Step::Field(Point::new(5, 5), 4, -50));
+        assert_eq!(steps[4].2, Step::Field(Point::new(5, 5), 4, -50));
+        assert_eq!(steps[4].0, 6);
         let err = parse_script("close 1,1\nexplode 2,2\n", "s.txt").unwrap_err();
         assert!(err.to_string().starts_with("s.txt:2:"), "{err}");
         let err = parse_script("weight 1,1 0", "s").unwrap_err();

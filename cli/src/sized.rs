@@ -105,9 +105,10 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     if args.algo != Algo::Hpa && args.cluster_size.is_some() {
         return Err("--cluster-size applies only to --algo hpa".into());
     }
-    let grid = io::read_grid(&args.map)?;
+    let grid = crate::read_grid(&args.map)?;
     let scenario = io::read_scenario(&args.scen)?;
     scenario.check_against(&grid)?;
+    let printed = crate::optimum::Printed::read(&args.scen);
     let mut selected: Vec<(usize, &ScenarioQuery)> = {
         let chosen = scenario.select(args.buckets);
         let lines: std::collections::HashMap<usize, usize> = scenario
@@ -217,7 +218,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
                     );
                 }
                 let steps = movement.cost_in_steps(path.cost);
-                if q.optimal > 0.0 && steps < q.optimal * (1.0 - 2e-5) - 1e-4 {
+                if q.optimal > 0.0 && printed.is_below(q.line, steps, q.optimal) {
                     shorter += 1;
                 }
                 if let Some((_, w)) = paths_out.as_mut() {

@@ -36,6 +36,8 @@ pub(super) struct Summary {
     selected: usize,
     queries: usize,
     unreachable: usize,
+    /// Selected queries skipped for a blocked start or goal.
+    blocked: usize,
     planners: Vec<PlannerSummary>,
     abstract_expanded_mean: f64,
     fine_expanded_mean: f64,
@@ -106,6 +108,7 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
         selected: runs.iter().map(|r| r.selected).sum(),
         queries: solved.len(),
         unreachable: runs.iter().map(|r| r.unreachable).sum(),
+        blocked: runs.iter().map(|r| r.blocked).sum(),
         ..Summary::default()
     };
     if scope == "overall" {
@@ -247,6 +250,7 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
         "maps",
         "queries",
         "unreach",
+        "blocked",
         "median us",
         "p95 us",
         "speedup",
@@ -265,6 +269,7 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
                 s.maps.to_string(),
                 s.queries.to_string(),
                 s.unreachable.to_string(),
+                s.blocked.to_string(),
                 fmt_us(p.median_us),
                 fmt_us(p.p95_us),
                 format!("{:.1}x", p.speedup),
@@ -351,6 +356,7 @@ pub(super) fn summary_json(s: &Summary) -> Value {
         "selected": s.selected,
         "queries": s.queries,
         "unreachable": s.unreachable,
+        "blocked_skipped": s.blocked,
         "planners": planners,
         "hpa_abstract_expanded_mean": round(s.abstract_expanded_mean, 2),
         "hpa_fine_expanded_mean": round(s.fine_expanded_mean, 2),
@@ -384,6 +390,7 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
         "selected",
         "queries",
         "unreachable",
+        "blocked_skipped",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -433,6 +440,7 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
             s.selected.to_string(),
             s.queries.to_string(),
             s.unreachable.to_string(),
+            s.blocked.to_string(),
         ];
         for p in &s.planners {
             cells.extend([

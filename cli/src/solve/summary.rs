@@ -1,7 +1,7 @@
 //! The summary `tierpath solve` prints (and its JSON line): times,
 //! optimality, expansions and the `--compare` figures.
 
-use super::{Args, Comparison, OPTIMAL_TOLERANCE, Tally};
+use super::{Args, Comparison, Tally};
 use std::io::Write;
 use std::time::Duration;
 use tierpath::{Grid, Hierarchy};
@@ -124,22 +124,39 @@ impl Summary<'_> {
             writeln!(
                 out,
                 "hierarchy   cluster {}, {} clusters, {} nodes, {} edges ({} intra + {} inter), \
-                 {} islands; {} bytes ({:.2} bytes/cell)",
+                 {}; {} bytes ({:.2} bytes/cell)",
                 h.settings().cluster_size,
                 s.clusters,
                 s.nodes,
                 s.intra_edges + s.inter_edges,
                 s.intra_edges,
                 s.inter_edges,
-                s.islands,
+                crate::count(s.islands, "island", "islands"),
                 s.memory_bytes,
                 s.bytes_per_cell()
             )?;
         }
         writeln!(
             out,
-            "queries     {}: {} solved, {} unreachable, {} errors, {} invalid",
-            t.queries, t.solved, t.unreachable, t.errors, t.invalid
+            "queries     {}: {} solved, {} unreachable, {} errors, {} invalid{}",
+            t.queries,
+            t.solved,
+            t.unreachable,
+            t.errors,
+            t.invalid,
+            if t.blocked > 0 {
+                format!(
+                    "; {} skipped (start or goal blocked{})",
+                    t.blocked,
+                    if self.args.strict {
+                        ": an error with --strict"
+                    } else {
+                        ""
+                    }
+                )
+            } else {
+                String::new()
+            }
         )?;
         if t.reachability_mismatch > 0 || t.shorter > 0 {
             writeln!(
@@ -158,12 +175,20 @@ impl Summary<'_> {
         )?;
         writeln!(
             out,
-            "optimality  cost/optimal mean {}, p95 {}, max {}; {} differ by more than {:e}",
+            "optimality  cost/optimal mean {}, p95 {}, max {}; {} not optimal{}",
             opt(mean_ratio, 6),
             opt(p95_ratio, 6),
             opt(max_ratio, 6),
             t.not_optimal,
-            OPTIMAL_TOLERANCE
+            if t.judged_exact > 0 {
+                format!(
+                    " ({} judged against exact A*: their optimum is printed with 2 decimals or \
+                     fewer)",
+                    t.judged_exact
+                )
+            } else {
+                String::new()
+            }
         )?;
         writeln!(
             out,
@@ -262,7 +287,8 @@ impl Summary<'_> {
                 "max_ratio": max_ratio,
                 "not_optimal": t.not_optimal,
                 "shorter_than_optimal": t.shorter,
-                "optimal_tolerance": OPTIMAL_TOLERANCE,
+                "blocked_skipped": t.blocked,
+                "judged_against_exact": t.judged_exact,
                 "mean_expanded": mean_expanded,
             });
             let map = json.as_object_mut().expect("an object");

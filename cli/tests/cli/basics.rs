@@ -216,11 +216,39 @@ fn solve_counts_blocked_and_unreachable_queries_without_failing() {
     let j = last_json(&o);
     assert_eq!(
         (&j["solved"], &j["unreachable"], &j["errors"], &j["invalid"]),
-        (&1.into(), &1.into(), &1.into(), &0.into())
+        (&1.into(), &1.into(), &0.into(), &0.into())
     );
-    assert!(stderr(&o).contains("blocked"), "{}", stderr(&o));
+    // The blocked start is skipped and counted, not an error.
+    assert_eq!(j["blocked_skipped"], 1);
+    assert!(
+        stdout(&o).contains("1 skipped (start or goal blocked)"),
+        "{}",
+        stdout(&o)
+    );
     let text = std::fs::read_to_string(&paths).unwrap();
     assert!(text.lines().any(|l| l == "1 unreachable"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l == "# 2 skipped: start or goal is a blocked cell"),
+        "{text}"
+    );
+    // --strict makes it fail, after the summary.
+    let o = tierpath(&["solve", s(&map), s(&scen_path), "--strict"]);
+    assert_fails(&o, "1 query has a blocked start or goal (--strict)");
+    assert!(
+        stdout(&o).contains("queries     2: 1 solved"),
+        "{}",
+        stdout(&o)
+    );
+    // The help states the rule.
+    for command in ["solve", "bench"] {
+        let help = stdout(&tierpath(&[command, "--help"]));
+        assert!(
+            help.contains("are skipped and counted; with --strict"),
+            "{help}"
+        );
+        assert!(help.contains("half a unit"), "{help}");
+    }
 }
 
 #[test]

@@ -75,17 +75,38 @@ fn output_flags() {
     let o = tierpath(&["preprocess", s(&a), "-o", s(&file)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(file.is_file());
-    // No .tph suffix: info needs --map, and says so.
-    assert_fails(&tierpath(&["info", s(&file)]), "--map");
+    // No .tph suffix: info shows what the file alone says (the map's size and
+    // fingerprint) and asks for --map for the rest.
+    let o = tierpath(&["info", s(&file), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let grid = io::read_grid(&a).unwrap();
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "built for a {}x{} map with fingerprint {:016x}",
+            grid.width(),
+            grid.height(),
+            grid.fingerprint()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("need the map") && out.contains("--map"),
+        "{out}"
+    );
+    assert_eq!(last_json(&o)["loaded"], false);
     let o = tierpath(&["info", s(&file), "--map", s(&a)]);
     assert!(o.status.success(), "{}", stderr(&o));
 
-    // Several maps need --out-dir (not -o, not nothing).
+    // Several maps cannot share -o; with no flag, each is saved beside its map.
     assert_fails(
         &tierpath(&["preprocess", s(&a), s(&b), "-o", s(&file)]),
         "--out-dir",
     );
-    assert_fails(&tierpath(&["preprocess", s(&a), s(&b)]), "--out-dir");
+    let o = tierpath(&["preprocess", s(&a), s(&b)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("beside each map"), "{}", stdout(&o));
+    assert!(dir.join("a.map.tph").is_file() && dir.join("b.map.tph").is_file());
     assert_fails(
         &tierpath(&["preprocess", s(&a), "--cluster-size", "1"]),
         "cluster-size",
@@ -155,10 +176,15 @@ fn info_rejects_damaged_and_foreign_files_cleanly() {
     std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
     assert_fails(&tierpath(&["info", s(&cut), "--map", s(&a)]), "cannot load");
 
-    // The guessed map does not exist: the message names --map.
+    // The guessed map does not exist: the header is shown, and the message
+    // names the map looked for and --map.
     let orphan = dir.join("orphan.map.tph");
     std::fs::write(&orphan, &bytes).unwrap();
-    assert_fails(&tierpath(&["info", s(&orphan)]), "--map");
+    let o = tierpath(&["info", s(&orphan)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("orphan.map") && out.contains("--map"), "{out}");
+    assert!(out.contains("format version"), "{out}");
     assert_fails(
         &tierpath(&["info", s(&dir.join("missing.tph"))]),
         "cannot read",
