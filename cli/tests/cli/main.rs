@@ -10,4 +10,5 @@ mod basics;
 mod bench_render;
 mod preprocess;
 mod runtime;
+mod scenarios;
 mod sized;
