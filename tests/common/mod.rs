@@ -6,7 +6,10 @@
 //! helpers (`benches/common/mod.rs`, also `mod common;`), which re-export it.
 //! Every entry point that needs the data returns `None` (or nothing) and
 //! prints `skipped: ../shared/movingai not found` when it is absent, so
-//! callers skip instead of failing:
+//! callers skip instead of failing. So that a skip is not mistaken for a
+//! pass, the data binary's `movingai_data_present` test ([`check_data`])
+//! fails when the data is absent, unless `TIERPATH_SKIP_MOVINGAI=1` says
+//! skipping is intended:
 //!
 //! ```ignore
 //! let Some(root) = common::movingai_root() else { return };
@@ -33,11 +36,14 @@ pub const SETS: [&str; 5] = ["dao", "sc1", "mazes", "rooms", "random"];
 /// Environment variable that points at another copy of the data.
 pub const ROOT_VAR: &str = "TIERPATH_MOVINGAI";
 
-/// The Moving AI data folder (holding `maps/` and `scenarios/`): `$TIERPATH_MOVINGAI`
-/// when set, else `../shared/movingai` relative to the crate's manifest.
-/// `None`, with a printed notice, when it is absent.
-pub fn movingai_root() -> Option<PathBuf> {
-    let root = match std::env::var_os(ROOT_VAR) {
+/// Environment variable that says skipping the data tests is intended
+/// (`TIERPATH_SKIP_MOVINGAI=1`).
+pub const SKIP_VAR: &str = "TIERPATH_SKIP_MOVINGAI";
+
+/// Where the data is looked for: `$TIERPATH_MOVINGAI` when set, else
+/// `../shared/movingai` beside the repository.
+fn data_location() -> PathBuf {
+    match std::env::var_os(ROOT_VAR) {
         Some(v) if !v.is_empty() => PathBuf::from(v),
         // Beside the repository; member crates (the command line) sit one
         // folder below its root.
@@ -50,7 +56,33 @@ pub fn movingai_root() -> Option<PathBuf> {
                 beside(manifest)
             }
         }
-    };
+    }
+}
+
+/// `Ok` when the data is present, or absent with skipping intended
+/// ([`SKIP_VAR`]); otherwise `Err` with a message saying where the data was
+/// looked for and how to provide it or skip knowingly. The data binary turns
+/// it into a failing test, so that `cargo test` shows the skip.
+pub fn check_data() -> Result<(), String> {
+    let root = data_location();
+    let present = root.join("maps").is_dir() && root.join("scenarios").is_dir();
+    let skip = std::env::var(SKIP_VAR).is_ok_and(|v| v == "1");
+    if present || skip {
+        return Ok(());
+    }
+    Err(format!(
+        "the Moving AI benchmark data was not found at {} (expected maps/ and scenarios/ in it), \
+         so every real-map test skipped its work. Put the data there (see docs/testing.md), or \
+         point {ROOT_VAR} at a copy, or run with {SKIP_VAR}=1 to skip these tests knowingly.",
+        root.display()
+    ))
+}
+
+/// The Moving AI data folder (holding `maps/` and `scenarios/`): `$TIERPATH_MOVINGAI`
+/// when set, else `../shared/movingai` relative to the crate's manifest.
+/// `None`, with a printed notice, when it is absent.
+pub fn movingai_root() -> Option<PathBuf> {
+    let root = data_location();
     if root.join("maps").is_dir() && root.join("scenarios").is_dir() {
         Some(root)
     } else {

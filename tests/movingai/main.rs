@@ -7,3 +7,13 @@ mod common;
 mod dynamic;
 mod flat;
 mod hpa;
+
+/// Fails when the data is absent, unless `TIERPATH_SKIP_MOVINGAI=1`: the
+/// other tests of this binary skip their work then, and would otherwise pass
+/// silently.
+#[test]
+fn movingai_data_present() {
+    if let Err(why) = common::check_data() {
+        panic!("{why}");
+    }
+}

@@ -388,7 +388,8 @@ fn generate_writes_deterministic_readable_maps() {
     assert!(stdout(&o).starts_with("type octile"), "{}", stdout(&o));
 }
 
-/// The maps in data/ are exactly what the README's commands produce.
+/// The maps in data/ are exactly what the commands in docs/command-line.md
+/// produce.
 #[test]
 fn shipped_maps_match_their_generate_commands() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
