@@ -107,7 +107,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     }
     let grid = crate::read_grid(&args.map)?;
     let scenario = io::read_scenario(&args.scen)?;
-    scenario.check_against(&grid)?;
+    crate::scenario::check_fits(&scenario, &grid, &args.map)?;
     let printed = crate::optimum::Printed::read(&args.scen);
     let mut selected: Vec<(usize, &ScenarioQuery)> = {
         let chosen = scenario.select(args.buckets);
