@@ -310,9 +310,14 @@ pub fn run(args: Args) -> CliResult {
         eprintln!("  ... and {} more", problems.len() - MAX_PRINTED_PROBLEMS);
     }
     Err(format!(
-        "{} problem{} (invalid paths, wrong costs or reachability disagreements): see above",
+        "{} problem{} (invalid paths, wrong costs, reachability disagreements{}): see above",
         problems.len(),
-        plural(problems.len())
+        plural(problems.len()),
+        if args.strict {
+            ", blocked endpoints"
+        } else {
+            ""
+        }
     )
     .into())
 }

@@ -266,8 +266,9 @@ struct Cli {
 const SCENARIO_RULES: &str = "Queries whose start or goal is a blocked cell (some published \
 scenario files have them) are skipped and counted; with --strict they make the command fail.\n\
 A path matches the scenario's optimum when it lies within half a unit of the optimum's last \
-printed digit (12.66: 0.005); where the optimum is printed with two decimals or fewer, \
-optimality is judged against exact A* on the same query.";
+printed digit (12.66: 0.005); where that half unit is more than 1/20,000 of the optimum, \
+solve judges optimality against exact A* on the same query (bench always compares with \
+flat A*).";
 
 #[derive(Subcommand)]
 enum Command {

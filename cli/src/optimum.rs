@@ -8,9 +8,10 @@
 //! cost (sqrt 2 is stored as 14,142 ten-thousandths: up to 9.6e-6 low,
 //! relative).
 //!
-//! Where the printed optimum is coarse (two decimals or fewer), it cannot
-//! tell an optimal path from one a little longer; `solve` then judges the
-//! planner against exact A* on the same query, and `bench` always does.
+//! Where the printed optimum is coarse (its half unit above 1/20,000 of the
+//! optimum: `12.66`, `4786`), it cannot tell an optimal path from one a
+//! little longer; `solve` then judges the planner against exact A* on the
+//! same query, and `bench` always does.
 
 use std::path::Path;
 
@@ -18,9 +19,9 @@ use std::path::Path;
 /// 14,142.1356...; 9.6e-6 relative at most), with a margin.
 const DIAGONAL_SLACK: f64 = 1.2e-5;
 
-/// An optimum printed with this many decimals or fewer is coarse: exact A*
-/// judges optimality instead.
-const COARSE_DECIMALS: u32 = 2;
+/// An optimum whose printed half unit exceeds this share of it is coarse:
+/// exact A* judges optimality instead (`12.66`: 4e-4; `746.34`: 6.7e-6).
+const COARSE_SHARE: f64 = 5e-5;
 
 /// The number of decimals each line of a scenario file prints for its
 /// optimum (its last field), by 1-based line number.
@@ -65,17 +66,23 @@ impl Printed {
             .unwrap_or(8)
     }
 
-    /// Whether `line`'s optimum is printed too coarsely to judge optimality
-    /// by (two decimals or fewer).
-    pub fn is_coarse(&self, line: usize) -> bool {
-        self.decimals(line) <= COARSE_DECIMALS
+    /// Whether `optimal`, printed on `line`, is too coarse to judge
+    /// optimality by: half a unit of its last digit is more than 1/20,000 of
+    /// it.
+    pub fn is_coarse(&self, line: usize, optimal: f64) -> bool {
+        self.half_unit(line) > COARSE_SHARE * optimal.abs()
+    }
+
+    /// Half a unit of the last digit printed on `line`.
+    fn half_unit(&self, line: usize) -> f64 {
+        0.5 * 10f64.powi(-(self.decimals(line).min(15) as i32))
     }
 
     /// How far a length may lie from `optimal`, printed on `line`, and still
     /// match it: half a unit of the last printed digit, plus the diagonal
     /// cost's slack.
     pub fn tolerance(&self, line: usize, optimal: f64) -> f64 {
-        0.5 * 10f64.powi(-(self.decimals(line).min(15) as i32)) + DIAGONAL_SLACK * optimal.abs()
+        self.half_unit(line) + DIAGONAL_SLACK * optimal.abs()
     }
 
     /// Whether `found` matches `optimal` as printed on `line`.
@@ -112,6 +119,7 @@ mod tests {
         // Shorter by more than the printed rounding is impossible.
         assert!(p.is_below(2, 12.64, 12.66));
         assert!(p.matches(4, 8.4, 8.0) && !p.matches(4, 8.6, 8.0));
-        assert!(p.is_coarse(2) && !p.is_coarse(3) && p.is_coarse(4));
+        assert!(p.is_coarse(2, 12.66) && !p.is_coarse(3, 12.65685425));
+        assert!(p.is_coarse(4, 8.0) && !p.is_coarse(2, 746.34));
     }
 }

@@ -317,19 +317,20 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
                             }
                         }
                         let cost = movement.cost_in_steps(path.cost);
-                        let reference = if printed.is_coarse(q.line) && args.algo != Algo::Astar {
-                            if exact.is_none() {
-                                exact = Some(Algo::Astar.build(&grid, movement)?);
-                            }
-                            let solver = exact.as_mut().expect("built above");
-                            tally.judged_exact += 1;
-                            solver
-                                .solve(q.start, q.goal)?
-                                .path
-                                .map(|p| movement.cost_in_steps(p.cost))
-                        } else {
-                            None
-                        };
+                        let reference =
+                            if printed.is_coarse(q.line, q.optimal) && args.algo != Algo::Astar {
+                                if exact.is_none() {
+                                    exact = Some(Algo::Astar.build(&grid, movement)?);
+                                }
+                                let solver = exact.as_mut().expect("built above");
+                                tally.judged_exact += 1;
+                                solver
+                                    .solve(q.start, q.goal)?
+                                    .path
+                                    .map(|p| movement.cost_in_steps(p.cost))
+                            } else {
+                                None
+                            };
                         score(&mut tally, &printed, q, cost, reference);
                         if let Some((_, w)) = paths_out.as_mut() {
                             write_path(w, index, cost, &path)?;

@@ -182,8 +182,8 @@ impl Summary<'_> {
             t.not_optimal,
             if t.judged_exact > 0 {
                 format!(
-                    " ({} judged against exact A*: their optimum is printed with 2 decimals or \
-                     fewer)",
+                    " ({} judged against exact A*: their optimum is printed too coarsely to \
+                     tell)",
                     t.judged_exact
                 )
             } else {

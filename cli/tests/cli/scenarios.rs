@@ -54,6 +54,23 @@ fn scenario(grid: &Grid, column: &str, count: usize, decimals: usize) -> String 
     text
 }
 
+/// In a fresh folder `name`: `cave.map` and `cave.map.scen` (see
+/// [`scenario`]); returns their paths and the folder.
+fn map_and_scenario(
+    name: &str,
+    column: &str,
+    count: usize,
+    decimals: usize,
+) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let grid = cave_map();
+    let map = dir.join("cave.map");
+    io::save_map(&grid, &map).unwrap();
+    let scen = dir.join("cave.map.scen");
+    std::fs::write(&scen, scenario(&grid, column, count, decimals)).unwrap();
+    (map, scen, dir)
+}
+
 /// A blocked cell of `grid` and a passable one.
 fn blocked_and_open(grid: &Grid) -> (Point, Point) {
     let all = (0..grid.height()).flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)));
@@ -140,12 +157,7 @@ fn bench_runs_on_archive_layouts_with_rounded_optima() {
 
 #[test]
 fn solve_judges_two_decimal_optima_without_false_alarms() {
-    let dir = scratch("two-decimals");
-    let grid = cave_map();
-    let map = dir.join("cave.map");
-    io::save_map(&grid, &map).unwrap();
-    let scen = dir.join("cave.map.scen");
-    std::fs::write(&scen, scenario(&grid, "maps/bgmaps/cave.map", 12, 2)).unwrap();
+    let (map, scen, _) = map_and_scenario("two-decimals", "maps/bgmaps/cave.map", 12, 2);
     // Exact A*: every path matches its rounded optimum.
     let o = tierpath(&["solve", s(&map), s(&scen), "--json"]);
     assert_ok(&o);
@@ -159,19 +171,23 @@ fn solve_judges_two_decimal_optima_without_false_alarms() {
     let o = tierpath(&["solve", s(&map), s(&scen), "--algo", "hpa", "--json"]);
     assert_ok(&o);
     let j = last_json(&o);
-    assert_eq!(j["judged_against_exact"], 12);
+    // Coarse: half a unit of the last digit (0.005) above 1/20,000 of the
+    // optimum, so optima below 100.
+    let coarse = std::fs::read_to_string(&scen)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter(|l| l.rsplit('\t').next().unwrap().parse::<f64>().unwrap() < 100.0)
+        .count();
+    assert!(coarse > 0);
+    assert_eq!(j["judged_against_exact"], coarse);
     assert_eq!(j["shorter_than_optimal"], 0);
     assert!(j["mean_ratio"].as_f64().unwrap() >= 1.0);
 }
 
 #[test]
 fn solve_names_the_map_given() {
-    let dir = scratch("map-named");
-    let grid = cave_map();
-    let map = dir.join("cave.map");
-    io::save_map(&grid, &map).unwrap();
-    let scen = dir.join("cave.map.scen");
-    std::fs::write(&scen, scenario(&grid, "maps/dao/other.map", 3, 8)).unwrap();
+    let (map, scen, dir) = map_and_scenario("map-named", "maps/dao/other.map", 3, 8);
     // Same size, another name: runs, with a warning.
     let o = tierpath(&["solve", s(&map), s(&scen)]);
     assert_ok(&o);
