@@ -122,10 +122,10 @@ pub fn run(args: Args) -> CliResult {
             }
             writeln!(
                 out,
-                "search: {} cluster-graph nodes + {} grid cells expanded ({:?}) in {:.3} ms",
+                "search: {} cluster-graph nodes + {} grid cells expanded ({}) in {:.3} ms",
                 levels.abstract_expanded,
                 levels.fine_expanded,
-                levels.method,
+                super::method_name(levels.method),
                 elapsed.as_secs_f64() * 1e3
             )?;
         }
