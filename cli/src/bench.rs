@@ -26,25 +26,21 @@
 //! per map.
 
 mod inputs;
+mod map;
 mod report;
 
 use super::CliResult;
-use super::optimum::Printed;
-use super::scenario::{check_fits, find_map, has_blocked_endpoint};
-use super::solver::{Algo, Solver};
+use super::solver::Algo;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use inputs::{file_label, scenario_files, set_name, short_name};
+use inputs::{file_label, scenario_files};
+use map::{MapRun, bench_map};
 use report::{Machine, Summary, csv, hierarchy_table, summarise, summary_json, time_table};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-use tierpath::io::{self, BucketFilter, ScenarioQuery};
-use tierpath::{
-    AStar, Cost, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Path as CellPath, QueryCache,
-    SearchCache,
-};
+use std::path::PathBuf;
+use std::time::Instant;
+use tierpath::io::BucketFilter;
 
 /// Arguments of `tierpath bench`.
 #[derive(Debug, clap::Args)]
@@ -97,47 +93,6 @@ const MAX_PRINTED_PROBLEMS: usize = 20;
 const FLAT: &str = "astar";
 /// Name of the hierarchy.
 const HPA: &str = "hpa";
-
-/// One planner's answer to one query.
-#[derive(Debug, Clone, Copy, Default)]
-struct Answer {
-    /// Query time (the median of `--runs` runs), microseconds.
-    micros: f64,
-    /// Path cost in straight steps; `None` when no path.
-    steps: Option<f64>,
-    /// Exact cost.
-    cost: Option<Cost>,
-    expanded: u64,
-    /// Hierarchy only: abstract and fine expansions and the method.
-    abstract_expanded: u64,
-    fine_expanded: u64,
-    method: Option<Method>,
-}
-
-/// One query that every planner solved: the answers in planner order
-/// (flat A* first, the hierarchy second).
-#[derive(Debug, Clone)]
-struct Solved {
-    answers: Vec<Answer>,
-}
-
-/// Everything measured on one map.
-#[derive(Debug, Clone)]
-struct MapRun {
-    set: String,
-    name: String,
-    width: u32,
-    height: u32,
-    build_ms: f64,
-    load_ms: f64,
-    bytes_per_cell: f64,
-    memory_bytes: u64,
-    selected: usize,
-    unreachable: usize,
-    /// Selected queries skipped for a blocked start or goal.
-    blocked: usize,
-    solved: Vec<Solved>,
-}
 
 /// Runs `tierpath bench`.
 pub fn run(args: Args) -> CliResult {
@@ -345,305 +300,12 @@ fn algo_name(a: Algo) -> String {
     )
 }
 
-/// The scenario files named by `inputs`: files as given, folders searched for
-/// At most `n` of `items`, spread evenly (the first always kept), in order.
-fn spread<T: Copy>(items: &[T], n: Option<usize>) -> Vec<T> {
-    match n {
-        Some(n) if n < items.len() => (0..n).map(|i| items[i * items.len() / n]).collect(),
-        _ => items.to_vec(),
-    }
-}
-
-/// The median of `n` timings of `f`, and its last result.
-fn timed<R>(runs: usize, mut f: impl FnMut() -> R) -> (f64, R) {
-    let mut times = Vec::with_capacity(runs);
-    let mut last = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let r = f();
-        times.push(t.elapsed());
-        last = Some(r);
-    }
-    times.sort();
-    let d: Duration = times[times.len() / 2];
-    (
-        d.as_secs_f64() * 1e6,
-        last.expect("at least one run is made"),
-    )
-}
-
-/// Checks a path: legal under `movement` on `grid`, its cost as stated, from
-/// `q.start` to `q.goal`. The problem, if any.
-fn check_path(
-    grid: &Grid,
-    movement: &Movement,
-    q: &ScenarioQuery,
-    path: &CellPath,
-) -> Option<String> {
-    if let Err(e) = path.validate(grid, movement) {
-        return Some(format!("invalid path: {e}"));
-    }
-    if path.start() != Some(q.start) || path.goal() != Some(q.goal) {
-        return Some(format!(
-            "path runs from {:?} to {:?}, not {} -> {}",
-            path.start(),
-            path.goal(),
-            q.start,
-            q.goal
-        ));
-    }
-    None
-}
-
-/// Loads, builds and runs one map.
-fn bench_map(
-    file: &Path,
-    args: &Args,
-    cluster_size: u32,
-    extras: &[Algo],
-    problems: &mut Vec<String>,
-) -> CliResult<MapRun> {
-    let scenario = io::read_scenario(file)?;
-    let map = find_map(&scenario, args.maps.as_deref())?;
-    let grid = crate::read_grid(&map)?;
-    check_fits(&scenario, &grid, &map)?;
-    let printed = Printed::read(file);
-    let label = file_label(file);
-    let movement = Movement::default();
-
-    let builder = HierarchyBuilder::new()
-        .movement(movement)
-        .cluster_size(cluster_size);
-    let copy = grid.clone();
-    let t = Instant::now();
-    let hierarchy = builder.build(copy)?;
-    let build_ms = t.elapsed().as_secs_f64() * 1e3;
-    let bytes = hierarchy.to_bytes();
-    let copy = grid.clone();
-    let t = Instant::now();
-    let loaded = Hierarchy::from_bytes(copy, &bytes);
-    let load_ms = t.elapsed().as_secs_f64() * 1e3;
-    if let Err(e) = loaded {
-        problems.push(format!(
-            "{label}: the hierarchy does not load back from its own bytes: {e}"
-        ));
-    }
-    drop(bytes);
-
-    let selected = scenario.select(args.buckets);
-    let (queries, blocked): (Vec<&ScenarioQuery>, Vec<&ScenarioQuery>) =
-        spread(&selected, args.max_queries)
-            .into_iter()
-            .partition(|q| !has_blocked_endpoint(&grid, q.start, q.goal));
-    if args.strict {
-        for q in &blocked {
-            problems.push(format!(
-                "{label} line {} ({} -> {}): the start or goal is a blocked cell (--strict)",
-                q.line, q.start, q.goal
-            ));
-        }
-    }
-    let n = queries.len();
-    let runs = args.runs;
-    let steps = |c: Cost| movement.cost_in_steps(c);
-
-    // One pass per planner; answers[planner][query], `None` for an input error.
-    let mut answers: Vec<Vec<Option<Answer>>> = Vec::new();
-
-    // The hierarchy.
-    let mut cache = QueryCache::new();
-    let mut hpa = Vec::with_capacity(n);
-    for q in &queries {
-        let (micros, out) = timed(runs, || hierarchy.find_path(&mut cache, q.start, q.goal));
-        hpa.push(match out {
-            Err(e) => {
-                problems.push(format!("{label} line {}: {HPA}: {e}", q.line));
-                None
-            }
-            Ok(out) => {
-                if let Some(p) = &out.path
-                    && let Some(why) = check_path(&grid, &movement, q, p)
-                {
-                    problems.push(format!(
-                        "{label} line {} ({} -> {}): {HPA}: {why}",
-                        q.line, q.start, q.goal
-                    ));
-                }
-                let s = out.stats;
-                Some(Answer {
-                    micros,
-                    steps: out.path.as_ref().map(|p| steps(p.cost)),
-                    cost: out.path.as_ref().map(|p| p.cost),
-                    expanded: s.abstract_expanded + s.fine_expanded,
-                    abstract_expanded: s.abstract_expanded,
-                    fine_expanded: s.fine_expanded,
-                    method: Some(s.method),
-                })
-            }
-        });
-    }
-
-    // Flat A*.
-    let engine = AStar::new(&grid).movement(movement);
-    let mut flat_cache = SearchCache::new();
-    let mut flat = Vec::with_capacity(n);
-    for q in &queries {
-        let (micros, out) = timed(runs, || engine.find_path(&mut flat_cache, q.start, q.goal));
-        flat.push(match out {
-            Err(e) => {
-                problems.push(format!("{label} line {}: {FLAT}: {e}", q.line));
-                None
-            }
-            Ok(out) => {
-                if let Some(p) = &out.path {
-                    if let Some(why) = check_path(&grid, &movement, q, p) {
-                        problems.push(format!(
-                            "{label} line {} ({} -> {}): {FLAT}: {why}",
-                            q.line, q.start, q.goal
-                        ));
-                    }
-                    let found = steps(p.cost);
-                    if q.optimal > 0.0 && !printed.matches(q.line, found, q.optimal) {
-                        problems.push(format!(
-                            "{label} line {} ({} -> {}): {FLAT}: cost {found:.6} differs from \
-                             the scenario's optimum {} (by more than {:.2e}: half a unit of its \
-                             last printed digit, plus the diagonal's rounding)",
-                            q.line,
-                            q.start,
-                            q.goal,
-                            q.optimal,
-                            printed.tolerance(q.line, q.optimal)
-                        ));
-                    }
-                }
-                Some(Answer {
-                    micros,
-                    steps: out.path.as_ref().map(|p| steps(p.cost)),
-                    cost: out.path.as_ref().map(|p| p.cost),
-                    expanded: out.stats.expanded,
-                    ..Answer::default()
-                })
-            }
-        });
-    }
-    answers.push(flat);
-    answers.push(hpa);
-
-    // Extra planners.
-    for algo in extras {
-        let mut solver: Box<dyn Solver + '_> = algo.build(&grid, movement)?;
-        let name = solver.name().to_string();
-        let mut out_list = Vec::with_capacity(n);
-        for q in &queries {
-            let (micros, out) = timed(runs, || solver.solve(q.start, q.goal));
-            out_list.push(match out {
-                Err(e) => {
-                    problems.push(format!("{label} line {}: {name}: {e}", q.line));
-                    None
-                }
-                Ok(r) => {
-                    if let Some(p) = &r.path
-                        && let Some(why) = check_path(&grid, &movement, q, p)
-                    {
-                        problems.push(format!(
-                            "{label} line {} ({} -> {}): {name}: {why}",
-                            q.line, q.start, q.goal
-                        ));
-                    }
-                    Some(Answer {
-                        micros,
-                        steps: r.path.as_ref().map(|p| steps(p.cost)),
-                        cost: r.path.as_ref().map(|p| p.cost),
-                        expanded: r.expanded,
-                        ..Answer::default()
-                    })
-                }
-            });
-        }
-        answers.push(out_list);
-    }
-
-    // Reachability and quality checks; the solved queries.
-    let names: Vec<String> = std::iter::once(FLAT.to_string())
-        .chain(std::iter::once(HPA.to_string()))
-        .chain(extras.iter().map(|a| algo_name(*a)))
-        .collect();
-    let mut solved = Vec::new();
-    let mut unreachable = 0;
-    for (i, q) in queries.iter().enumerate() {
-        let row: Option<Vec<Answer>> = answers.iter().map(|a| a[i]).collect();
-        let Some(row) = row else {
-            continue; // an input error, already reported
-        };
-        let expects_none = q.optimal == 0.0 && q.start != q.goal;
-        let found: Vec<bool> = row.iter().map(|a| a.cost.is_some()).collect();
-        if found.iter().all(|f| !f) {
-            unreachable += 1;
-            if !expects_none {
-                problems.push(format!(
-                    "{label} line {} ({} -> {}): no planner finds a path, but the scenario \
-                     gives optimum {}",
-                    q.line, q.start, q.goal, q.optimal
-                ));
-            }
-            continue;
-        }
-        if found.iter().any(|f| !f) || expects_none {
-            let said: Vec<String> = names
-                .iter()
-                .zip(&found)
-                .map(|(n, f)| format!("{n}: {}", if *f { "path" } else { "no path" }))
-                .collect();
-            problems.push(format!(
-                "{label} line {} ({} -> {}): reachability disagrees ({}; scenario: {})",
-                q.line,
-                q.start,
-                q.goal,
-                said.join(", "),
-                if expects_none { "no path" } else { "path" }
-            ));
-            continue;
-        }
-        let exact = row[0].cost.expect("checked above");
-        for (name, a) in names.iter().zip(&row).skip(1) {
-            let c = a.cost.expect("checked above");
-            if c < exact {
-                problems.push(format!(
-                    "{label} line {} ({} -> {}): {name} cost {} is below flat A*'s exact {}",
-                    q.line, q.start, q.goal, c, exact
-                ));
-            }
-        }
-        solved.push(Solved { answers: row });
-    }
-
-    let stats = hierarchy.stats();
-    Ok(MapRun {
-        set: set_name(file),
-        name: short_name(file),
-        width: grid.width(),
-        height: grid.height(),
-        build_ms,
-        load_ms,
-        bytes_per_cell: stats.bytes_per_cell(),
-        memory_bytes: stats.memory_bytes,
-        selected: n + blocked.len(),
-        unreachable,
-        blocked: blocked.len(),
-        solved,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn spread_and_extra_planners() {
-        let items: Vec<u32> = (0..10).collect();
-        assert_eq!(spread(&items, Some(5)), vec![0, 2, 4, 6, 8]);
-        assert_eq!(spread(&items, Some(20)).len(), 10);
-        assert_eq!(spread(&items, None).len(), 10);
+    fn extra_planners() {
         assert_eq!(
             extra_algos(&[Algo::Astar, Algo::Dijkstra, Algo::Dijkstra]),
             vec![Algo::Dijkstra]

@@ -1,7 +1,7 @@
 //! The figures `tierpath bench` prints and writes: per-group summaries, the
 //! text tables, JSON and CSV, and the machine it ran on.
 
-use super::{Answer, MapRun, Solved};
+use super::map::{Answer, MapRun, Solved};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use tierpath::Method;
