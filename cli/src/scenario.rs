@@ -4,8 +4,8 @@
 
 use crate::CliResult;
 use std::path::{Component, Path, PathBuf};
-use tierpath::io::Scenario;
-use tierpath::{Grid, Point};
+use tierpath::io::{Scenario, ScenarioQuery};
+use tierpath::{Grid, Movement, Point};
 
 /// Longest text of a file's field quoted in a message; longer ones are cut.
 const MAX_QUOTED: usize = 60;
@@ -84,6 +84,28 @@ pub fn other_map_warning(scenario: &Scenario, map: &Path) -> Option<String> {
         map.display(),
         map.display()
     ))
+}
+
+/// Why a planner's path does not answer its query (an illegal move, a
+/// wrong stated cost, other endpoints), if it does not.
+pub fn check_path(
+    grid: &Grid,
+    movement: &Movement,
+    q: &ScenarioQuery,
+    path: &tierpath::Path,
+) -> Result<(), String> {
+    path.validate(grid, movement)
+        .map_err(|e| format!("invalid path: {e}"))?;
+    if path.start() != Some(q.start) || path.goal() != Some(q.goal) {
+        return Err(format!(
+            "path runs {:?} -> {:?}, query asks {} -> {}",
+            path.start(),
+            path.goal(),
+            q.start,
+            q.goal
+        ));
+    }
+    Ok(())
 }
 
 /// `path` with `.` and `name/..` removed lexically, so that `..` climbs the

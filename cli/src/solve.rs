@@ -11,7 +11,7 @@ mod summary;
 
 use super::CliResult;
 use super::optimum::Printed;
-use super::scenario::{check_fits, has_blocked_endpoint, other_map_warning};
+use super::scenario::{check_fits, check_path, has_blocked_endpoint, other_map_warning};
 use super::solver::{Algo, HpaOptions, Levels, SolveResult, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use summary::Summary;
 use tierpath::io::{self, BucketFilter, ScenarioQuery};
-use tierpath::{Cost, Grid, Method, Movement, Path};
+use tierpath::{Cost, Method, Movement, Path};
 
 /// Arguments of `tierpath solve`.
 #[derive(Debug, clap::Args)]
@@ -422,26 +422,6 @@ fn compare(
         }
     }
     c
-}
-
-/// Why a path does not answer its query, if it does not.
-fn check_path(
-    grid: &Grid,
-    movement: &Movement,
-    q: &ScenarioQuery,
-    path: &Path,
-) -> Result<(), String> {
-    path.validate(grid, movement).map_err(|e| e.to_string())?;
-    if path.start() != Some(q.start) || path.goal() != Some(q.goal) {
-        return Err(format!(
-            "path runs {:?} -> {:?}, query asks {} -> {}",
-            path.start(),
-            path.goal(),
-            q.start,
-            q.goal
-        ));
-    }
-    Ok(())
 }
 
 /// Records how a found cost compares with the optimum: exact A*'s cost

@@ -6,14 +6,13 @@ use super::inputs::{file_label, set_name, short_name};
 use super::{Args, FLAT, HPA, algo_name};
 use crate::CliResult;
 use crate::optimum::Printed;
-use crate::scenario::{check_fits, find_map, has_blocked_endpoint};
+use crate::scenario::{check_fits, check_path, find_map, has_blocked_endpoint};
 use crate::solver::{Algo, Solver};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tierpath::io::{self, ScenarioQuery};
 use tierpath::{
-    AStar, Cost, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Path as CellPath, QueryCache,
-    SearchCache,
+    AStar, Cost, Hierarchy, HierarchyBuilder, Method, Movement, QueryCache, SearchCache,
 };
 
 /// One planner's answer to one query.
@@ -83,29 +82,6 @@ pub(super) fn timed<R>(runs: usize, mut f: impl FnMut() -> R) -> (f64, R) {
     )
 }
 
-/// Checks a path: legal under `movement` on `grid`, its cost as stated, from
-/// `q.start` to `q.goal`. The problem, if any.
-pub(super) fn check_path(
-    grid: &Grid,
-    movement: &Movement,
-    q: &ScenarioQuery,
-    path: &CellPath,
-) -> Option<String> {
-    if let Err(e) = path.validate(grid, movement) {
-        return Some(format!("invalid path: {e}"));
-    }
-    if path.start() != Some(q.start) || path.goal() != Some(q.goal) {
-        return Some(format!(
-            "path runs from {:?} to {:?}, not {} -> {}",
-            path.start(),
-            path.goal(),
-            q.start,
-            q.goal
-        ));
-    }
-    None
-}
-
 /// Loads, builds and runs one map.
 pub(super) fn bench_map(
     file: &Path,
@@ -173,7 +149,7 @@ pub(super) fn bench_map(
             }
             Ok(out) => {
                 if let Some(p) = &out.path
-                    && let Some(why) = check_path(&grid, &movement, q, p)
+                    && let Some(why) = check_path(&grid, &movement, q, p).err()
                 {
                     problems.push(format!(
                         "{label} line {} ({} -> {}): {HPA}: {why}",
@@ -207,7 +183,7 @@ pub(super) fn bench_map(
             }
             Ok(out) => {
                 if let Some(p) = &out.path {
-                    if let Some(why) = check_path(&grid, &movement, q, p) {
+                    if let Some(why) = check_path(&grid, &movement, q, p).err() {
                         problems.push(format!(
                             "{label} line {} ({} -> {}): {FLAT}: {why}",
                             q.line, q.start, q.goal
@@ -254,7 +230,7 @@ pub(super) fn bench_map(
                 }
                 Ok(r) => {
                     if let Some(p) = &r.path
-                        && let Some(why) = check_path(&grid, &movement, q, p)
+                        && let Some(why) = check_path(&grid, &movement, q, p).err()
                     {
                         problems.push(format!(
                             "{label} line {} ({} -> {}): {name}: {why}",

@@ -2,6 +2,7 @@
 //! run with the hierarchy, `--compare`, `--json` and `--paths`.
 
 use super::*;
+use tierpath::Grid;
 
 /// The keys of a one-line JSON object, in order, duplicates kept (parsing
 /// into a map would hide them).
