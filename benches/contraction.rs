@@ -116,6 +116,46 @@ impl AbstractGraph {
             .collect()
     }
 
+    /// The graph with every pair of transitions of a cluster joined (the
+    /// missing pairs forbidden): the shape under which any change of a
+    /// cluster's inside edges is a cost change.
+    fn with_cluster_cliques(&self, h: &Hierarchy) -> AbstractGraph {
+        let layout = h.layout();
+        let cluster = |v: usize| layout.cluster_of(self.points[v]);
+        // Transitions are grouped by cluster: each cluster's run of nodes.
+        let n = self.points.len();
+        let mut run_start = vec![0usize; n];
+        for v in 1..n {
+            run_start[v] = if cluster(v) == cluster(v - 1) {
+                run_start[v - 1]
+            } else {
+                v
+            };
+        }
+        let mut first = vec![0u32];
+        let (mut to, mut cost) = (Vec::new(), Vec::new());
+        for v in 0..n {
+            let arcs = self.first[v] as usize..self.first[v + 1] as usize;
+            to.extend_from_slice(&self.to[arcs.clone()]);
+            cost.extend_from_slice(&self.cost[arcs.clone()]);
+            let mut w = run_start[v];
+            while w < n && cluster(w) == cluster(v) {
+                if w != v && !self.to[arcs.clone()].contains(&(w as u32)) {
+                    to.push(w as u32);
+                    cost.push(tierpath::FORBIDDEN);
+                }
+                w += 1;
+            }
+            first.push(to.len() as u32);
+        }
+        AbstractGraph {
+            first,
+            to,
+            cost,
+            points: self.points.clone(),
+        }
+    }
+
     /// The arcs inside the clusters of `clusters`.
     fn arcs_inside(&self, h: &Hierarchy, clusters: &[u32]) -> Vec<u32> {
         let layout = h.layout();
@@ -420,6 +460,14 @@ fn summary(maps: &[BenchMap]) {
                 .phases
                 .map_or(Duration::ZERO, |p| p.abstract_search);
         }
+        let cliques = m.graph.with_cluster_cliques(&m.hierarchy);
+        let coords: Vec<(u32, u32)> = cliques.points.iter().map(|p| (p.x, p.y)).collect();
+        let clock = Instant::now();
+        let cch_cliques = Contraction::new(&cliques.graph(), Some(&coords)).expect("contracts");
+        let clique_contract = clock.elapsed();
+        let clock = Instant::now();
+        let clique_metric = cch_cliques.customize(&cliques.cost).expect("costs fit");
+        let clique_customize = clock.elapsed();
         let one = time_edits(m, &edits(m, 1, EDITS));
         let block = time_edits(m, &edits(m, 2, EDITS));
         let bytes = m.cch.memory_bytes() + m.metric.memory_bytes();
@@ -448,6 +496,14 @@ fn summary(maps: &[BenchMap]) {
             d / c,
             a / c,
             l / c,
+        );
+        println!(
+            "    with cluster cliques (for edits): {} arcs -> {} CCH edges, order+contract {:.1} ms, customize {:.1} ms, CCH {:.2} B/cell",
+            cliques.to.len(),
+            cch_cliques.edges(),
+            clique_contract.as_secs_f64() * 1e3,
+            clique_customize.as_secs_f64() * 1e3,
+            (cch_cliques.memory_bytes() + clique_metric.memory_bytes()) as f64 / cells,
         );
         println!(
             "    re-customize: 1 cluster median {:.1} us, p95 {:.1} us ({:.0} nodes); 2x2 clusters median {:.1} us, p95 {:.1} us ({:.0} nodes)",

@@ -219,39 +219,29 @@ impl Contraction {
 
     /// Fills `arc_slot`, `low_first` and `low_arcs`.
     fn map_arcs(&mut self, graph: &ArcGraph) {
-        let n = graph.nodes();
         let mut slot = vec![NONE; graph.arcs()];
-        let mut low_count = vec![0u32; n + 1];
-        for v in 0..n as u32 {
+        for v in 0..graph.nodes() as u32 {
             for (arc, w) in graph.out(v) {
                 let (rv, rw) = (self.rank[v as usize], self.rank[w as usize]);
-                if rv == rw {
-                    continue;
-                }
-                let (low, high) = (rv.min(rw), rv.max(rw));
-                let edge = self
-                    .edge(low, high)
-                    .expect("every input edge is in the fill");
-                slot[arc as usize] = 2 * edge + u32::from(rv > rw);
-                low_count[low as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            low_count[i + 1] += low_count[i];
-        }
-        let mut next = low_count.clone();
-        let mut low_arcs = vec![0u32; low_count[n] as usize];
-        for v in 0..n as u32 {
-            for (arc, w) in graph.out(v) {
-                if slot[arc as usize] != NONE {
-                    let low = self.rank[v as usize].min(self.rank[w as usize]) as usize;
-                    low_arcs[next[low] as usize] = arc;
-                    next[low] += 1;
+                if rv != rw {
+                    let edge = self
+                        .edge(rv.min(rw), rv.max(rw))
+                        .expect("every input edge is in the fill");
+                    slot[arc as usize] = 2 * edge + u32::from(rv > rw);
                 }
             }
         }
+        let rank = &self.rank;
+        let (low_first, low_arcs) = bucket(graph.nodes(), || {
+            (0..graph.nodes() as u32).flat_map(|v| {
+                graph
+                    .out(v)
+                    .filter(|(arc, _)| slot[*arc as usize] != NONE)
+                    .map(move |(arc, w)| (rank[v as usize].min(rank[w as usize]), arc))
+            })
+        });
         self.arc_slot = slot;
-        self.low_first = low_count;
+        self.low_first = low_first;
         self.low_arcs = low_arcs;
     }
 
@@ -349,27 +339,38 @@ fn shape_hash(to: &[u32]) -> u64 {
     })
 }
 
-/// The transpose of an upward CSR: per node, `(lower node, edge id)`, both
-/// ascending.
-fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
-    let n = up_first.len() - 1;
-    let mut first = vec![0u32; n + 1];
-    for w in up_to {
-        first[*w as usize + 1] += 1;
+/// Counting sort of `(key, value)` pairs into CSR: `(first, values)` with
+/// the values of key `k` at `first[k]..first[k + 1]`, in the pairs' order.
+/// `pairs` is called twice (count, then place).
+fn bucket<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
+    keys: usize,
+    pairs: impl Fn() -> I,
+) -> (Vec<u32>, Vec<T>) {
+    let mut first = vec![0u32; keys + 1];
+    for (k, _) in pairs() {
+        first[k as usize + 1] += 1;
     }
-    for i in 0..n {
+    for i in 0..keys {
         first[i + 1] += first[i];
     }
     let mut next = first.clone();
-    let mut down = vec![(0, 0); up_to.len()];
-    for u in 0..n {
-        for e in up_first[u]..up_first[u + 1] {
-            let w = up_to[e as usize] as usize;
-            down[next[w] as usize] = (u as u32, e);
-            next[w] += 1;
-        }
+    let mut values = vec![T::default(); first[keys] as usize];
+    for (k, v) in pairs() {
+        values[next[k as usize] as usize] = v;
+        next[k as usize] += 1;
     }
-    (first, down)
+    (first, values)
+}
+
+/// The transpose of an upward CSR: per node, `(lower node, edge id)`, both
+/// ascending.
+fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
+    bucket(up_first.len() - 1, || {
+        (0..up_first.len() as u32 - 1).flat_map(move |u| {
+            (up_first[u as usize]..up_first[u as usize + 1])
+                .map(move |e| (up_to[e as usize], (u, e)))
+        })
+    })
 }
 
 #[cfg(test)]

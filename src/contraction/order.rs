@@ -32,30 +32,14 @@ impl Adjacency {
     /// Both directions of every arc, without loops or repeats.
     pub(super) fn undirected(graph: &ArcGraph) -> Self {
         let n = graph.nodes();
-        let mut degree = vec![0u32; n + 1];
-        for v in 0..n as u32 {
-            for (_, w) in graph.out(v) {
-                if w != v {
-                    degree[v as usize + 1] += 1;
-                    degree[w as usize + 1] += 1;
-                }
-            }
-        }
-        for i in 0..n {
-            degree[i + 1] += degree[i];
-        }
-        let mut next = degree.clone();
-        let mut to = vec![0u32; degree[n] as usize];
-        for v in 0..n as u32 {
-            for (_, w) in graph.out(v) {
-                if w != v {
-                    to[next[v as usize] as usize] = w;
-                    next[v as usize] += 1;
-                    to[next[w as usize] as usize] = v;
-                    next[w as usize] += 1;
-                }
-            }
-        }
+        let (degree, mut to) = super::bucket(n, || {
+            (0..n as u32).flat_map(move |v| {
+                graph
+                    .out(v)
+                    .filter(move |(_, w)| *w != v)
+                    .flat_map(move |(_, w)| [(v, w), (w, v)])
+            })
+        });
         // Sort and deduplicate each row, compacting.
         let mut first = vec![0u32; n + 1];
         let mut out = 0usize;
