@@ -124,21 +124,17 @@ impl AbstractGraph {
         let cluster = |v: usize| layout.cluster_of(self.points[v]);
         // Transitions are grouped by cluster: each cluster's run of nodes.
         let n = self.points.len();
-        let mut run_start = vec![0usize; n];
-        for v in 1..n {
-            run_start[v] = if cluster(v) == cluster(v - 1) {
-                run_start[v - 1]
-            } else {
-                v
-            };
-        }
+        let mut run_start = 0;
         let mut first = vec![0u32];
         let (mut to, mut cost) = (Vec::new(), Vec::new());
         for v in 0..n {
+            if v > 0 && cluster(v) != cluster(v - 1) {
+                run_start = v;
+            }
             let arcs = self.first[v] as usize..self.first[v + 1] as usize;
             to.extend_from_slice(&self.to[arcs.clone()]);
             cost.extend_from_slice(&self.cost[arcs.clone()]);
-            let mut w = run_start[v];
+            let mut w = run_start;
             while w < n && cluster(w) == cluster(v) {
                 if w != v && !self.to[arcs.clone()].contains(&(w as u32)) {
                     to.push(w as u32);
