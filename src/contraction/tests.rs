@@ -235,8 +235,16 @@ fn bad_input_is_an_error() {
         cch.recustomize(&other.graph(), &mut metric, &other.cost, &[])
             .is_err()
     );
-    // Out-of-range endpoints are ignored.
+    // The empty graph.
+    let empty = Contraction::new(&ArcGraph::new(&[0], &[]).unwrap(), None).unwrap();
+    let none = empty.customize(&[]).unwrap();
     let mut scratch = ContractionScratch::default();
+    assert_eq!(
+        empty.distance(&none, &mut scratch, &[(0, 0)], &[(0, 0)]),
+        None
+    );
+    assert_eq!(empty.tree_height(), 0);
+    // Out-of-range endpoints are ignored.
     assert_eq!(
         cch.distance(&metric, &mut scratch, &[(7, 0)], &[(1, 0)]),
         None
