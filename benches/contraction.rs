@@ -90,6 +90,21 @@ impl AbstractGraph {
         }
     }
 
+    /// The transitions' cells, the order's coordinates.
+    fn coords(&self) -> Vec<(u32, u32)> {
+        self.points.iter().map(|p| (p.x, p.y)).collect()
+    }
+
+    /// Orders, contracts and customizes, timing the two phases.
+    fn contract(&self) -> (Contraction, ContractionMetric, Duration, Duration) {
+        let clock = Instant::now();
+        let cch = Contraction::new(&self.graph(), Some(&self.coords())).expect("contracts");
+        let contract = clock.elapsed();
+        let clock = Instant::now();
+        let metric = cch.customize(&self.cost).expect("costs fit");
+        (cch, metric, contract, clock.elapsed())
+    }
+
     fn graph(&self) -> ArcGraph<'_> {
         ArcGraph::new(&self.first, &self.to).expect("a well-formed CSR")
     }
@@ -264,13 +279,7 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let hierarchy = Hierarchy::build(grid).expect("default settings");
                 let build = clock.elapsed();
                 let graph = AbstractGraph::of(&hierarchy);
-                let coords: Vec<(u32, u32)> = graph.points.iter().map(|p| (p.x, p.y)).collect();
-                let clock = Instant::now();
-                let cch = Contraction::new(&graph.graph(), Some(&coords)).expect("contracts");
-                let contract = clock.elapsed();
-                let clock = Instant::now();
-                let metric = cch.customize(&graph.cost).expect("costs fit");
-                let customize = clock.elapsed();
+                let (cch, metric, contract, customize) = graph.contract();
                 let queries = scen
                     .select(BucketFilter::Top(TOP_BUCKETS))
                     .into_iter()
@@ -457,13 +466,7 @@ fn summary(maps: &[BenchMap]) {
                 .map_or(Duration::ZERO, |p| p.abstract_search);
         }
         let cliques = m.graph.with_cluster_cliques(&m.hierarchy);
-        let coords: Vec<(u32, u32)> = cliques.points.iter().map(|p| (p.x, p.y)).collect();
-        let clock = Instant::now();
-        let cch_cliques = Contraction::new(&cliques.graph(), Some(&coords)).expect("contracts");
-        let clique_contract = clock.elapsed();
-        let clock = Instant::now();
-        let clique_metric = cch_cliques.customize(&cliques.cost).expect("costs fit");
-        let clique_customize = clock.elapsed();
+        let (cch_cliques, clique_metric, clique_contract, clique_customize) = cliques.contract();
         let one = time_edits(m, &edits(m, 1, EDITS));
         let block = time_edits(m, &edits(m, 2, EDITS));
         let bytes = m.cch.memory_bytes() + m.metric.memory_bytes();
@@ -542,6 +545,13 @@ fn main() {
                     black_box(plain.run(&m.graph, s, t, |_| 0));
                 }
             })
+        });
+        let coords = m.graph.coords();
+        group.bench_function("order + contract", |b| {
+            b.iter(|| Contraction::new(&m.graph.graph(), Some(&coords)).expect("contracts"))
+        });
+        group.bench_function("customize", |b| {
+            b.iter(|| m.cch.customize(&m.graph.cost).expect("costs fit"))
         });
         let edit = edits(m, 1, 1).remove(0);
         let mut metric = m.metric.clone();

@@ -162,6 +162,8 @@ struct Cut {
     sorted: Vec<u32>,
     crossing: Vec<i64>,
     side: Vec<u8>,
+    /// Per node of the part: the index of its key in `sorted`.
+    index: Vec<u32>,
 }
 
 impl Cut {
@@ -249,17 +251,24 @@ impl Cut {
         // crossing[i]: edges crossing a cut just after keys[i].
         self.crossing.clear();
         self.crossing.resize(keys.len(), 0);
-        let index = |k: u32| keys.binary_search(&k).expect("key of a node in the part");
+        if self.index.len() < part_of.len() {
+            self.index.resize(part_of.len(), 0);
+        }
+        for v in nodes {
+            self.index[*v as usize] = keys
+                .binary_search(&key(*v))
+                .expect("key of a node in the part") as u32;
+        }
         // How many nodes have each key, for the balance.
         let mut count = vec![0u32; keys.len()];
         for v in nodes {
-            let i = index(key(*v));
+            let i = self.index[*v as usize] as usize;
             count[i] += 1;
             for w in adj.neighbours(*v) {
                 if part_of[*w as usize] != id {
                     continue;
                 }
-                let j = index(key(*w));
+                let j = self.index[*w as usize] as usize;
                 if i < j {
                     self.crossing[i] += 1;
                     self.crossing[j] -= 1;
