@@ -66,6 +66,7 @@
 #![deny(missing_docs)]
 
 mod checksum;
+mod contraction;
 mod dynamic;
 mod grid;
 mod hierarchy;
@@ -78,6 +79,10 @@ mod search;
 mod sized;
 mod tiled;
 
+pub use contraction::{
+    ArcGraph, Contraction, ContractionError, ContractionMetric, ContractionRoute,
+    ContractionScratch, FORBIDDEN,
+};
 pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
 };

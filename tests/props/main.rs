@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod contraction;
 mod flat;
 mod hpa;
 mod nearest;

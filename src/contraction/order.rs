@@ -1,0 +1,349 @@
+//! The metric-independent node order (nested dissection) and the fill.
+//!
+//! # Order
+//! A part of the graph is cut by a line across one coordinate axis, at the
+//! position (among those leaving at least a quarter of the part on each side)
+//! crossed by the fewest edges, ties broken towards the middle; both axes are
+//! tried and the smaller cut wins. The separator is the smaller of the two
+//! sets of cut-edge endpoints; it takes the highest ranks of the part, and
+//! both sides are ordered the same way, recursively. On the cluster graph the
+//! cheapest cuts run along cluster borders, where only the links between
+//! facing transitions cross. Without coordinates, breadth-first levels from
+//! a far node serve as the single axis.
+//!
+//! # Fill
+//! Eliminating the nodes in rank order joins each node's upward neighbours
+//! into a clique. The upward neighbourhood of `u` is its input upward
+//! neighbours plus those of its children in the elimination tree (the nodes
+//! whose lowest upward neighbour is `u`), minus `u`: one pass, bottom up.
+
+use super::{ArcGraph, NONE};
+
+/// Parts at most this small are ordered as they come.
+const LEAF: usize = 4;
+
+/// The undirected simple graph under a directed one, as CSR.
+pub(super) struct Adjacency {
+    first: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Adjacency {
+    /// Both directions of every arc, without loops or repeats.
+    pub(super) fn undirected(graph: &ArcGraph) -> Self {
+        let n = graph.nodes();
+        let (degree, mut to) = super::bucket(n, || {
+            (0..n as u32).flat_map(move |v| {
+                graph
+                    .out(v)
+                    .filter(move |(_, w)| *w != v)
+                    .flat_map(move |(_, w)| [(v, w), (w, v)])
+            })
+        });
+        // Sort and deduplicate each row, compacting.
+        let mut first = vec![0u32; n + 1];
+        let mut out = 0usize;
+        for v in 0..n {
+            let (a, b) = (degree[v] as usize, degree[v + 1] as usize);
+            to[a..b].sort_unstable();
+            let mut last = NONE;
+            for i in a..b {
+                if to[i] != last {
+                    last = to[i];
+                    to[out] = last;
+                    out += 1;
+                }
+            }
+            first[v + 1] = out as u32;
+        }
+        to.truncate(out);
+        Adjacency { first, to }
+    }
+
+    fn nodes(&self) -> usize {
+        self.first.len() - 1
+    }
+
+    #[inline]
+    fn neighbours(&self, v: u32) -> &[u32] {
+        &self.to[self.first[v as usize] as usize..self.first[v as usize + 1] as usize]
+    }
+}
+
+/// Breadth-first levels from a node far from `start`'s component, a stand-in
+/// for one coordinate when none are given.
+fn bfs_levels(adj: &Adjacency) -> Vec<(u32, u32)> {
+    let n = adj.nodes();
+    let mut level = vec![NONE; n];
+    let mut queue = Vec::with_capacity(n);
+    let run = |root: u32, level: &mut Vec<u32>, queue: &mut Vec<u32>| -> u32 {
+        let begin = queue.len();
+        level[root as usize] = 0;
+        queue.push(root);
+        let mut i = begin;
+        while i < queue.len() {
+            let v = queue[i];
+            i += 1;
+            for w in adj.neighbours(v) {
+                if level[*w as usize] == NONE {
+                    level[*w as usize] = level[v as usize] + 1;
+                    queue.push(*w);
+                }
+            }
+        }
+        *queue.last().expect("root pushed")
+    };
+    for root in 0..n as u32 {
+        if level[root as usize] != NONE {
+            continue;
+        }
+        // Twice: the last node reached from any root is far out; restart there.
+        let begin = queue.len();
+        let far = run(root, &mut level, &mut queue);
+        for v in &queue[begin..] {
+            level[*v as usize] = NONE;
+        }
+        queue.truncate(begin);
+        run(far, &mut level, &mut queue);
+    }
+    level.into_iter().map(|l| (l, 0)).collect()
+}
+
+/// A node order (input node of each rank) by nested dissection.
+pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) -> Vec<u32> {
+    let n = adj.nodes();
+    let levels;
+    let coords = match coords {
+        Some(c) => c,
+        None => {
+            levels = bfs_levels(adj);
+            &levels
+        }
+    };
+    let mut order = vec![NONE; n];
+    // Which part each node is in now (the part's id), to see edges within it.
+    let mut part_of = vec![0u32; n];
+    let mut next_part = 1u32;
+    let mut cut = Cut::default();
+    // Parts still to order: (nodes, first rank).
+    let mut stack: Vec<(Vec<u32>, usize)> = vec![((0..n as u32).collect(), 0)];
+    while let Some((nodes, lo)) = stack.pop() {
+        let id = next_part;
+        next_part += 1;
+        for v in &nodes {
+            part_of[*v as usize] = id;
+        }
+        let split = if nodes.len() > LEAF {
+            cut.best(adj, coords, &nodes, &part_of, id)
+        } else {
+            None
+        };
+        let Some((left, right, separator)) = split else {
+            for (i, v) in nodes.iter().enumerate() {
+                order[lo + i] = *v;
+            }
+            continue;
+        };
+        let hi = lo + nodes.len();
+        for (i, v) in separator.iter().enumerate() {
+            order[hi - separator.len() + i] = *v;
+        }
+        let mid = lo + left.len();
+        stack.push((left, lo));
+        stack.push((right, mid));
+    }
+    debug_assert!(order.iter().all(|v| *v != NONE));
+    order
+}
+
+/// Scratch of the cut search.
+#[derive(Default)]
+struct Cut {
+    sorted: Vec<u32>,
+    crossing: Vec<i64>,
+    side: Vec<u8>,
+    /// Per node of the part: the index of its key in `sorted`.
+    index: Vec<u32>,
+}
+
+impl Cut {
+    /// The best balanced cut of `nodes` over both axes: `(left, right,
+    /// separator)`, the sides without the separator. `None` when no axis
+    /// separates the part.
+    fn best(
+        &mut self,
+        adj: &Adjacency,
+        coords: &[(u32, u32)],
+        nodes: &[u32],
+        part_of: &[u32],
+        id: u32,
+    ) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+        let key_x = |v: u32| coords[v as usize].0;
+        let key_y = |v: u32| coords[v as usize].1;
+        let x = self.along(adj, nodes, part_of, id, &key_x);
+        let y = self.along(adj, nodes, part_of, id, &key_y);
+        let (axis, at): (&dyn Fn(u32) -> u32, u32) = match (x, y) {
+            (Some(a), Some(b)) if b.0 < a.0 => (&key_y, b.1),
+            (Some(a), _) => (&key_x, a.1),
+            (None, Some(b)) => (&key_y, b.1),
+            (None, None) => return None,
+        };
+        // Sides: 0 left, 1 right; then the smaller endpoint set of the cut
+        // edges becomes the separator (2).
+        if self.side.len() < part_of.len() {
+            self.side.resize(part_of.len(), 0);
+        }
+        let (mut on_left, mut on_right) = (Vec::new(), Vec::new());
+        for v in nodes {
+            self.side[*v as usize] = u8::from(axis(*v) > at);
+        }
+        for v in nodes {
+            let s = self.side[*v as usize];
+            let crosses = adj
+                .neighbours(*v)
+                .iter()
+                .any(|w| part_of[*w as usize] == id && self.side[*w as usize] != s);
+            if crosses {
+                if s == 0 {
+                    on_left.push(*v)
+                } else {
+                    on_right.push(*v)
+                }
+            }
+        }
+        let separator = if on_left.len() <= on_right.len() {
+            on_left
+        } else {
+            on_right
+        };
+        for v in &separator {
+            self.side[*v as usize] = 2;
+        }
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        for v in nodes {
+            match self.side[*v as usize] {
+                0 => left.push(*v),
+                1 => right.push(*v),
+                _ => {}
+            }
+        }
+        Some((left, right, separator))
+    }
+
+    /// The best cut along one axis: `(edges crossing, position)`; nodes with
+    /// key `<= position` go left.
+    fn along(
+        &mut self,
+        adj: &Adjacency,
+        nodes: &[u32],
+        part_of: &[u32],
+        id: u32,
+        key: &dyn Fn(u32) -> u32,
+    ) -> Option<(u64, u32)> {
+        self.sorted.clear();
+        self.sorted.extend(nodes.iter().map(|v| key(*v)));
+        self.sorted.sort_unstable();
+        self.sorted.dedup();
+        let keys = &self.sorted;
+        if keys.len() < 2 {
+            return None;
+        }
+        // crossing[i]: edges crossing a cut just after keys[i].
+        self.crossing.clear();
+        self.crossing.resize(keys.len(), 0);
+        if self.index.len() < part_of.len() {
+            self.index.resize(part_of.len(), 0);
+        }
+        for v in nodes {
+            self.index[*v as usize] = keys
+                .binary_search(&key(*v))
+                .expect("key of a node in the part") as u32;
+        }
+        // How many nodes have each key, for the balance.
+        let mut count = vec![0u32; keys.len()];
+        for v in nodes {
+            let i = self.index[*v as usize] as usize;
+            count[i] += 1;
+            for w in adj.neighbours(*v) {
+                if part_of[*w as usize] != id {
+                    continue;
+                }
+                let j = self.index[*w as usize] as usize;
+                if i < j {
+                    self.crossing[i] += 1;
+                    self.crossing[j] -= 1;
+                }
+            }
+        }
+        let m = nodes.len() as u64;
+        let mut best: Option<(u64, u64, u32)> = None; // (crossing, imbalance, key)
+        let (mut running, mut left) = (0i64, 0u64);
+        for i in 0..keys.len() - 1 {
+            running += self.crossing[i];
+            left += count[i] as u64;
+            if 4 * left < m || 4 * (m - left) < m {
+                continue;
+            }
+            let candidate = (running as u64, (2 * left).abs_diff(m), keys[i]);
+            if best.is_none_or(|b| (candidate.0, candidate.1) < (b.0, b.1)) {
+                best = Some(candidate);
+            }
+        }
+        if best.is_none() {
+            // Too few distinct keys for a balanced cut: the median one.
+            let (mut left, mut i) = (0u64, 0);
+            while i < keys.len() - 1 && 2 * (left + count[i] as u64) <= m {
+                left += count[i] as u64;
+                i += 1;
+            }
+            let i = i.min(keys.len() - 2);
+            let running: i64 = self.crossing[..=i].iter().sum();
+            best = Some((running as u64, 0, keys[i]));
+        }
+        best.map(|(c, _, k)| (c, k))
+    }
+}
+
+/// The chordal supergraph in rank space: per rank, its upward neighbours
+/// ascending, as CSR `(first, to)`.
+pub(super) fn fill(adj: &Adjacency, rank: &[u32], node_of: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let n = node_of.len();
+    let mut first = Vec::with_capacity(n + 1);
+    first.push(0u32);
+    let mut to: Vec<u32> = Vec::new();
+    // Children in the elimination tree, as linked lists.
+    let mut first_child = vec![NONE; n];
+    let mut next_sibling = vec![NONE; n];
+    let mut seen = vec![NONE; n];
+    let mut row = Vec::new();
+    for u in 0..n as u32 {
+        row.clear();
+        seen[u as usize] = u;
+        for w in adj.neighbours(node_of[u as usize]) {
+            let r = rank[*w as usize];
+            if r > u && seen[r as usize] != u {
+                seen[r as usize] = u;
+                row.push(r);
+            }
+        }
+        let mut c = first_child[u as usize];
+        while c != NONE {
+            let (a, b) = (first[c as usize] as usize, first[c as usize + 1] as usize);
+            for r in &to[a..b] {
+                if seen[*r as usize] != u {
+                    seen[*r as usize] = u;
+                    row.push(*r);
+                }
+            }
+            c = next_sibling[c as usize];
+        }
+        row.sort_unstable();
+        to.extend_from_slice(&row);
+        first.push(to.len() as u32);
+        if let Some(p) = row.first() {
+            next_sibling[u as usize] = first_child[*p as usize];
+            first_child[*p as usize] = u;
+        }
+    }
+    (first, to)
+}

@@ -1,0 +1,252 @@
+//! Unit tests: small graphs against a Bellman-Ford oracle.
+
+use super::*;
+
+/// A graph built from an arc list.
+struct Arcs {
+    first: Vec<u32>,
+    to: Vec<u32>,
+    cost: Vec<u64>,
+}
+
+impl Arcs {
+    fn new(nodes: usize, mut arcs: Vec<(u32, u32, u64)>) -> Self {
+        arcs.sort_by_key(|a| a.0);
+        let mut first = vec![0u32; nodes + 1];
+        for (a, _, _) in &arcs {
+            first[*a as usize + 1] += 1;
+        }
+        for i in 0..nodes {
+            first[i + 1] += first[i];
+        }
+        Arcs {
+            first,
+            to: arcs.iter().map(|a| a.1).collect(),
+            cost: arcs.iter().map(|a| a.2).collect(),
+        }
+    }
+
+    fn graph(&self) -> ArcGraph<'_> {
+        ArcGraph::new(&self.first, &self.to).unwrap()
+    }
+
+    fn tail(&self, arc: u32) -> u32 {
+        (self.first.partition_point(|f| *f <= arc) - 1) as u32
+    }
+
+    /// Least cost by Bellman-Ford from the sources, plus the final distances.
+    fn oracle(&self, costs: &[u64], sources: &[(u32, u64)], targets: &[(u32, u64)]) -> Option<u64> {
+        let n = self.first.len() - 1;
+        let mut d = vec![u64::MAX; n];
+        for (s, c) in sources {
+            d[*s as usize] = d[*s as usize].min(*c);
+        }
+        for _ in 0..n {
+            for arc in 0..self.to.len() as u32 {
+                let (a, b) = (self.tail(arc) as usize, self.to[arc as usize] as usize);
+                if d[a] != u64::MAX && costs[arc as usize] < FORBIDDEN {
+                    d[b] = d[b].min(d[a] + costs[arc as usize]);
+                }
+            }
+        }
+        targets
+            .iter()
+            .filter(|(t, _)| d[*t as usize] != u64::MAX)
+            .map(|(t, c)| d[*t as usize] + c)
+            .min()
+    }
+
+    /// Checks a route: consecutive arcs, right ends, right cost.
+    fn check(&self, costs: &[u64], route: &ContractionRoute, s: &[(u32, u64)], t: &[(u32, u64)]) {
+        assert_eq!(route.nodes.len(), route.arcs.len() + 1);
+        let first = route.nodes[0];
+        let last = *route.nodes.last().unwrap();
+        let init = s
+            .iter()
+            .filter(|x| x.0 == first)
+            .map(|x| x.1)
+            .min()
+            .unwrap();
+        let fin = t.iter().filter(|x| x.0 == last).map(|x| x.1).min().unwrap();
+        let mut total = init + fin;
+        for (k, arc) in route.arcs.iter().enumerate() {
+            assert_eq!(self.tail(*arc), route.nodes[k]);
+            assert_eq!(self.to[*arc as usize], route.nodes[k + 1]);
+            total += costs[*arc as usize];
+        }
+        assert_eq!(total, route.cost);
+    }
+}
+
+/// A small deterministic generator.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A `w x h` grid, 4-connected, some arcs missing, random costs.
+fn grid_graph(w: u32, h: u32, seed: u64) -> (Arcs, Vec<(u32, u32)>) {
+    let mut rng = Lcg(seed);
+    let mut arcs = Vec::new();
+    let id = |x: u32, y: u32| y * w + x;
+    for y in 0..h {
+        for x in 0..w {
+            for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 || rng.next(5) == 0 {
+                    continue;
+                }
+                arcs.push((id(x, y), id(nx as u32, ny as u32), 1 + rng.next(9)));
+            }
+        }
+    }
+    let coords = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
+    (Arcs::new((w * h) as usize, arcs), coords)
+}
+
+fn all_pairs(a: &Arcs, cch: &Contraction, metric: &ContractionMetric, costs: &[u64]) {
+    let n = a.first.len() as u32 - 1;
+    let mut scratch = ContractionScratch::default();
+    for s in 0..n {
+        for t in 0..n {
+            let (src, dst) = ([(s, 0)], [(t, 0)]);
+            let want = a.oracle(costs, &src, &dst);
+            let got = cch.query(metric, &mut scratch, &src, &dst);
+            assert_eq!(got.as_ref().map(|r| r.cost), want, "{s} -> {t}");
+            if let Some(r) = got {
+                a.check(costs, &r, &src, &dst);
+            }
+        }
+    }
+}
+
+#[test]
+fn grids_all_pairs_with_and_without_coordinates() {
+    for seed in 0..4 {
+        let (a, coords) = grid_graph(6, 5, seed);
+        for coords in [Some(coords.as_slice()), None] {
+            let cch = Contraction::new(&a.graph(), coords).unwrap();
+            let metric = cch.customize(&a.cost).unwrap();
+            all_pairs(&a, &cch, &metric, &a.cost);
+        }
+    }
+}
+
+#[test]
+fn loops_parallel_arcs_and_isolated_nodes() {
+    let a = Arcs::new(
+        5,
+        vec![
+            (0, 0, 1),
+            (0, 1, 7),
+            (0, 1, 3),
+            (1, 2, 2),
+            (2, 1, 1),
+            (1, 0, 4),
+        ],
+    );
+    let cch = Contraction::new(&a.graph(), None).unwrap();
+    let metric = cch.customize(&a.cost).unwrap();
+    all_pairs(&a, &cch, &metric, &a.cost);
+    let mut scratch = ContractionScratch::default();
+    let r = cch
+        .query(&metric, &mut scratch, &[(0, 0)], &[(2, 0)])
+        .unwrap();
+    assert_eq!((r.cost, r.arcs.len()), (5, 2));
+}
+
+#[test]
+fn many_sources_and_targets_with_initial_distances() {
+    let (a, coords) = grid_graph(7, 7, 9);
+    let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+    let metric = cch.customize(&a.cost).unwrap();
+    let mut scratch = ContractionScratch::default();
+    let sources = [(0, 5), (3, 0), (10, 2), (3, 1)];
+    let targets = [(48, 0), (40, 7), (30, 3)];
+    let want = a.oracle(&a.cost, &sources, &targets);
+    let got = cch.query(&metric, &mut scratch, &sources, &targets);
+    assert_eq!(got.as_ref().map(|r| r.cost), want);
+    a.check(&a.cost, &got.unwrap(), &sources, &targets);
+    // A node both source and target meets itself.
+    let r = cch
+        .query(&metric, &mut scratch, &[(4, 2)], &[(4, 3)])
+        .unwrap();
+    assert_eq!((r.cost, r.nodes.as_slice()), (5, [4].as_slice()));
+    assert_eq!(cch.distance(&metric, &mut scratch, &[], &targets), None);
+}
+
+#[test]
+fn forbidden_arcs_and_recustomization_equal_a_fresh_customization() {
+    let (a, coords) = grid_graph(8, 6, 3);
+    let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+    let mut metric = cch.customize(&a.cost).unwrap();
+    let mut costs = a.cost.clone();
+    let mut rng = Lcg(77);
+    for round in 0..6 {
+        let changed: Vec<u32> = (0..3)
+            .map(|_| rng.next(costs.len() as u64) as u32)
+            .collect();
+        for arc in &changed {
+            costs[*arc as usize] = if round % 2 == 0 {
+                FORBIDDEN
+            } else {
+                1 + rng.next(20)
+            };
+        }
+        cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
+            .unwrap();
+        assert_eq!(metric, cch.customize(&costs).unwrap(), "round {round}");
+    }
+    all_pairs(&a, &cch, &metric, &costs);
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let (first, to) = ([0u32, 1, 1], [5u32]);
+    assert!(matches!(
+        ArcGraph::new(&first, &to),
+        Err(ContractionError::BadTarget {
+            arc: 0,
+            target: 5,
+            nodes: 2
+        })
+    ));
+    assert!(ArcGraph::new(&[1, 1], &[0]).is_err());
+    assert!(ArcGraph::new(&[0, 2, 1], &[0, 0]).is_err());
+    assert!(ArcGraph::new(&[0, 1], &[0, 0]).is_err());
+    let a = Arcs::new(3, vec![(0, 1, 1), (1, 2, 1)]);
+    let cch = Contraction::new(&a.graph(), None).unwrap();
+    assert!(cch.customize(&[1]).is_err());
+    assert!(Contraction::new(&a.graph(), Some(&[(0, 0)])).is_err());
+    let mut metric = cch.customize(&a.cost).unwrap();
+    assert_eq!(
+        cch.recustomize(&a.graph(), &mut metric, &a.cost, &[9]),
+        Err(ContractionError::NoSuchArc(9))
+    );
+    let other = Arcs::new(3, vec![(0, 2, 1), (1, 2, 1)]);
+    assert!(
+        cch.recustomize(&other.graph(), &mut metric, &other.cost, &[])
+            .is_err()
+    );
+    // The empty graph.
+    let empty = Contraction::new(&ArcGraph::new(&[0], &[]).unwrap(), None).unwrap();
+    let none = empty.customize(&[]).unwrap();
+    let mut scratch = ContractionScratch::default();
+    assert_eq!(
+        empty.distance(&none, &mut scratch, &[(0, 0)], &[(0, 0)]),
+        None
+    );
+    assert_eq!(empty.tree_height(), 0);
+    // Out-of-range endpoints are ignored.
+    assert_eq!(
+        cch.distance(&metric, &mut scratch, &[(7, 0)], &[(1, 0)]),
+        None
+    );
+}
