@@ -34,8 +34,8 @@ use common::{TOP_BUCKETS, median};
 use criterion::SamplingMode;
 use tierpath::io::BucketFilter;
 use tierpath::{
-    Cost, Hierarchy, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedSearchCache, validate_sized_path,
+    Cost, Hierarchy, Point, SearchCache, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
+    SizedQueryCache, validate_sized_path,
 };
 
 const MAX_SIZE: u32 = 3;
@@ -105,7 +105,7 @@ fn setup() -> Option<Vec<BenchMap>> {
     )
 }
 
-fn flat_cost(m: &BenchMap, cache: &mut SizedSearchCache, (s, g): (Point, Point), k: u32) -> Cost {
+fn flat_cost(m: &BenchMap, cache: &mut SearchCache, (s, g): (Point, Point), k: u32) -> Cost {
     SizedAStar::new(m.hierarchy.clearance())
         .find_path(cache, s, g, k)
         .expect("valid query")
@@ -172,7 +172,7 @@ fn main() {
         println!("sized: skipped: ../shared/movingai not found");
         return;
     };
-    let mut flat_cache = SizedSearchCache::new();
+    let mut flat_cache = SearchCache::new();
     let mut hpa_cache = SizedQueryCache::new();
     // Check before timing, and keep the suboptimality per map and size (and
     // the exact costs, for the lean variant's).

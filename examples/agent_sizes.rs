@@ -11,7 +11,7 @@
 //! `cargo run --release --example agent_sizes`
 
 use tierpath::{
-    Grid, Point, SizedAStar, SizedBuilder, SizedHierarchy, SizedQueryCache, SizedSearchCache,
+    Grid, Point, SearchCache, SizedAStar, SizedBuilder, SizedHierarchy, SizedQueryCache,
     validate_sized_path,
 };
 
@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build(grid.clone())?;
     let (start, goal) = (Point::new(2, 10), Point::new(58, 10));
     let mut cache = SizedQueryCache::new();
-    let mut flat_cache = SizedSearchCache::new();
+    let mut flat_cache = SearchCache::new();
     for size in 1..=3 {
         let out = h.find_path(&mut cache, start, goal, size)?;
         let path = out.path.ok_or("every size fits through some opening")?;

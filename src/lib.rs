@@ -67,6 +67,7 @@
 
 mod checksum;
 mod dynamic;
+mod engine;
 mod grid;
 mod hierarchy;
 pub mod io;
@@ -106,6 +107,6 @@ pub use search::{
 pub use sized::{
     Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
     SizedAStar, SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
-    SizedQueryError, SizedSearchCache, SizedSettings, SizedStats, footprint_fits, sized_legal_move,
-    sized_path_cost, validate_sized_path,
+    SizedQueryError, SizedSettings, SizedStats, footprint_fits, sized_legal_move, sized_path_cost,
+    validate_sized_path,
 };

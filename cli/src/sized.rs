@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use tierpath::io::{self, ScenarioQuery};
 use tierpath::{
-    Clearance, Cost, Method, Movement, Path, Point, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedQueryError, SizedSearchCache, validate_sized_path,
+    Clearance, Cost, Method, Movement, Path, Point, SearchCache, SizedAStar, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, SizedQueryError, validate_sized_path,
 };
 
 use super::CliResult;
@@ -31,7 +31,7 @@ struct Answer {
 
 /// A planner for one size.
 enum Planner {
-    Flat(Clearance, SizedSearchCache),
+    Flat(Clearance, Box<SearchCache>),
     Hierarchy(Box<SizedHierarchy>, Box<SizedQueryCache>),
 }
 
@@ -127,7 +127,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     let movement = Movement::default();
     let setup_start = Instant::now();
     let mut planner = match args.algo {
-        Algo::Astar => Planner::Flat(Clearance::new(grid.clone()), SizedSearchCache::new()),
+        Algo::Astar => Planner::Flat(Clearance::new(grid.clone()), Box::default()),
         Algo::Hpa => {
             let mut b = SizedBuilder::new().movement(movement).max_size(size);
             if let Some(c) = args.cluster_size {
@@ -242,7 +242,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     let mut cheaper = 0;
     if args.compare {
         let exact = SizedAStar::new(planner.clearance()).movement(movement);
-        let mut cache = SizedSearchCache::new();
+        let mut cache = SearchCache::new();
         let (mut c_times, mut ratios) = (Vec::new(), Vec::new());
         for &(s, g, found) in &run {
             let t0 = Instant::now();

@@ -90,7 +90,7 @@ pub enum GridError {
 }
 
 /// The unit moves by direction code, in the order of
-/// [`Grid::for_each_neighbor`]: N, E, S, W, NE, SE, SW, NW.
+/// [`Space::for_each_neighbor`](crate::engine::Space::for_each_neighbor): N, E, S, W, NE, SE, SW, NW.
 pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
@@ -564,7 +564,7 @@ impl Grid {
     }
 
     /// The neighbour of `n` in direction `dir` (0..8 in the order of
-    /// [`Grid::for_each_neighbor`]) when that move is legal, with its base cost.
+    /// [`Space::for_each_neighbor`](crate::engine::Space::for_each_neighbor)) when that move is legal, with its base cost.
     #[inline(always)]
     pub(crate) fn neighbor_in(&self, n: Node, dir: u8, movement: &Movement) -> Option<(Node, u32)> {
         let pw = self.padded_width();
@@ -594,58 +594,6 @@ impl Grid {
     #[inline(always)]
     pub(crate) fn open(&self, n: Node) -> bool {
         self.passable[n.index()]
-    }
-
-    /// Calls `f(neighbour, base_cost, dx, dy)` for every legal move out of `n`
-    /// under `movement`, in a fixed order (N, E, S, W, then NE, SE, SW, NW),
-    /// `(dx, dy)` being the move: the one place the movement rules are coded
-    /// for the searches and the build stages.
-    #[inline(always)]
-    pub(crate) fn for_each_neighbor(
-        &self,
-        n: Node,
-        movement: &Movement,
-        mut f: impl FnMut(Node, u32, i32, i32),
-    ) {
-        let pw = self.padded_width();
-        let open = &self.passable;
-        let ortho = [n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1];
-        let free = [
-            open[ortho[0] as usize],
-            open[ortho[1] as usize],
-            open[ortho[2] as usize],
-            open[ortho[3] as usize],
-        ];
-        const STRAIGHT: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-        for i in 0..4 {
-            if free[i] {
-                f(
-                    Node(ortho[i]),
-                    movement.straight,
-                    STRAIGHT[i].0,
-                    STRAIGHT[i].1,
-                );
-            }
-        }
-        if movement.diagonals() {
-            // Each diagonal with the two straight neighbours it passes.
-            let diag = [
-                (n.0 - pw + 1, 0, 1, 1, -1),
-                (n.0 + pw + 1, 2, 1, 1, 1),
-                (n.0 + pw - 1, 2, 3, -1, 1),
-                (n.0 - pw - 1, 0, 3, -1, -1),
-            ];
-            for (d, a, b, dx, dy) in diag {
-                let corner_ok = match movement.corners {
-                    CornerRule::Never => free[a] && free[b],
-                    CornerRule::IfOneFree => free[a] || free[b],
-                    CornerRule::Always => true,
-                };
-                if corner_ok && open[d as usize] {
-                    f(Node(d), movement.diagonal, dx, dy);
-                }
-            }
-        }
     }
 
     /// The padded passability array.

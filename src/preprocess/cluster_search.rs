@@ -321,6 +321,7 @@ impl ClusterSearch {
 mod tests {
     use super::*;
     use crate::Point;
+    use crate::engine::{Plain, Space};
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -359,7 +360,7 @@ mod tests {
                     break;
                 }
             }
-            local.for_each_neighbor(Node(u), movement, |w, base, _, _| {
+            Plain::new(local, movement).for_each_neighbor(Node(u), |w, base, _, _| {
                 let nd = d + base * one;
                 if nd < dist[w.index()] {
                     dist[w.index()] = nd;

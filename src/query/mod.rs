@@ -49,9 +49,10 @@ use std::time::{Duration, Instant};
 
 use abstract_search::{AbstractRoute, AbstractScratch};
 
+use crate::engine::Plain;
+use crate::engine::route::{self, SHAPES, Shape};
 use crate::grid::{FastDiv, Node, Point};
 use crate::hierarchy::Hierarchy;
-use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{
     Estimator, Goal, Heuristic, Path, Pricing, QueryError, Rect, SearchCache, Status, TieBreak,
     check_endpoint, path_to, run_in,
@@ -606,7 +607,7 @@ pub(crate) fn straight_route(
     debug_assert!(!grid.is_weighted());
     SHAPES
         .into_iter()
-        .find(|s| route::is_free(grid, movement, a, b, *s))
+        .find(|s| route::is_free(&Plain::new(grid, movement), a, b, *s))
 }
 
 #[cfg(test)]

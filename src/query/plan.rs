@@ -1,9 +1,10 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
+use crate::engine::Plain;
+use crate::engine::route::{self, SHAPES, Shape};
 use crate::grid::{DIRECTIONS, Point, Weight};
 use crate::hierarchy::Hierarchy;
-use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{Path, Rect};
 
 /// How far ahead (in cells of the unsmoothed path) smoothing looks for a
@@ -216,7 +217,13 @@ impl PathPlan {
         {
             // A free straight route is an optimal in-cluster path.
             let mut cells = vec![u];
-            route::cells(&h.grid, &h.settings.movement, u, v, shape, &mut cells);
+            route::cells(
+                &Plain::new(&h.grid, &h.settings.movement),
+                u,
+                v,
+                shape,
+                &mut cells,
+            );
             Leg::Cells(cells)
         } else {
             Leg::Search {
@@ -290,13 +297,17 @@ impl PathPlan {
             } else if !weighted {
                 SHAPES
                     .into_iter()
-                    .find(|s| may_walk(b, *s) && route::is_free(&h.grid, movement, a, b, *s))
+                    .find(|s| {
+                        may_walk(b, *s) && route::is_free(&Plain::new(&h.grid, movement), a, b, *s)
+                    })
                     .map(|s| Some((s, bound)))
             } else {
                 SHAPES
                     .into_iter()
                     .filter(|s| may_walk(b, *s))
-                    .filter_map(|s| route::cost(&h.grid, movement, a, b, s).map(|c| (s, c)))
+                    .filter_map(|s| {
+                        route::cost(&Plain::new(&h.grid, movement), a, b, s).map(|c| (s, c))
+                    })
                     .filter(|(_, c)| *c < stretch)
                     .min_by_key(|(_, c)| *c)
                     .map(Some)
@@ -321,7 +332,13 @@ impl PathPlan {
                 self.cost += self.cum[j] - self.cum[i];
             }
             Some((shape, c)) => {
-                route::cells(&h.grid, movement, a, self.raw[j], shape, &mut self.out);
+                route::cells(
+                    &Plain::new(&h.grid, movement),
+                    a,
+                    self.raw[j],
+                    shape,
+                    &mut self.out,
+                );
                 self.cost += c;
             }
         }

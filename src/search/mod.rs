@@ -28,26 +28,21 @@
 
 mod astar;
 mod dijkstra;
-mod engine;
-pub(crate) mod heap;
 mod heuristic;
 pub(crate) mod partial;
 mod path;
-pub(crate) mod route;
 mod sliced;
 
+pub use crate::engine::SearchCache;
+pub(crate) use crate::engine::{Everywhere, Goal, Pricing, Rect, Status, path_to, run_in};
 pub use astar::AStar;
 pub use dijkstra::{Dijkstra, DistanceField, Nearest};
-pub use engine::SearchCache;
-pub(crate) use engine::{
-    Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted, WeightedReverse,
-};
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
-use crate::grid::{Cost, Grid, GridError, Movement, Node, Point};
+use crate::grid::{Cost, Grid, GridError, Node, Point};
 use thiserror::Error;
 
 /// How A* orders open nodes of equal F. Every rule ends in the node index, so
@@ -199,64 +194,4 @@ pub(crate) fn check_endpoint(
         return Err(QueryError::Blocked { role, point });
     }
     Ok(grid.node(point))
-}
-
-/// Which way a search's moves are priced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Pricing {
-    /// Moves as searched: a move costs its base times the entered cell's weight.
-    Forward,
-    /// A search run backwards from a goal: each searched move stands for the
-    /// real move the other way, which enters the cell searched from.
-    Reverse,
-}
-
-/// Runs the engine in `region` with the grid's step pricing (uniform or
-/// weighted), moves priced as `pricing` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_in<R: Region, E: Estimate>(
-    cache: &mut SearchCache,
-    grid: &Grid,
-    movement: &Movement,
-    region: R,
-    estimator: E,
-    goal: Goal,
-    tie_break: TieBreak,
-    reopen: bool,
-    budget: u64,
-    pricing: Pricing,
-) -> Status {
-    // One problem, three ways of pricing a move: each compiles to its own loop.
-    macro_rules! run {
-        ($step:expr) => {
-            cache.run(
-                &Problem {
-                    grid,
-                    movement,
-                    step: $step,
-                    region,
-                    estimator,
-                    goal,
-                    tie_break,
-                    reopen,
-                },
-                budget,
-            )
-        };
-    }
-    match (grid.weight_slice(), pricing) {
-        (None, _) => run!(Uniform),
-        (Some(w), Pricing::Forward) => run!(Weighted(w)),
-        (Some(w), Pricing::Reverse) => run!(WeightedReverse(w)),
-    }
-}
-
-/// Builds the path ending at `end` from the cache's parent pointers.
-pub(crate) fn path_to(cache: &SearchCache, grid: &Grid, end: Node) -> Path {
-    let mut nodes = Vec::new();
-    cache.trace_back(end, &mut nodes);
-    Path {
-        cells: nodes.iter().map(|n| grid.point(*n)).collect(),
-        cost: Cost(cache.g(end).unwrap_or(0)),
-    }
 }

@@ -1,21 +1,21 @@
 //! Exact flat A* for a unit of any size: the baseline and the oracle of the
 //! sized hierarchy.
 
+use crate::engine::{Pricing, SearchCache, Space, run_space};
 use crate::grid::{Movement, Point};
 use crate::search::{
-    Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Path, SearchOutcome, Status,
+    Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Path, SearchOutcome, Status, TieBreak,
 };
 
-use super::engine::{Pricing, Space};
-use super::{Clearance, SizedQueryError, SizedSearchCache, check_endpoints};
+use super::{Clearance, SizedQueryError, check_endpoints};
 
 /// Exact A* for a unit of any size on the grid "clearance `>= size`" (see
 /// the [movement rule](crate::SizedHierarchy#the-movement-rule)), reading the
 /// [`Clearance`] on the fly. A borrowed configuration; state lives in a
-/// [`SizedSearchCache`].
+/// [`SearchCache`].
 ///
 /// ```
-/// use tierpath::{Clearance, Grid, Point, SizedAStar, SizedSearchCache};
+/// use tierpath::{Clearance, Grid, Point, SizedAStar, SearchCache};
 /// let c = Clearance::new(Grid::from_ascii("
 ///     .........
 ///     ...@.....
@@ -23,7 +23,7 @@ use super::{Clearance, SizedQueryError, SizedSearchCache, check_endpoints};
 ///     .....@...
 ///     .........
 /// ").unwrap());
-/// let mut cache = SizedSearchCache::new();
+/// let mut cache = SearchCache::new();
 /// let astar = SizedAStar::new(&c);
 /// let one = astar.find_path(&mut cache, Point::new(0, 2), Point::new(7, 2), 1)?.path.unwrap();
 /// let two = astar.find_path(&mut cache, Point::new(0, 2), Point::new(7, 2), 2)?.path;
@@ -58,14 +58,14 @@ impl<'c> SizedAStar<'c> {
     /// endpoint where the unit does not fit.
     pub fn find_path(
         &self,
-        cache: &mut SizedSearchCache,
+        cache: &mut SearchCache,
         start: Point,
         goal: Point,
         size: u32,
     ) -> Result<SearchOutcome, SizedQueryError> {
         self.movement.validate()?;
         let size = check_endpoints(self.clearance, start, goal, size, Clearance::CAP as u32)?;
-        let space = Space::new(self.clearance, &self.movement, size);
+        let space = self.clearance.space(&self.movement, size);
         let (s, t) = (space.node(start), space.node(goal));
         let grid = self.clearance.grid();
         let est = Estimator::new(
@@ -76,13 +76,23 @@ impl<'c> SizedAStar<'c> {
             grid.padded_width(),
             FACTOR_ONE,
         );
-        cache.begin(grid.padded_len());
-        cache.push_start(s, 0, &est);
-        let status = cache.run(&space, Everywhere, est, Goal::Node(t), Pricing::Forward);
+        cache.begin_len(grid.padded_len());
+        cache.push_start(s, 0, &est, TieBreak::LargerG);
+        let status = run_space(
+            cache,
+            space,
+            Everywhere,
+            est,
+            Goal::Node(t),
+            TieBreak::LargerG,
+            false,
+            u64::MAX,
+            Pricing::Forward,
+        );
         let path = match status {
             Status::Found(n) => {
                 let mut cells = Vec::new();
-                cache.trace_back(&space, n, &mut cells);
+                cache.trace_points(&space, n, &mut cells);
                 Some(Path {
                     cells,
                     cost: crate::Cost(cache.g(n).unwrap_or(0)),

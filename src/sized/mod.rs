@@ -17,7 +17,7 @@
 //!   grid.
 //!
 //! ```
-//! use tierpath::{Clearance, Grid, Point, SizedAStar, SizedHierarchy, SizedQueryCache, SizedSearchCache};
+//! use tierpath::{Clearance, Grid, Point, SizedAStar, SizedHierarchy, SizedQueryCache, SearchCache};
 //! let grid = Grid::from_fn(80, 60, |p| !(p.x == 40 && p.y > 3)).unwrap(); // a wall, gap at the top
 //! let h = SizedHierarchy::build(grid, 3)?;
 //! let mut cache = SizedQueryCache::new();
@@ -26,7 +26,7 @@
 //! let path = out.path.expect("the 4-row gap fits a 3x3 unit");
 //! assert!(path.cells.iter().all(|p| h.clearance().fits(*p, 3)));
 //! // The exact flat search for the same size: never more expensive.
-//! let exact = SizedAStar::new(h.clearance()).find_path(&mut SizedSearchCache::new(), s, t, 3)?;
+//! let exact = SizedAStar::new(h.clearance()).find_path(&mut SearchCache::new(), s, t, 3)?;
 //! assert!(exact.path.unwrap().cost <= path.cost);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -35,7 +35,6 @@ mod astar;
 mod build;
 mod clearance;
 mod components;
-mod engine;
 mod hierarchy;
 mod landmarks;
 mod moves;
@@ -44,7 +43,6 @@ mod query;
 pub use astar::SizedAStar;
 pub use build::SizeTransitions;
 pub use clearance::Clearance;
-pub use engine::SizedSearchCache;
 pub use hierarchy::{
     DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizedBuilder, SizedHierarchy,
     SizedSettings, SizedStats,
@@ -56,6 +54,8 @@ pub use query::SizedQueryCache;
 
 use thiserror::Error;
 
+#[cfg(test)]
+use crate::SearchCache;
 use crate::grid::{GridError, Point};
 
 /// Why a sized hierarchy could not be built.
@@ -254,7 +254,7 @@ mod tests {
         }
         let c = Clearance::new(grid);
         let flat = SizedAStar::new(&c);
-        let mut sc = SizedSearchCache::new();
+        let mut sc = SearchCache::new();
         assert_eq!(
             flat.find_path(&mut sc, p(0, 0), p(1, 1), 256).unwrap_err(),
             SizedQueryError::SizeAboveMax {

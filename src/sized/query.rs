@@ -1,16 +1,19 @@
 //! Two-tier queries for a unit of one size on a [`SizedHierarchy`].
 
+use crate::engine::heap::{Entry, OpenList, tie_g};
+use crate::engine::route::{SHAPES, Shape};
+use crate::engine::stamps::Generation;
 use crate::grid::{FastDiv, Point, Weight};
 use crate::query::{Method, QueryOutcome, QueryStats};
-use crate::search::heap::{Entry, OpenList, tie_g};
-use crate::search::route::{SHAPES, Shape};
-use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status};
+use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status, TieBreak};
 
-use super::engine::{Pricing, Space};
 use super::hierarchy::SizedHierarchy;
 use super::landmarks::UNREACHED;
-use super::moves::{route_cells, route_cost, walk};
-use super::{SizedAStar, SizedQueryError, SizedSearchCache, check_endpoints};
+use super::{SizedAStar, SizedQueryError, check_endpoints};
+use crate::engine::route::cells as route_cells;
+use crate::engine::route::cost as route_cost;
+use crate::engine::route::is_free;
+use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
 
 /// How far ahead (in cells of the refined path) smoothing looks for a
 /// shortcut from each anchor, and how many candidates in a row may offer
@@ -26,7 +29,7 @@ const NONE: u32 = u32::MAX;
 /// reset by generation stamps.
 #[derive(Debug, Default, Clone)]
 pub struct SizedQueryCache {
-    search: SizedSearchCache,
+    search: SearchCache,
     abs: AbstractScratch,
     starts: Vec<(u32, u64)>,
     goals: Vec<(u32, u64)>,
@@ -62,7 +65,7 @@ struct AbstractScratch {
     stamp: Vec<u32>,
     goal_cost: Vec<u64>,
     goal_stamp: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: OpenList,
 }
 
@@ -82,12 +85,11 @@ impl AbstractScratch {
             self.goal_cost.resize(len, 0);
             self.goal_stamp.resize(len, 0);
         }
-        if self.generation >= u32::MAX - 4 {
-            self.stamp.fill(0);
-            self.goal_stamp.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        let (stamp, goal_stamp) = (&mut self.stamp, &mut self.goal_stamp);
+        self.generation.advance(|| {
+            stamp.fill(0);
+            goal_stamp.fill(0);
+        });
         self.heap.clear();
     }
 }
@@ -163,7 +165,7 @@ impl SizedHierarchy {
             });
         }
         let movement = self.settings.movement;
-        let space = Space::new(&self.clearance, &movement, k);
+        let space = self.clearance.space(&movement, k);
         let layout = &self.layout;
 
         // Near: an exact search bounded to the clusters around both ends,
@@ -314,8 +316,8 @@ impl SizedHierarchy {
     /// lies inside.
     fn bounded_astar(
         &self,
-        search: &mut SizedSearchCache,
-        space: &Space,
+        search: &mut SearchCache,
+        space: &Fits,
         (a, b): (Point, Point),
         area: Rect,
         out: &mut Vec<Point>,
@@ -324,17 +326,28 @@ impl SizedHierarchy {
         let grid = self.grid();
         let est = Estimator::new(
             Heuristic::Auto,
-            space.movement,
+            space.movement(),
             self.min_weight,
             t,
             grid.padded_width(),
             FACTOR_ONE,
         );
-        search.begin(grid.padded_len());
-        search.push_start(s, 0, &est);
-        match search.run(space, area, est, Goal::Node(t), Pricing::Forward) {
+        search.begin_len(grid.padded_len());
+        search.push_start(s, 0, &est, TieBreak::LargerG);
+        let status = run_space(
+            search,
+            *space,
+            area,
+            est,
+            Goal::Node(t),
+            TieBreak::LargerG,
+            false,
+            u64::MAX,
+            Pricing::Forward,
+        );
+        match status {
             Status::Found(n) => {
-                search.trace_back(space, n, out);
+                search.trace_points(space, n, out);
                 search.g(n)
             }
             _ => None,
@@ -349,7 +362,7 @@ impl SizedHierarchy {
     fn connect(
         &self,
         cache: &mut SizedQueryCache,
-        space: &Space,
+        space: &Fits,
         p: Point,
         pricing: Pricing,
         out: &mut Vec<(u32, u64)>,
@@ -368,7 +381,7 @@ impl SizedHierarchy {
                 continue;
             }
             let q = self.node_points[i as usize];
-            if unweighted && SHAPES.into_iter().any(|s| walk(space, p, q, s, |_, _| {})) {
+            if unweighted && SHAPES.into_iter().any(|s| is_free(space, p, q, s)) {
                 out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
             } else {
                 pending = true;
@@ -378,7 +391,7 @@ impl SizedHierarchy {
             return 0;
         }
         let search = &mut cache.search;
-        search.begin(self.grid().padded_len());
+        search.begin_len(self.grid().padded_len());
         let resolved = out.len();
         for i in a..b {
             if self.node_clear[i as usize] >= space.size
@@ -388,12 +401,16 @@ impl SizedHierarchy {
             }
         }
         let zero = Estimator::zero();
-        search.push_start(space.node(p), 0, &zero);
-        search.run(
-            space,
+        search.push_start(space.node(p), 0, &zero, TieBreak::LargerG);
+        run_space(
+            search,
+            *space,
             self.cluster_rect(c, c),
             zero,
             Goal::AllTargets,
+            TieBreak::LargerG,
+            false,
+            u64::MAX,
             pricing,
         );
         for i in a..b {
@@ -424,7 +441,7 @@ impl SizedHierarchy {
         let s = &mut cache.abs;
         s.begin(n + 1);
         let virtual_goal = n as u32;
-        let open = s.generation;
+        let open = s.generation.open();
         let closed = open + 1;
         let movement = self.settings.movement;
         let min_w = self.min_weight.0 as u64;
@@ -545,7 +562,7 @@ impl SizedHierarchy {
     fn refine(
         &self,
         cache: &mut SizedQueryCache,
-        space: &Space,
+        space: &Fits,
         start: Point,
         goal: Point,
         route: &[u32],
@@ -575,11 +592,7 @@ impl SizedHierarchy {
             if cu != cv {
                 leg.push(v); // a crossing: one move
             } else if let Some(shape) = unweighted
-                .then(|| {
-                    SHAPES
-                        .into_iter()
-                        .find(|s| walk(space, u, v, *s, |_, _| {}))
-                })
+                .then(|| SHAPES.into_iter().find(|s| is_free(space, u, v, *s)))
                 .flatten()
             {
                 route_cells(space, u, v, shape, &mut leg);
@@ -609,7 +622,7 @@ impl SizedHierarchy {
 /// [`WINDOW`] that a straight route reaches more cheaply than the path
 /// replaces the stretch between them. Never raises the cost; every route
 /// taken is legal for the unit.
-fn smooth(space: &Space, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path {
+fn smooth(space: &Fits, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path {
     let movement = space.movement;
     let weighted = space.weights.is_some();
     let mut out = Vec::with_capacity(raw.len());
@@ -633,7 +646,7 @@ fn smooth(space: &Space, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path
             } else if !weighted {
                 SHAPES
                     .into_iter()
-                    .find(|s| walk(space, a, b, *s, |_, _| {}))
+                    .find(|s| is_free(space, a, b, *s))
                     .map(|s| Some((s, bound)))
             } else {
                 SHAPES

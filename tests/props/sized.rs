@@ -32,8 +32,8 @@ use crate::common::maps::{Layout, Obstacles, lay_out};
 use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
-    Cost, Method, Movement, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedQueryError, SizedSearchCache, validate_sized_path,
+    Cost, Method, Movement, Point, SearchCache, SizeTransitions, SizedAStar, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, SizedQueryError, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -207,7 +207,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     }
     let mut rng = Rng::new(case.seed ^ 0x5eed);
     let mut cache = SizedQueryCache::new();
-    let mut flat_cache = SizedSearchCache::new();
+    let mut flat_cache = SearchCache::new();
     let flat = SizedAStar::new(clearance).movement(m);
     for size in 1..=case.max_size {
         let derived = size_map(&case.map, size);

@@ -9,7 +9,8 @@
 //! spread evenly (the look of a straight line), diagonals first, and straight
 //! moves first.
 
-use crate::grid::{CornerRule, Grid, Movement, Node, Point, direction_code};
+use super::Space;
+use crate::grid::{Grid, Movement, Node, Point, direction_code};
 
 /// The order of a route's moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,8 @@ fn decompose(movement: &Movement, a: Point, b: Point) -> ((i64, i64), (i64, i64)
 }
 
 /// One kind of unit move, precomputed for walking padded indices: the index
-/// offset, its base cost, and (for a diagonal) the two straight cells beside it.
+/// offset, its base cost, and (for a diagonal) the offsets of the two
+/// straight cells beside it.
 #[derive(Clone, Copy)]
 struct Step {
     offset: i64,
@@ -51,8 +53,9 @@ struct Step {
 }
 
 impl Step {
-    fn new(grid: &Grid, movement: &Movement, (mx, my): (i64, i64)) -> Step {
-        let pw = grid.padded_width() as i64;
+    fn new<S: Space>(space: &S, (mx, my): (i64, i64)) -> Step {
+        let pw = space.padded_width() as i64;
+        let movement = space.movement();
         let diagonal = mx != 0 && my != 0;
         Step {
             offset: my * pw + mx,
@@ -67,47 +70,35 @@ impl Step {
 
     /// The node after this move from `n`, if the move is legal.
     #[inline(always)]
-    fn take(&self, open: &[bool], corners: CornerRule, n: i64) -> Option<i64> {
+    fn take<S: Space>(&self, space: &S, n: i64) -> Option<i64> {
         let m = n + self.offset;
-        if !open[m as usize] {
+        if !space.open(m as u32) {
             return None;
         }
-        if let Some((a, b)) = self.corners {
-            let (ca, cb) = (open[(n + a) as usize], open[(n + b) as usize]);
-            let ok = match corners {
-                CornerRule::Never => ca && cb,
-                CornerRule::IfOneFree => ca || cb,
-                CornerRule::Always => true,
-            };
-            if !ok {
-                return None;
-            }
+        if let Some((a, b)) = self.corners
+            && !space.corner_ok(space.open((n + a) as u32), space.open((n + b) as u32))
+        {
+            return None;
         }
         Some(m)
     }
 }
 
-/// Walks the route of `shape` from `a` to `b`, calling `visit(cell, base_cost)`
-/// for every cell after `a`. Returns false (having stopped) at the first
-/// illegal move.
+/// Walks the route of `shape` from `a` to `b` in `space`, calling
+/// `visit(cell, base_cost)` for every cell after `a`. Returns false (having
+/// stopped) at the first illegal move.
 #[inline]
-pub(crate) fn walk(
-    grid: &Grid,
-    movement: &Movement,
+pub(crate) fn walk<S: Space>(
+    space: &S,
     a: Point,
     b: Point,
     shape: Shape,
     mut visit: impl FnMut(Node, u32),
 ) -> bool {
-    let (first, second, n_first, n_second) = decompose(movement, a, b);
-    let (first, second) = (
-        Step::new(grid, movement, first),
-        Step::new(grid, movement, second),
-    );
-    let open = grid.passable_slice();
-    let corners = movement.corners;
+    let (first, second, n_first, n_second) = decompose(space.movement(), a, b);
+    let (first, second) = (Step::new(space, first), Step::new(space, second));
     let total = n_first + n_second;
-    let mut n = grid.node(a).0 as i64;
+    let mut n = space.node(a).0 as i64;
     // Spread: Bresenham's error term decides each move, spreading the
     // `first` moves evenly among the others.
     let mut err = 0i64;
@@ -126,7 +117,7 @@ pub(crate) fn walk(
             }
         };
         let step = if use_first { &first } else { &second };
-        match step.take(open, corners, n) {
+        match step.take(space, n) {
             Some(m) => {
                 visit(Node(m as u32), step.base);
                 n = m;
@@ -162,42 +153,28 @@ pub(crate) fn first_move(movement: &Movement, a: Point, b: Point, shape: Shape) 
 }
 
 /// Whether the route of `shape` from `a` to `b` is legal throughout.
-pub(crate) fn is_free(grid: &Grid, movement: &Movement, a: Point, b: Point, shape: Shape) -> bool {
-    walk(grid, movement, a, b, shape, |_, _| {})
+pub(crate) fn is_free<S: Space>(space: &S, a: Point, b: Point, shape: Shape) -> bool {
+    walk(space, a, b, shape, |_, _| {})
 }
 
 /// The cost of the route of `shape` from `a` to `b`, `None` when it is blocked.
-pub(crate) fn cost(
-    grid: &Grid,
-    movement: &Movement,
-    a: Point,
-    b: Point,
-    shape: Shape,
-) -> Option<u64> {
-    let weights = grid.weight_slice();
+pub(crate) fn cost<S: Space>(space: &S, a: Point, b: Point, shape: Shape) -> Option<u64> {
     let mut total = 0u64;
-    let free = walk(grid, movement, a, b, shape, |m, base| {
-        let w = weights.map_or(crate::Weight::ONE.0, |w| w[m.index()]);
-        total += base as u64 * w as u64;
+    let free = walk(space, a, b, shape, |m, base| {
+        total += base as u64 * space.weight(m.0);
     });
     free.then_some(total)
 }
 
 /// Appends the cells of the route of `shape` from `a` to `b` (after `a`) to `out`.
-pub(crate) fn cells(
-    grid: &Grid,
-    movement: &Movement,
-    a: Point,
-    b: Point,
-    shape: Shape,
-    out: &mut Vec<Point>,
-) {
-    walk(grid, movement, a, b, shape, |m, _| out.push(grid.point(m)));
+pub(crate) fn cells<S: Space>(space: &S, a: Point, b: Point, shape: Shape, out: &mut Vec<Point>) {
+    walk(space, a, b, shape, |m, _| out.push(space.point(m)));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Plain;
     use crate::search::path_cost;
 
     #[test]
@@ -213,11 +190,11 @@ mod tests {
                 let (a, b) = (Point::new(a.0, a.1), Point::new(b.0, b.1));
                 for shape in SHAPES {
                     let mut out = vec![a];
-                    cells(&g, &m, a, b, shape, &mut out);
+                    cells(&Plain::new(&g, &m), a, b, shape, &mut out);
                     assert_eq!(*out.last().unwrap(), b);
                     let c = path_cost(&g, &m, &out).unwrap();
                     assert_eq!(c, m.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)));
-                    assert_eq!(cost(&g, &m, a, b, shape), Some(c.0));
+                    assert_eq!(cost(&Plain::new(&g, &m), a, b, shape), Some(c.0));
                 }
             }
         }
@@ -240,7 +217,7 @@ mod tests {
                 let b = Point::new(b.0, b.1);
                 for shape in SHAPES {
                     let mut cells = vec![a];
-                    super::cells(&g, &m, a, b, shape, &mut cells);
+                    super::cells(&Plain::new(&g, &m), a, b, shape, &mut cells);
                     let (p, q) = (cells[0], cells[1]);
                     let want = crate::grid::direction_code(
                         q.x as i64 - p.x as i64,
@@ -267,17 +244,16 @@ mod tests {
         .unwrap();
         let m = Movement::default();
         let (a, b) = (Point::new(0, 1), Point::new(4, 1));
-        assert!(!is_free(&g, &m, a, b, Shape::Spread));
+        let g = Plain::new(&g, &m);
+        assert!(!is_free(&g, a, b, Shape::Spread));
         assert!(!is_free(
             &g,
-            &m,
             Point::new(0, 0),
             Point::new(4, 2),
             Shape::DiagonalFirst
         ));
         assert!(is_free(
             &g,
-            &m,
             Point::new(0, 0),
             Point::new(4, 0),
             Shape::Spread
