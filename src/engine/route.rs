@@ -10,7 +10,7 @@
 //! moves first.
 
 use super::Space;
-use crate::grid::{Grid, Movement, Node, Point, direction_code};
+use crate::grid::{Movement, Node, Point, Weight, direction_code};
 
 /// The order of a route's moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,12 +129,13 @@ pub(crate) fn walk<S: Space>(
 }
 
 /// The legal first moves out of `a`, as a bit set over the directions of
-/// [`Grid::neighbor_in`]: a cheap filter before walking routes from `a`.
-pub(crate) fn legal_moves(grid: &Grid, movement: &Movement, a: Point) -> u8 {
-    let n = grid.node(a);
-    (0..8u8).fold(0, |mask, dir| {
-        mask | (u8::from(grid.neighbor_in(n, dir, movement).is_some()) << dir)
-    })
+/// [`direction_code`]: a cheap filter before walking routes from `a`.
+pub(crate) fn legal_moves<S: Space>(space: &S, a: Point) -> u8 {
+    let mut mask = 0u8;
+    space.for_each_neighbor(space.node(a), |_, _, dx, dy| {
+        mask |= 1 << direction_code(dx as i64, dy as i64);
+    });
+    mask
 }
 
 /// The first move of the route of `shape` from `a` to `b` (`a != b`), as a
@@ -171,9 +172,95 @@ pub(crate) fn cells<S: Space>(space: &S, a: Point, b: Point, shape: Shape, out: 
     walk(space, a, b, shape, |m, _| out.push(space.point(m)));
 }
 
+/// How far ahead (in cells of the unsmoothed path) smoothing looks for a
+/// shortcut from each anchor. Decisions depend only on this window, which is
+/// what lets lazy refinement reproduce the eager path exactly. Measured on
+/// dao, mazes, random and rooms: 128 gives the same quality as 64, and 32
+/// loses about 0.1 point of mean suboptimality on Dragon Age maps.
+pub(crate) const WINDOW: usize = 64;
+
+/// Smoothing stops looking ahead after this many candidates in a row offer no
+/// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
+/// winding corridors (no shortcut exists there, yet each anchor probes).
+pub(crate) const PATIENCE: usize = 6;
+
+/// One step of smoothing a refined path `raw` (with `cum[j]` the cost of
+/// `raw[..=j]`): from the anchor `raw[i]`, the farthest cell within
+/// [`WINDOW`] that a straight route of `space` reaches more cheaply than the
+/// path (or as cheaply, when the path's stretch is already straight-line
+/// cost) replaces the stretch between them. Appends the cells after the
+/// anchor up to the new anchor to `out`, and returns the new anchor's index
+/// and the cost appended. Never raises the cost; every route taken is legal
+/// in `space`.
+pub(crate) fn smooth_step<S: Space>(
+    space: &S,
+    min_weight: Weight,
+    raw: &[Point],
+    cum: &[u64],
+    i: usize,
+    out: &mut Vec<Point>,
+) -> (usize, u64) {
+    let movement = space.movement();
+    let weighted = space.weights().is_some();
+    let last = (raw.len() - 1).min(i + WINDOW);
+    let a = raw[i];
+    let mut best = (i + 1, None::<(Shape, u64)>);
+    // Routes whose first move is illegal need no walk.
+    let legal = legal_moves(space, a);
+    let may_walk = |b: Point, shape: Shape| legal & (1 << first_move(movement, a, b, shape)) != 0;
+    let mut misses = 0;
+    for j in i + 2..=last {
+        let b = raw[j];
+        let stretch = cum[j] - cum[i];
+        let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
+            / Weight::ONE.0 as u64
+            * min_weight.0 as u64;
+        let candidate = if stretch <= bound {
+            Some(None) // already as short as a straight route
+        } else if !weighted {
+            SHAPES
+                .into_iter()
+                .find(|s| may_walk(b, *s) && is_free(space, a, b, *s))
+                .map(|s| Some((s, bound)))
+        } else {
+            SHAPES
+                .into_iter()
+                .filter(|s| may_walk(b, *s))
+                .filter_map(|s| cost(space, a, b, s).map(|c| (s, c)))
+                .filter(|(_, c)| *c < stretch)
+                .min_by_key(|(_, c)| *c)
+                .map(Some)
+        };
+        match candidate {
+            Some(c) => {
+                best = (j, c);
+                misses = 0;
+            }
+            None => {
+                misses += 1;
+                if misses >= PATIENCE {
+                    break;
+                }
+            }
+        }
+    }
+    let (j, shortcut) = best;
+    match shortcut {
+        None => {
+            out.extend_from_slice(&raw[i + 1..=j]);
+            (j, cum[j] - cum[i])
+        }
+        Some((shape, c)) => {
+            cells(space, a, raw[j], shape, out);
+            (j, c)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Grid;
     use crate::engine::Plain;
     use crate::search::path_cost;
 
@@ -228,7 +315,7 @@ mod tests {
             }
         }
         assert_eq!(
-            legal_moves(&g, &Movement::default(), Point::new(0, 0)),
+            legal_moves(&Plain::new(&g, &Movement::default()), Point::new(0, 0)),
             0b0010_0110
         );
     }

@@ -1,25 +1,19 @@
 //! Two-tier queries for a unit of one size on a [`SizedHierarchy`].
 
 use crate::engine::heap::{Entry, OpenList, tie_g};
-use crate::engine::route::{SHAPES, Shape};
+use crate::engine::route::SHAPES;
 use crate::engine::stamps::Generation;
-use crate::grid::{FastDiv, Point, Weight};
+use crate::grid::{Point, Weight};
 use crate::query::{Method, QueryOutcome, QueryStats};
 use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status, TieBreak};
 
 use super::hierarchy::SizedHierarchy;
 use super::landmarks::UNREACHED;
 use super::{SizedAStar, SizedQueryError, check_endpoints};
+use crate::engine::route;
 use crate::engine::route::cells as route_cells;
-use crate::engine::route::cost as route_cost;
 use crate::engine::route::is_free;
 use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
-
-/// How far ahead (in cells of the refined path) smoothing looks for a
-/// shortcut from each anchor, and how many candidates in a row may offer
-/// none before it stops looking: the flat planner's values.
-const WINDOW: usize = 64;
-const PATIENCE: usize = 6;
 
 const NONE: u32 = u32::MAX;
 
@@ -167,27 +161,12 @@ impl SizedHierarchy {
         let movement = self.settings.movement;
         let space = self.clearance.space(&movement, k);
         let layout = &self.layout;
+        let step = movement.straight as u64 * self.min_weight.0 as u64;
 
         // Near: an exact search bounded to the clusters around both ends,
         // returned when no path leaving that area can be cheaper.
         let mut near = None;
-        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
-        let (csx, csy, ctx, cty) = (
-            cs % layout.cols,
-            cs / layout.cols,
-            ct % layout.cols,
-            ct / layout.cols,
-        );
-        if csx.abs_diff(ctx) <= 1 && csy.abs_diff(cty) <= 1 {
-            let (x0, x1) = (
-                csx.min(ctx).saturating_sub(1),
-                (csx.max(ctx) + 1).min(layout.cols - 1),
-            );
-            let (y0, y1) = (
-                csy.min(cty).saturating_sub(1),
-                (csy.max(cty) + 1).min(layout.rows - 1),
-            );
-            let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
+        if let Some(area) = layout.near_area(start, goal) {
             let mut cells = Vec::new();
             let found =
                 self.bounded_astar(&mut cache.search, &space, (start, goal), area, &mut cells);
@@ -197,7 +176,7 @@ impl SizedHierarchy {
                     cells,
                     cost: crate::Cost(cost),
                 };
-                if path.cost.0 <= self.escape_bound(start, goal, &area) {
+                if path.cost.0 <= layout.escape_bound(start, goal, &area, step) {
                     return Ok(QueryOutcome {
                         path: Some(path),
                         stats,
@@ -271,44 +250,6 @@ impl SizedHierarchy {
                 self.find_path(cache, *s, *t, size)
             })
             .collect()
-    }
-
-    /// The padded rectangle covering clusters `from` (top-left) to `to`
-    /// (bottom-right).
-    fn cluster_rect(&self, from: u32, to: u32) -> Rect {
-        let (x0, y0, _, _) = self.layout.bounds(from);
-        let (_, _, x1, y1) = self.layout.bounds(to);
-        Rect {
-            padded_width: FastDiv::new(self.grid().padded_width()),
-            x0: x0 + 1,
-            y0: y0 + 1,
-            x1: x1 + 1,
-            y1: y1 + 1,
-        }
-    }
-
-    /// A lower bound on any path from `s` to `t` whose anchor leaves `area`
-    /// (out past a side not on the map's edge, and back); `u64::MAX` when
-    /// the area is the whole map.
-    fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
-        let step = self.settings.movement.straight as u64 * self.min_weight.0 as u64;
-        let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
-        let (w, h) = (self.grid().width(), self.grid().height());
-        let mut bound = u64::MAX;
-        let mut side = |moves: u32| bound = bound.min(moves as u64 * step);
-        if x0 > 0 {
-            side((s.x - (x0 - 1)) + (t.x - (x0 - 1)));
-        }
-        if x1 + 1 < w {
-            side((x1 + 1 - s.x) + (x1 + 1 - t.x));
-        }
-        if y0 > 0 {
-            side((s.y - (y0 - 1)) + (t.y - (y0 - 1)));
-        }
-        if y1 + 1 < h {
-            side((y1 + 1 - s.y) + (y1 + 1 - t.y));
-        }
-        bound
     }
 
     /// Exact A* for the unit from `a` to `b` inside `area`: appends the
@@ -405,7 +346,7 @@ impl SizedHierarchy {
         run_space(
             search,
             *space,
-            self.cluster_rect(c, c),
+            self.layout.rect(c, c),
             zero,
             Goal::AllTargets,
             TieBreak::LargerG,
@@ -597,7 +538,7 @@ impl SizedHierarchy {
             {
                 route_cells(space, u, v, shape, &mut leg);
             } else {
-                let rect = self.cluster_rect(cu, cu);
+                let rect = self.layout.rect(cu, cu);
                 self.bounded_astar(&mut cache.search, space, (u, v), rect, &mut leg)
                     .expect("abstract edges and connections stand for in-cluster paths");
                 stats.fine_expanded += cache.search.stats.expanded;
@@ -618,69 +559,16 @@ impl SizedHierarchy {
     }
 }
 
-/// Smooths a refined path: from each anchor, the farthest cell within
-/// [`WINDOW`] that a straight route reaches more cheaply than the path
-/// replaces the stretch between them. Never raises the cost; every route
-/// taken is legal for the unit.
+/// Smooths a refined path with [`route::smooth_step`] from its first cell
+/// to its last.
 fn smooth(space: &Fits, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path {
-    let movement = space.movement;
-    let weighted = space.weights.is_some();
     let mut out = Vec::with_capacity(raw.len());
     out.push(raw[0]);
-    let mut cost = 0u64;
-    let mut head = 0;
+    let (mut head, mut cost) = (0, 0u64);
     while head + 1 < raw.len() {
-        let i = head;
-        let last = (raw.len() - 1).min(i + WINDOW);
-        let a = raw[i];
-        let mut best: (usize, Option<(Shape, u64)>) = (i + 1, None);
-        let mut misses = 0;
-        for j in i + 2..=last {
-            let b = raw[j];
-            let stretch = cum[j] - cum[i];
-            let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
-                / Weight::ONE.0 as u64
-                * min_weight.0 as u64;
-            let candidate = if stretch <= bound {
-                Some(None)
-            } else if !weighted {
-                SHAPES
-                    .into_iter()
-                    .find(|s| is_free(space, a, b, *s))
-                    .map(|s| Some((s, bound)))
-            } else {
-                SHAPES
-                    .into_iter()
-                    .filter_map(|s| route_cost(space, a, b, s).map(|c| (s, c)))
-                    .filter(|(_, c)| *c < stretch)
-                    .min_by_key(|(_, c)| *c)
-                    .map(Some)
-            };
-            match candidate {
-                Some(c) => {
-                    best = (j, c);
-                    misses = 0;
-                }
-                None => {
-                    misses += 1;
-                    if misses >= PATIENCE {
-                        break;
-                    }
-                }
-            }
-        }
-        let (j, shortcut) = best;
-        match shortcut {
-            None => {
-                out.extend_from_slice(&raw[i + 1..=j]);
-                cost += cum[j] - cum[i];
-            }
-            Some((shape, c)) => {
-                route_cells(space, a, raw[j], shape, &mut out);
-                cost += c;
-            }
-        }
+        let (j, c) = route::smooth_step(space, min_weight, raw, cum, head, &mut out);
         head = j;
+        cost += c;
     }
     Path {
         cells: out,
