@@ -1,6 +1,6 @@
 //! Agent sizes: the sized hierarchy (one graph annotated with clearance,
 //! built once for sizes 1 to 3) against exact flat A* for each size
-//! (`SizedAStar`), on long queries of real Moving AI maps: a large StarCraft
+//! (`AStar::for_unit`), on long queries of real Moving AI maps: a large StarCraft
 //! map (sc1/Nightshade, 1024x768), a large Dragon Age map (dao/ost100d,
 //! 1024x1025) and a maze with corridors 4 cells wide (mazes/maze512-4-0).
 //! (The rooms maps' one-cell doors leave no long query for units of size 2
@@ -34,7 +34,7 @@ use common::{TOP_BUCKETS, median};
 use criterion::SamplingMode;
 use tierpath::io::BucketFilter;
 use tierpath::{
-    Cost, Hierarchy, Point, SearchCache, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
+    AStar, Cost, Hierarchy, Point, SearchCache, SizeTransitions, SizedBuilder, SizedHierarchy,
     SizedQueryCache, validate_sized_path,
 };
 
@@ -106,8 +106,8 @@ fn setup() -> Option<Vec<BenchMap>> {
 }
 
 fn flat_cost(m: &BenchMap, cache: &mut SearchCache, (s, g): (Point, Point), k: u32) -> Cost {
-    SizedAStar::new(m.hierarchy.clearance())
-        .find_path(cache, s, g, k)
+    AStar::for_unit(m.hierarchy.clearance(), k)
+        .find_path(cache, s, g)
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
@@ -185,8 +185,8 @@ fn main() {
             let mut ratios = Vec::new();
             let mut costs = Vec::new();
             for &(s, g) in qs {
-                let exact = SizedAStar::new(h.clearance())
-                    .find_path(&mut flat_cache, s, g, k)
+                let exact = AStar::for_unit(h.clearance(), k)
+                    .find_path(&mut flat_cache, s, g)
                     .expect("valid")
                     .path
                     .expect("connected for this size");

@@ -11,7 +11,7 @@
 //! `cargo run --release --example agent_sizes`
 
 use tierpath::{
-    Grid, Point, SearchCache, SizedAStar, SizedBuilder, SizedHierarchy, SizedQueryCache,
+    AStar, Grid, Point, SearchCache, SizedBuilder, SizedHierarchy, SizedQueryCache,
     validate_sized_path,
 };
 
@@ -39,8 +39,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let out = h.find_path(&mut cache, start, goal, size)?;
         let path = out.path.ok_or("every size fits through some opening")?;
         validate_sized_path(&path, h.grid(), h.movement(), size)?;
-        let exact = SizedAStar::new(h.clearance())
-            .find_path(&mut flat_cache, start, goal, size)?
+        let exact = AStar::for_unit(h.clearance(), size)
+            .find_path(&mut flat_cache, start, goal)?
             .path
             .ok_or("the exact search agrees")?;
         println!(

@@ -46,7 +46,7 @@
 //!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
 //!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
 //! * **sized** (agent sizes): the [`Clearance`] of every cell, exact
-//!   [`SizedAStar`] for `k x k` units, and one [`SizedHierarchy`] whose
+//!   [`AStar::for_unit`] for `k x k` units, and one [`SizedHierarchy`] whose
 //!   cluster graph is annotated with the largest size each edge admits, so
 //!   one preprocessing serves every size.
 //!
@@ -106,7 +106,6 @@ pub use search::{
 };
 pub use sized::{
     Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
-    SizedAStar, SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
-    SizedQueryError, SizedSettings, SizedStats, footprint_fits, sized_legal_move, sized_path_cost,
-    validate_sized_path,
+    SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache, SizedSettings,
+    SizedStats, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
 };

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use tierpath::io::{self, ScenarioQuery};
 use tierpath::{
-    Clearance, Cost, Method, Movement, Path, Point, SearchCache, SizedAStar, SizedBuilder,
-    SizedHierarchy, SizedQueryCache, SizedQueryError, validate_sized_path,
+    AStar, Clearance, Cost, Method, Movement, Path, Point, QueryError, SearchCache, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, validate_sized_path,
 };
 
 use super::CliResult;
@@ -49,12 +49,12 @@ impl Planner {
         s: Point,
         g: Point,
         size: u32,
-    ) -> Result<Answer, SizedQueryError> {
+    ) -> Result<Answer, QueryError> {
         Ok(match self {
             Planner::Flat(c, cache) => {
-                let out = SizedAStar::new(c)
+                let out = AStar::for_unit(c, size)
                     .movement(movement)
-                    .find_path(cache, s, g, size)?;
+                    .find_path(cache, s, g)?;
                 Answer {
                     path: out.path,
                     expanded: out.stats.expanded,
@@ -241,12 +241,12 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     let mut disagreements = 0;
     let mut cheaper = 0;
     if args.compare {
-        let exact = SizedAStar::new(planner.clearance()).movement(movement);
+        let exact = AStar::for_unit(planner.clearance(), size).movement(movement);
         let mut cache = SearchCache::new();
         let (mut c_times, mut ratios) = (Vec::new(), Vec::new());
         for &(s, g, found) in &run {
             let t0 = Instant::now();
-            let e = exact.find_path(&mut cache, s, g, size)?;
+            let e = exact.find_path(&mut cache, s, g)?;
             c_times.push(t0.elapsed());
             match (e.path.map(|p| p.cost), found) {
                 (Some(e), Some(f)) => {

@@ -43,6 +43,7 @@ pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
 use crate::grid::{Cost, Grid, GridError, Node, Point};
+use crate::sized::Clearance;
 use thiserror::Error;
 
 /// How A* orders open nodes of equal F. Every rule ends in the node index, so
@@ -174,6 +175,70 @@ pub enum QueryError {
     /// A query the hierarchy cannot answer because it was built differently.
     #[error("{0}")]
     Unsupported(String),
+    /// Unit size 0.
+    #[error("unit size 0 is invalid: sizes start at 1")]
+    ZeroSize,
+    /// A unit size larger than the search serves.
+    #[error("unit size {size} is above the largest size served, {max}")]
+    SizeAboveMax {
+        /// The size asked for.
+        size: u32,
+        /// The largest size served.
+        max: u32,
+    },
+    /// An endpoint where the unit does not fit.
+    #[error(
+        "a size-{size} unit does not fit at {role} {point}: the largest square with its top-left corner there is {clearance}x{clearance}"
+    )]
+    DoesNotFit {
+        /// "start" or "goal".
+        role: &'static str,
+        /// The point.
+        point: Point,
+        /// The unit's size.
+        size: u32,
+        /// The point's clearance.
+        clearance: u8,
+    },
+}
+
+/// Checks the endpoints of a query for a unit of `size`: the size in
+/// `1..=max`, both endpoints on the map and fitting the unit. Returns the
+/// size as a byte.
+pub(crate) fn check_unit_endpoints(
+    clearance: &Clearance,
+    start: Point,
+    goal: Point,
+    size: u32,
+    max: u32,
+) -> Result<u8, QueryError> {
+    if size == 0 {
+        return Err(QueryError::ZeroSize);
+    }
+    if size > max {
+        return Err(QueryError::SizeAboveMax { size, max });
+    }
+    let grid = clearance.grid();
+    for (role, point) in [("start", start), ("goal", goal)] {
+        if !grid.contains(point) {
+            return Err(QueryError::OffMap {
+                role,
+                point,
+                width: grid.width(),
+                height: grid.height(),
+            });
+        }
+        let c = clearance.get(point);
+        if (c as u32) < size {
+            return Err(QueryError::DoesNotFit {
+                role,
+                point,
+                size,
+                clearance: c,
+            });
+        }
+    }
+    Ok(size as u8)
 }
 
 /// Checks a query endpoint: on the map and passable.

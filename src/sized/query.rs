@@ -9,11 +9,12 @@ use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status, 
 
 use super::hierarchy::SizedHierarchy;
 use super::landmarks::UNREACHED;
-use super::{SizedAStar, SizedQueryError, check_endpoints};
+use crate::AStar;
 use crate::engine::route;
 use crate::engine::route::cells as route_cells;
 use crate::engine::route::is_free;
 use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
+use crate::search::{QueryError, check_unit_endpoints};
 
 const NONE: u32 = u32::MAX;
 
@@ -102,8 +103,8 @@ impl SizedHierarchy {
     /// assert!(!h.reachable(Point::new(0, 0), Point::new(19, 0), 2)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn reachable(&self, start: Point, goal: Point, size: u32) -> Result<bool, SizedQueryError> {
-        let k = check_endpoints(&self.clearance, start, goal, size, self.max_size())?;
+    pub fn reachable(&self, start: Point, goal: Point, size: u32) -> Result<bool, QueryError> {
+        let k = check_unit_endpoints(&self.clearance, start, goal, size, self.max_size())?;
         Ok(self.connected(start, goal, k))
     }
 
@@ -136,8 +137,8 @@ impl SizedHierarchy {
         start: Point,
         goal: Point,
         size: u32,
-    ) -> Result<QueryOutcome, SizedQueryError> {
-        let k = check_endpoints(&self.clearance, start, goal, size, self.max_size())?;
+    ) -> Result<QueryOutcome, QueryError> {
+        let k = check_unit_endpoints(&self.clearance, start, goal, size, self.max_size())?;
         let mut stats = QueryStats::default();
         if !self.connected(start, goal, k) {
             return Ok(QueryOutcome {
@@ -207,9 +208,9 @@ impl SizedHierarchy {
             cache.route = route;
             // Unreachable by construction (the components said connected).
             stats.method = Method::Fallback;
-            let out = SizedAStar::new(&self.clearance)
+            let out = AStar::for_unit(&self.clearance, size)
                 .movement(movement)
-                .find_path(&mut cache.search, start, goal, size)?;
+                .find_path(&mut cache.search, start, goal)?;
             stats.fine_expanded += out.stats.expanded;
             match out.path {
                 Some(p) => p,
@@ -242,7 +243,7 @@ impl SizedHierarchy {
         &self,
         queries: &[(Point, Point)],
         size: u32,
-    ) -> Vec<Result<QueryOutcome, SizedQueryError>> {
+    ) -> Vec<Result<QueryOutcome, QueryError>> {
         use rayon::prelude::*;
         queries
             .par_iter()

@@ -9,7 +9,7 @@
 //! at it is passable), and the tests' plain reference Dijkstra runs on it.
 //!
 //! * Clearance equals the brute-force definition on every cell.
-//! * `SizedAStar` finds exactly the reference's optimum, and its paths pass
+//! * `AStar::for_unit` finds exactly the reference's optimum, and its paths pass
 //!   the footprint rule (`validate_sized_path`, cell by cell, no clearance).
 //! * `SizedHierarchy`: for every size, reachability equals the reference's,
 //!   also through `reachable`; "unreachable" is answered without search; a
@@ -32,8 +32,8 @@ use crate::common::maps::{Layout, Obstacles, lay_out};
 use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
-    Cost, Method, Movement, Point, SearchCache, SizeTransitions, SizedAStar, SizedBuilder,
-    SizedHierarchy, SizedQueryCache, SizedQueryError, validate_sized_path,
+    AStar, Cost, Method, Movement, Point, QueryError, SearchCache, SizeTransitions, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -208,7 +208,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let mut rng = Rng::new(case.seed ^ 0x5eed);
     let mut cache = SizedQueryCache::new();
     let mut flat_cache = SearchCache::new();
-    let flat = SizedAStar::new(clearance).movement(m);
+    let flat = |size: u32| AStar::for_unit(clearance, size).movement(m);
     for size in 1..=case.max_size {
         let derived = size_map(&case.map, size);
         let fits = derived.passable_points();
@@ -234,7 +234,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         let mut answers = Vec::with_capacity(QUERIES);
         for (i, &(s, g)) in queries.iter().enumerate() {
             let optimum = dijkstra(&derived, &m, s).get(g).map(Cost);
-            let exact = flat.find_path(&mut flat_cache, s, g, size);
+            let exact = flat(size).find_path(&mut flat_cache, s, g);
             prop_assert!(exact.is_ok(), "flat size {} query {}: {:?}", size, i, exact);
             let exact = exact.unwrap();
             prop_assert_eq!(
@@ -318,12 +318,12 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let (w, ht) = (case.map.width, case.map.height);
     prop_assert_eq!(
         h.find_path(&mut cache, p0, p0, 0).unwrap_err(),
-        SizedQueryError::ZeroSize
+        QueryError::ZeroSize
     );
     prop_assert_eq!(
         h.find_path(&mut cache, p0, p0, case.max_size + 1)
             .unwrap_err(),
-        SizedQueryError::SizeAboveMax {
+        QueryError::SizeAboveMax {
             size: case.max_size + 1,
             max: case.max_size
         }
@@ -335,7 +335,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     ] {
         let is_off = matches!(
             h.find_path(&mut cache, bad, p0, 1),
-            Err(SizedQueryError::OffMap { role: "start", .. })
+            Err(QueryError::OffMap { role: "start", .. })
         );
         prop_assert!(is_off);
     }
@@ -346,10 +346,10 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
             .find(|p| (clearance.get(*p) as u32) < size)
         {
             let e = h.find_path(&mut cache, tight, tight, size);
-            let ok = matches!(e, Err(SizedQueryError::DoesNotFit { size: s, .. }) if s == size);
+            let ok = matches!(e, Err(QueryError::DoesNotFit { size: s, .. }) if s == size);
             prop_assert!(ok, "size {} at {}: {:?}", size, tight, e);
-            let e = flat.find_path(&mut flat_cache, tight, tight, size);
-            let flat_ok = matches!(e, Err(SizedQueryError::DoesNotFit { .. }));
+            let e = flat(size).find_path(&mut flat_cache, tight, tight);
+            let flat_ok = matches!(e, Err(QueryError::DoesNotFit { .. }));
             prop_assert!(flat_ok, "flat size {} at {}: {:?}", size, tight, e);
         }
     }
