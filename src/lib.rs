@@ -83,8 +83,8 @@ pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
 };
 pub use grid::{
-    CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
-    Point, Weight,
+    CellIndex, Clearance, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE,
+    Movement, Point, Weight,
 };
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
@@ -101,11 +101,11 @@ pub use query::{
 };
 pub use search::{
     AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
-    QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak,
-    legal_move, path_cost,
+    QueryError, SearchCache, SearchOutcome, SearchStats, SizedPathError, SliceStatus, SlicedSearch,
+    TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move, sized_path_cost,
+    validate_sized_path,
 };
 pub use sized::{
-    Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
-    SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache, SizedSettings,
-    SizedStats, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
+    DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions, SizedBuildError,
+    SizedBuilder, SizedHierarchy, SizedQueryCache, SizedSettings, SizedStats,
 };

@@ -8,10 +8,12 @@
 //! checks (the Warthog layout). The padding is invisible from the public API,
 //! which speaks [`Point`] and [`CellIndex`].
 
+mod clearance;
 mod cost;
 mod movement;
 mod point;
 
+pub use clearance::Clearance;
 pub use cost::{Cost, Weight};
 pub use movement::{Connectivity, CornerRule, Movement};
 pub(crate) use point::Node;

@@ -6,9 +6,9 @@ use super::{
     QueryError, SearchCache, SearchOutcome, Status, TieBreak, check_endpoint,
 };
 use crate::engine::{Plain, Space, run_space};
+use crate::grid::Clearance;
 use crate::grid::{Cost, Grid, Movement, Node, Point};
 use crate::search::check_unit_endpoints;
-use crate::sized::Clearance;
 
 /// Exact A* on a grid: a borrowed configuration; state lives in a
 /// [`SearchCache`].

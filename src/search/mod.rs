@@ -28,6 +28,7 @@
 
 mod astar;
 mod dijkstra;
+mod footprint;
 mod heuristic;
 pub(crate) mod partial;
 mod path;
@@ -37,13 +38,16 @@ pub use crate::engine::SearchCache;
 pub(crate) use crate::engine::{Everywhere, Goal, Pricing, Rect, Status, path_to, run_in};
 pub use astar::AStar;
 pub use dijkstra::{Dijkstra, DistanceField, Nearest};
+pub use footprint::{
+    SizedPathError, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
+};
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
+use crate::grid::Clearance;
 use crate::grid::{Cost, Grid, GridError, Node, Point};
-use crate::sized::Clearance;
 use thiserror::Error;
 
 /// How A* orders open nodes of equal F. Every rule ends in the node index, so

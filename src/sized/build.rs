@@ -8,9 +8,9 @@ use crate::grid::{CornerRule, Movement, Point};
 use crate::preprocess::{ClusterLayout, EntrancePolicy};
 use crate::search::{Estimator, Everywhere, Goal};
 
-use super::Clearance;
 use crate::engine::route::is_free;
 use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
+use crate::grid::Clearance;
 use crate::search::TieBreak;
 
 /// Transitions and the moves between clusters.

@@ -32,26 +32,22 @@
 //! ```
 
 mod build;
-mod clearance;
 mod components;
 mod hierarchy;
 mod landmarks;
-mod moves;
 mod query;
 
 pub use build::SizeTransitions;
-pub use clearance::Clearance;
 pub use hierarchy::{
     DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizedBuilder, SizedHierarchy,
     SizedSettings, SizedStats,
-};
-pub use moves::{
-    SizedPathError, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
 };
 pub use query::SizedQueryCache;
 
 use thiserror::Error;
 
+#[cfg(test)]
+use crate::grid::Clearance;
 use crate::grid::GridError;
 #[cfg(test)]
 use crate::{AStar, Point, QueryError, SearchCache};

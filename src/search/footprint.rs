@@ -1,11 +1,11 @@
 //! The movement rule of a unit `size` cells square, stated on its footprint
 //! (independent of clearance: the definition the tests hold the searches
-//! to), and straight routes for smoothing.
+//! to).
 
 use thiserror::Error;
 
+use super::{Path, PathError};
 use crate::grid::{Connectivity, CornerRule, Cost, Grid, Movement, Point};
-use crate::search::{Path, PathError};
 
 /// Why a sequence of cells is not a valid path for a unit of some size.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
