@@ -10,7 +10,10 @@
 //!
 //! * Clearance equals the brute-force definition on every cell.
 //! * `AStar::for_unit` finds exactly the reference's optimum, and its paths pass
-//!   the footprint rule (`validate_sized_path`, cell by cell, no clearance).
+//!   the footprint rule (`validate_sized_path`, cell by cell, no clearance);
+//!   time-sliced (`SlicedSearch`) it gives the same outcome, and with partial
+//!   paths on, an unreachable goal gives the least-cost path to the reachable
+//!   cell nearest the goal.
 //! * `SizedHierarchy`: for every size, reachability equals the reference's,
 //!   also through `reachable`; "unreachable" is answered without search; a
 //!   path runs from start to goal, keeps the whole unit on passable cells at
@@ -33,7 +36,7 @@ use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
     AStar, Cost, Method, Movement, Point, QueryError, SearchCache, SizeTransitions, SizedBuilder,
-    SizedHierarchy, SizedQueryCache, validate_sized_path,
+    SizedHierarchy, SizedQueryCache, SliceStatus, SlicedSearch, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -249,6 +252,42 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
             if let Some(p) = &exact.path {
                 let v = validate_sized_path(p, &grid, &m, size);
                 prop_assert!(v.is_ok(), "flat size {} query {}: {:?}", size, i, v);
+            }
+            // Time-sliced, the same search: the same outcome whatever the slices.
+            let mut sliced = SlicedSearch::new(flat(size));
+            prop_assert!(sliced.start(s, g).is_ok());
+            while sliced.update(7) == SliceStatus::InProgress {}
+            prop_assert_eq!(sliced.finish(), Some(exact.clone()), "sliced size {}", size);
+            // Partial: when the goal is out of reach, the path to the reachable
+            // cell nearest the goal, legal for the size and least-cost there.
+            if optimum.is_none() {
+                let part = flat(size)
+                    .partial(true)
+                    .find_path(&mut flat_cache, s, g)
+                    .unwrap();
+                let p = part
+                    .path
+                    .as_ref()
+                    .expect("a partial path from a fitting start");
+                prop_assert!(part.partial);
+                let v = validate_sized_path(p, &grid, &m, size);
+                prop_assert!(v.is_ok(), "partial size {}: {:?}", size, v);
+                let from_s = dijkstra(&derived, &m, s);
+                let near = |q: Point| m.distance(q.x.abs_diff(g.x), q.y.abs_diff(g.y));
+                let best = from_s
+                    .iter()
+                    .filter(|(_, d)| d.is_some())
+                    .map(|(q, _)| near(q))
+                    .min();
+                let end = *p.cells.last().unwrap();
+                prop_assert_eq!(
+                    Some(near(end)),
+                    best,
+                    "partial size {} ends at {}",
+                    size,
+                    end
+                );
+                prop_assert_eq!(Some(p.cost.0), from_s.get(end));
             }
 
             let out = h.find_path(&mut cache, s, g, size);
