@@ -14,7 +14,7 @@ pub(crate) mod stamps;
 
 mod problem;
 pub(crate) use problem::{
-    Everywhere, Goal, Pricing, Problem, Rect, Region, Status, StepCost, run_in, run_space,
+    Everywhere, Goal, Pricing, Problem, Rect, Region, Status, StepCost, run_space,
 };
 pub(crate) use space::{Fits, Plain, Space};
 

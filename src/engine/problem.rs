@@ -3,8 +3,8 @@
 //! ([`Region`]), its estimate and when it stops ([`Goal`]); and the entry
 //! points that pick the pricing for a space.
 
-use super::{Plain, SearchCache, Space};
-use crate::grid::{FastDiv, Grid, Movement, Node, Weight};
+use super::{SearchCache, Space};
+use crate::grid::{FastDiv, Node, Weight};
 use crate::search::{Estimate, Estimator, TieBreak};
 
 /// What a run of the search loop ended with.
@@ -166,32 +166,4 @@ pub(crate) fn run_space<S: Space, R: Region, E: Estimate>(
         (Some(w), Pricing::Forward) => run!(Weighted(w)),
         (Some(w), Pricing::Reverse) => run!(WeightedReverse(w)),
     }
-}
-
-/// [`run_space`] on the plain grid.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub(crate) fn run_in<R: Region, E: Estimate>(
-    cache: &mut SearchCache,
-    grid: &Grid,
-    movement: &Movement,
-    region: R,
-    estimator: E,
-    goal: Goal,
-    tie_break: TieBreak,
-    reopen: bool,
-    budget: u64,
-    pricing: Pricing,
-) -> Status {
-    run_space(
-        cache,
-        Plain::new(grid, movement),
-        region,
-        estimator,
-        goal,
-        tie_break,
-        reopen,
-        budget,
-        pricing,
-    )
 }

@@ -55,7 +55,7 @@ use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::{
     Estimator, Goal, Heuristic, Path, Pricing, QueryError, Rect, SearchCache, Status, TieBreak,
-    check_endpoint, path_to, run_in,
+    check_endpoint, path_to, run_space,
 };
 
 /// How a query was answered.
@@ -420,10 +420,9 @@ impl Hierarchy {
         area: Rect,
         budget: u64,
     ) -> Status {
-        run_in(
+        run_space(
             cache,
-            &self.grid,
-            &self.settings.movement,
+            Plain::new(&self.grid, &self.settings.movement),
             area,
             est,
             Goal::Node(t),
@@ -508,10 +507,9 @@ impl Hierarchy {
         budget: u64,
     ) -> Status {
         let c = self.layout().cluster_of(p);
-        run_in(
+        run_space(
             cache,
-            &self.grid,
-            &self.settings.movement,
+            Plain::new(&self.grid, &self.settings.movement),
             self.layout().rect(c, c),
             Estimator::zero(),
             Goal::AllTargets,

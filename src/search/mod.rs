@@ -35,7 +35,9 @@ mod path;
 mod sliced;
 
 pub use crate::engine::SearchCache;
-pub(crate) use crate::engine::{Everywhere, Goal, Pricing, Rect, Status, path_to, run_in};
+pub(crate) use crate::engine::{
+    Everywhere, Goal, Plain, Pricing, Rect, Status, path_to, run_space,
+};
 pub use astar::AStar;
 pub use dijkstra::{Dijkstra, DistanceField, Nearest};
 pub use footprint::{
