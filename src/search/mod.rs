@@ -224,16 +224,8 @@ pub(crate) fn check_unit_endpoints(
     if size > max {
         return Err(QueryError::SizeAboveMax { size, max });
     }
-    let grid = clearance.grid();
     for (role, point) in [("start", start), ("goal", goal)] {
-        if !grid.contains(point) {
-            return Err(QueryError::OffMap {
-                role,
-                point,
-                width: grid.width(),
-                height: grid.height(),
-            });
-        }
+        on_map(clearance.grid(), point, role)?;
         let c = clearance.get(point);
         if (c as u32) < size {
             return Err(QueryError::DoesNotFit {
@@ -247,20 +239,27 @@ pub(crate) fn check_unit_endpoints(
     Ok(size as u8)
 }
 
+/// Checks a query endpoint is on the map.
+fn on_map(grid: &Grid, point: Point, role: &'static str) -> Result<(), QueryError> {
+    if grid.contains(point) {
+        Ok(())
+    } else {
+        Err(QueryError::OffMap {
+            role,
+            point,
+            width: grid.width(),
+            height: grid.height(),
+        })
+    }
+}
+
 /// Checks a query endpoint: on the map and passable.
 pub(crate) fn check_endpoint(
     grid: &Grid,
     point: Point,
     role: &'static str,
 ) -> Result<Node, QueryError> {
-    if !grid.contains(point) {
-        return Err(QueryError::OffMap {
-            role,
-            point,
-            width: grid.width(),
-            height: grid.height(),
-        });
-    }
+    on_map(grid, point, role)?;
     if !grid.is_passable(point) {
         return Err(QueryError::Blocked { role, point });
     }
