@@ -1,6 +1,6 @@
 //! Agent sizes: the sized hierarchy (one graph annotated with clearance,
 //! built once for sizes 1 to 3) against exact flat A* for each size
-//! (`SizedAStar`), on long queries of real Moving AI maps: a large StarCraft
+//! (`AStar::for_unit`), on long queries of real Moving AI maps: a large StarCraft
 //! map (sc1/Nightshade, 1024x768), a large Dragon Age map (dao/ost100d,
 //! 1024x1025) and a maze with corridors 4 cells wide (mazes/maze512-4-0).
 //! (The rooms maps' one-cell doors leave no long query for units of size 2
@@ -34,8 +34,8 @@ use common::{TOP_BUCKETS, median};
 use criterion::SamplingMode;
 use tierpath::io::BucketFilter;
 use tierpath::{
-    Cost, Hierarchy, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedSearchCache, validate_sized_path,
+    AStar, Cost, Hierarchy, Point, SearchCache, SizeTransitions, SizedBuilder, SizedHierarchy,
+    SizedQueryCache, validate_sized_path,
 };
 
 const MAX_SIZE: u32 = 3;
@@ -105,9 +105,9 @@ fn setup() -> Option<Vec<BenchMap>> {
     )
 }
 
-fn flat_cost(m: &BenchMap, cache: &mut SizedSearchCache, (s, g): (Point, Point), k: u32) -> Cost {
-    SizedAStar::new(m.hierarchy.clearance())
-        .find_path(cache, s, g, k)
+fn flat_cost(m: &BenchMap, cache: &mut SearchCache, (s, g): (Point, Point), k: u32) -> Cost {
+    AStar::for_unit(m.hierarchy.clearance(), k)
+        .find_path(cache, s, g)
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
@@ -172,7 +172,7 @@ fn main() {
         println!("sized: skipped: ../shared/movingai not found");
         return;
     };
-    let mut flat_cache = SizedSearchCache::new();
+    let mut flat_cache = SearchCache::new();
     let mut hpa_cache = SizedQueryCache::new();
     // Check before timing, and keep the suboptimality per map and size (and
     // the exact costs, for the lean variant's).
@@ -185,8 +185,8 @@ fn main() {
             let mut ratios = Vec::new();
             let mut costs = Vec::new();
             for &(s, g) in qs {
-                let exact = SizedAStar::new(h.clearance())
-                    .find_path(&mut flat_cache, s, g, k)
+                let exact = AStar::for_unit(h.clearance(), k)
+                    .find_path(&mut flat_cache, s, g)
                     .expect("valid")
                     .path
                     .expect("connected for this size");

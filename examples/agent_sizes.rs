@@ -11,7 +11,7 @@
 //! `cargo run --release --example agent_sizes`
 
 use tierpath::{
-    Grid, Point, SizedAStar, SizedBuilder, SizedHierarchy, SizedQueryCache, SizedSearchCache,
+    AStar, Grid, Point, SearchCache, SizedBuilder, SizedHierarchy, SizedQueryCache,
     validate_sized_path,
 };
 
@@ -34,13 +34,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build(grid.clone())?;
     let (start, goal) = (Point::new(2, 10), Point::new(58, 10));
     let mut cache = SizedQueryCache::new();
-    let mut flat_cache = SizedSearchCache::new();
+    let mut flat_cache = SearchCache::new();
     for size in 1..=3 {
         let out = h.find_path(&mut cache, start, goal, size)?;
         let path = out.path.ok_or("every size fits through some opening")?;
         validate_sized_path(&path, h.grid(), h.movement(), size)?;
-        let exact = SizedAStar::new(h.clearance())
-            .find_path(&mut flat_cache, start, goal, size)?
+        let exact = AStar::for_unit(h.clearance(), size)
+            .find_path(&mut flat_cache, start, goal)?
             .path
             .ok_or("the exact search agrees")?;
         println!(

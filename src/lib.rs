@@ -46,7 +46,7 @@
 //!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
 //!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
 //! * **sized** (agent sizes): the [`Clearance`] of every cell, exact
-//!   [`SizedAStar`] for `k x k` units, and one [`SizedHierarchy`] whose
+//!   [`AStar::for_unit`] for `k x k` units, and one [`SizedHierarchy`] whose
 //!   cluster graph is annotated with the largest size each edge admits, so
 //!   one preprocessing serves every size.
 //!
@@ -68,6 +68,7 @@
 mod checksum;
 mod contraction;
 mod dynamic;
+mod engine;
 mod grid;
 mod hierarchy;
 pub mod io;
@@ -87,8 +88,8 @@ pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
 };
 pub use grid::{
-    CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,
-    Point, Weight,
+    CellIndex, Clearance, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE,
+    Movement, Point, Weight,
 };
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
@@ -105,12 +106,11 @@ pub use query::{
 };
 pub use search::{
     AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
-    QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak,
-    legal_move, path_cost,
+    QueryError, SearchCache, SearchOutcome, SearchStats, SizedPathError, SliceStatus, SlicedSearch,
+    TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move, sized_path_cost,
+    validate_sized_path,
 };
 pub use sized::{
-    Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,
-    SizedAStar, SizedBuildError, SizedBuilder, SizedHierarchy, SizedPathError, SizedQueryCache,
-    SizedQueryError, SizedSearchCache, SizedSettings, SizedStats, footprint_fits, sized_legal_move,
-    sized_path_cost, validate_sized_path,
+    DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions, SizedBuildError,
+    SizedBuilder, SizedHierarchy, SizedQueryCache, SizedSettings, SizedStats,
 };

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use tierpath::io::{self, ScenarioQuery};
 use tierpath::{
-    Clearance, Cost, Method, Movement, Path, Point, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedQueryError, SizedSearchCache, validate_sized_path,
+    AStar, Clearance, Cost, Method, Movement, Path, Point, QueryError, SearchCache, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, validate_sized_path,
 };
 
 use super::CliResult;
@@ -31,7 +31,7 @@ struct Answer {
 
 /// A planner for one size.
 enum Planner {
-    Flat(Clearance, SizedSearchCache),
+    Flat(Clearance, Box<SearchCache>),
     Hierarchy(Box<SizedHierarchy>, Box<SizedQueryCache>),
 }
 
@@ -49,12 +49,12 @@ impl Planner {
         s: Point,
         g: Point,
         size: u32,
-    ) -> Result<Answer, SizedQueryError> {
+    ) -> Result<Answer, QueryError> {
         Ok(match self {
             Planner::Flat(c, cache) => {
-                let out = SizedAStar::new(c)
+                let out = AStar::for_unit(c, size)
                     .movement(movement)
-                    .find_path(cache, s, g, size)?;
+                    .find_path(cache, s, g)?;
                 Answer {
                     path: out.path,
                     expanded: out.stats.expanded,
@@ -128,7 +128,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     let movement = Movement::default();
     let setup_start = Instant::now();
     let mut planner = match args.algo {
-        Algo::Astar => Planner::Flat(Clearance::new(grid.clone()), SizedSearchCache::new()),
+        Algo::Astar => Planner::Flat(Clearance::new(grid.clone()), Box::default()),
         Algo::Hpa => {
             let mut b = SizedBuilder::new().movement(movement).max_size(size);
             if let Some(c) = args.cluster_size {
@@ -242,12 +242,12 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
     let mut disagreements = 0;
     let mut cheaper = 0;
     if args.compare {
-        let exact = SizedAStar::new(planner.clearance()).movement(movement);
-        let mut cache = SizedSearchCache::new();
+        let exact = AStar::for_unit(planner.clearance(), size).movement(movement);
+        let mut cache = SearchCache::new();
         let (mut c_times, mut ratios) = (Vec::new(), Vec::new());
         for &(s, g, found) in &run {
             let t0 = Instant::now();
-            let e = exact.find_path(&mut cache, s, g, size)?;
+            let e = exact.find_path(&mut cache, s, g)?;
             c_times.push(t0.elapsed());
             match (e.path.map(|p| p.cost), found) {
                 (Some(e), Some(f)) => {

@@ -356,7 +356,7 @@ impl DynamicHierarchy {
         } else {
             let renumbered = dead_ends == DeadEndRepair::Recomputed;
             self.repair_clusters(&changed, renumbered, &mut touched);
-            self.h.revision += 1;
+            self.h.mark_changed();
             let dropped = self.h.settings.landmarks > 0;
             self.h.landmarks = find_landmarks(&self.h.graph, &[], 0, 0, 0);
             self.h.settings.landmarks = 0;
@@ -388,7 +388,7 @@ impl DynamicHierarchy {
             self.landmarks_wanted,
         );
         h.settings.landmarks = self.landmarks_wanted;
-        h.revision += 1;
+        h.mark_changed();
         h.refresh_stats();
     }
 

@@ -8,10 +8,12 @@
 //! checks (the Warthog layout). The padding is invisible from the public API,
 //! which speaks [`Point`] and [`CellIndex`].
 
+mod clearance;
 mod cost;
 mod movement;
 mod point;
 
+pub use clearance::Clearance;
 pub use cost::{Cost, Weight};
 pub use movement::{Connectivity, CornerRule, Movement};
 pub(crate) use point::Node;
@@ -90,7 +92,7 @@ pub enum GridError {
 }
 
 /// The unit moves by direction code, in the order of
-/// [`Grid::for_each_neighbor`]: N, E, S, W, NE, SE, SW, NW.
+/// [`Space::for_each_neighbor`](crate::engine::Space::for_each_neighbor): N, E, S, W, NE, SE, SW, NW.
 pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
@@ -564,7 +566,7 @@ impl Grid {
     }
 
     /// The neighbour of `n` in direction `dir` (0..8 in the order of
-    /// [`Grid::for_each_neighbor`]) when that move is legal, with its base cost.
+    /// [`Space::for_each_neighbor`](crate::engine::Space::for_each_neighbor)) when that move is legal, with its base cost.
     #[inline(always)]
     pub(crate) fn neighbor_in(&self, n: Node, dir: u8, movement: &Movement) -> Option<(Node, u32)> {
         let pw = self.padded_width();
@@ -596,58 +598,6 @@ impl Grid {
         self.passable[n.index()]
     }
 
-    /// Calls `f(neighbour, base_cost, dx, dy)` for every legal move out of `n`
-    /// under `movement`, in a fixed order (N, E, S, W, then NE, SE, SW, NW),
-    /// `(dx, dy)` being the move: the one place the movement rules are coded
-    /// for the searches and the build stages.
-    #[inline(always)]
-    pub(crate) fn for_each_neighbor(
-        &self,
-        n: Node,
-        movement: &Movement,
-        mut f: impl FnMut(Node, u32, i32, i32),
-    ) {
-        let pw = self.padded_width();
-        let open = &self.passable;
-        let ortho = [n.0 - pw, n.0 + 1, n.0 + pw, n.0 - 1];
-        let free = [
-            open[ortho[0] as usize],
-            open[ortho[1] as usize],
-            open[ortho[2] as usize],
-            open[ortho[3] as usize],
-        ];
-        const STRAIGHT: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-        for i in 0..4 {
-            if free[i] {
-                f(
-                    Node(ortho[i]),
-                    movement.straight,
-                    STRAIGHT[i].0,
-                    STRAIGHT[i].1,
-                );
-            }
-        }
-        if movement.diagonals() {
-            // Each diagonal with the two straight neighbours it passes.
-            let diag = [
-                (n.0 - pw + 1, 0, 1, 1, -1),
-                (n.0 + pw + 1, 2, 1, 1, 1),
-                (n.0 + pw - 1, 2, 3, -1, 1),
-                (n.0 - pw - 1, 0, 3, -1, -1),
-            ];
-            for (d, a, b, dx, dy) in diag {
-                let corner_ok = match movement.corners {
-                    CornerRule::Never => free[a] && free[b],
-                    CornerRule::IfOneFree => free[a] || free[b],
-                    CornerRule::Always => true,
-                };
-                if corner_ok && open[d as usize] {
-                    f(Node(d), movement.diagonal, dx, dy);
-                }
-            }
-        }
-    }
-
     /// The padded passability array.
     #[inline(always)]
     pub(crate) fn passable_slice(&self) -> &[bool] {
@@ -662,136 +612,4 @@ impl Grid {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn padded_round_trip() {
-        let g = Grid::new(7, 5).unwrap();
-        for p in g.passable_points() {
-            assert_eq!(g.point(g.node(p)), p);
-            assert_eq!(g.point_of(g.cell_index(p)), p);
-        }
-        assert_eq!(g.passable_count(), 35);
-    }
-
-    #[test]
-    fn padding_is_blocked() {
-        let g = Grid::new(3, 3).unwrap();
-        let pw = g.padded_width() as usize;
-        for i in 0..g.padded_len() {
-            let (x, y) = (i % pw, i / pw);
-            let border = x == 0 || y == 0 || x == pw - 1 || y == pw - 1;
-            assert_eq!(g.passable_slice()[i], !border);
-        }
-    }
-
-    #[test]
-    fn window_copies_cells_and_weights() {
-        let mut g = Grid::from_ascii(
-            "
-            ....
-            .@..
-            ...@",
-        )
-        .unwrap();
-        g.set_weight(Point::new(2, 2), Weight(300)).unwrap();
-        let w = g.window(1, 1, 3, 2);
-        assert_eq!(w.to_ascii(), "@..\n..@\n");
-        assert_eq!(w.weight(Point::new(1, 1)), Weight(300));
-    }
-
-    #[test]
-    fn packing_puts_cell_k_on_bit_k() {
-        for m in 0..256u32 {
-            let cells: Vec<bool> = (0..8).map(|i| m & (1 << i) != 0).collect();
-            assert_eq!(pack8(&cells) as u32, m);
-            assert_eq!(pack8(&cells[..5]) as u32, m & 0x1f);
-        }
-        for len in [0, 1, 9, 63, 64] {
-            let cells: Vec<bool> = (0..len).map(|k| k % 3 == 0 || k == 62).collect();
-            let want = cells
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (k, c)| m | (*c as u64) << k);
-            assert_eq!(pack64(&cells), want, "{len} cells");
-        }
-    }
-
-    #[test]
-    fn fast_division_is_exact() {
-        for d in [3u32, 7, 66, 1026, 65_537] {
-            let f = FastDiv::new(d);
-            for n in (0..2_000_000u32).chain([u32::MAX, u32::MAX - 1, u32::MAX - d]) {
-                assert_eq!(f.div_rem(n), (n / d, n % d), "{n} / {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn weights_reset_to_one_leave_an_unweighted_grid() {
-        let plain = Grid::new(8, 8).unwrap();
-        let mut reset = plain.clone();
-        reset.set_weight(Point::new(1, 1), Weight(250)).unwrap();
-        reset.set_weight(Point::new(2, 1), Weight(40)).unwrap();
-        assert!(reset.is_weighted());
-        reset.set_weight(Point::new(1, 1), Weight::ONE).unwrap();
-        assert!(reset.is_weighted());
-        reset.set_weight(Point::new(2, 1), Weight::ONE).unwrap();
-        assert!(!reset.is_weighted());
-        assert_eq!(reset, plain);
-        assert_eq!(reset.fingerprint(), plain.fingerprint());
-        // A weight on a wall cannot be paid: it does not change the fingerprint.
-        let mut walled = plain.clone();
-        walled.set_passable(Point::new(3, 3), false).unwrap();
-        let mut heavy_wall = walled.clone();
-        heavy_wall
-            .set_weight(Point::new(3, 3), Weight(300))
-            .unwrap();
-        assert_eq!(walled.fingerprint(), heavy_wall.fingerprint());
-    }
-
-    #[test]
-    fn size_limits() {
-        assert!(matches!(Grid::new(0, 5), Err(GridError::Empty { .. })));
-        assert!(matches!(
-            Grid::new(MAX_SIDE + 1, 1),
-            Err(GridError::TooLarge { .. })
-        ));
-        assert!(matches!(
-            Grid::new(MAX_SIDE, MAX_SIDE),
-            Err(GridError::TooLarge { .. })
-        ));
-    }
-
-    #[test]
-    fn ascii_errors_name_line_and_column() {
-        assert_eq!(
-            Grid::from_ascii("..\n.x").unwrap_err(),
-            GridError::BadChar {
-                line: 2,
-                column: 2,
-                ch: 'x'
-            }
-        );
-        assert!(matches!(
-            Grid::from_ascii("..\n..."),
-            Err(GridError::RaggedRow { line: 2, .. })
-        ));
-    }
-
-    #[test]
-    fn weights_and_fingerprint() {
-        let mut g = Grid::new(4, 4).unwrap();
-        let f0 = g.fingerprint();
-        g.set_weight(Point::new(1, 1), Weight::ONE).unwrap();
-        assert!(!g.is_weighted());
-        g.set_weight(Point::new(1, 1), Weight(50)).unwrap();
-        assert!(g.is_weighted());
-        assert_eq!(g.min_weight(), Weight(50));
-        assert_ne!(g.fingerprint(), f0);
-        assert!(g.set_weight(Point::new(4, 0), Weight(50)).is_err());
-        assert_eq!(Weight::from_multiplier(0.5), Some(Weight(50)));
-        assert_eq!(Weight::from_multiplier(0.0), None);
-    }
-}
+mod tests;

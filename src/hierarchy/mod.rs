@@ -333,6 +333,44 @@ pub struct Hierarchy {
     /// Bumped by every repair of a [`DynamicHierarchy`](crate::DynamicHierarchy)
     /// (not saved), so searches in progress can tell the map changed.
     pub(crate) revision: u64,
+    /// Who this hierarchy is, for queries that span calls (not saved).
+    pub(crate) identity: Identity,
+}
+
+/// A hierarchy's identity in this process, so that a query spanning calls
+/// ([`SlicedQuery`](crate::SlicedQuery), [`PathQueue`](crate::PathQueue))
+/// recognises the hierarchy it was started on without comparing contents.
+/// Every build and load takes a fresh `id` from a process-wide counter and
+/// starts a `lineage` with it; every repair takes a fresh `id` and keeps the
+/// lineage. A clone shares both (it answers every query alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Identity {
+    /// Unique to this content in this process.
+    pub id: u64,
+    /// The `id` of the build or load this hierarchy was repaired from.
+    pub lineage: u64,
+}
+
+impl Identity {
+    /// A fresh identity, starting a lineage.
+    pub(crate) fn fresh() -> Identity {
+        let id = next_identity();
+        Identity { id, lineage: id }
+    }
+
+    /// The identity after a repair: a fresh id, the same lineage.
+    pub(crate) fn repaired(self) -> Identity {
+        Identity {
+            id: next_identity(),
+            lineage: self.lineage,
+        }
+    }
+}
+
+fn next_identity() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Hierarchy {
@@ -370,6 +408,7 @@ impl Hierarchy {
             landmarks,
             node_anchor: Vec::new(),
             revision: 0,
+            identity: Identity::fresh(),
         };
         h.node_points = h
             .entrances
@@ -422,6 +461,13 @@ impl Hierarchy {
     /// (see [`DynamicHierarchy`](crate::DynamicHierarchy)).
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// Records a change of content (a repair): the revision goes up and the
+    /// identity takes a fresh id in the same lineage.
+    pub(crate) fn mark_changed(&mut self) {
+        self.revision += 1;
+        self.identity = self.identity.repaired();
     }
 
     /// The grid this hierarchy describes.

@@ -18,7 +18,9 @@
 //! clusters too large for `u32` costs) still use.
 
 use crate::grid::{Connectivity, CornerRule, Grid, Movement, Node, Weight};
-use crate::search::{Estimator, Everywhere, Goal, Pricing, SearchCache, TieBreak, run_in};
+use crate::search::{
+    Estimator, Everywhere, Goal, Plain, Pricing, SearchCache, TieBreak, run_space,
+};
 
 /// Per-thread scratch for in-cluster searches.
 #[derive(Debug, Default)]
@@ -146,10 +148,9 @@ impl ClusterSearch {
                 self.engine.mark_target(*t);
             }
             self.engine.push_start(source, 0, &est, TieBreak::default());
-            run_in(
+            run_space(
                 &mut self.engine,
-                local,
-                movement,
+                Plain::new(local, movement),
                 Everywhere,
                 est,
                 Goal::AllTargets,
@@ -321,6 +322,7 @@ impl ClusterSearch {
 mod tests {
     use super::*;
     use crate::Point;
+    use crate::engine::Space;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -359,7 +361,7 @@ mod tests {
                     break;
                 }
             }
-            local.for_each_neighbor(Node(u), movement, |w, base, _, _| {
+            Plain::new(local, movement).for_each_neighbor(Node(u), |w, base, _, _| {
                 let nd = d + base * one;
                 if nd < dist[w.index()] {
                     dist[w.index()] = nd;

@@ -12,7 +12,8 @@
 //! middle of a short entrance, both ends of a longer one, plus evenly spaced
 //! ones so that no two are more than `max_gap` cells apart.
 
-use crate::grid::{CornerRule, Grid, Movement, Point};
+use crate::engine::Rect;
+use crate::grid::{CornerRule, FastDiv, Grid, Movement, Point};
 
 /// How transition cells are placed along an entrance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -160,6 +161,72 @@ pub(crate) enum Border {
     /// The corner shared by `(cx - 1, cy - 1)`, `(cx, cy - 1)`,
     /// `(cx - 1, cy)` and `(cx, cy)`.
     Corner { cx: u32, cy: u32 },
+}
+
+/// The areas queries search in, in padded coordinates.
+impl ClusterLayout {
+    /// The padded rectangle covering clusters `from` (top-left) to `to`
+    /// (bottom-right).
+    pub(crate) fn rect(&self, from: u32, to: u32) -> Rect {
+        let (x0, y0, _, _) = self.bounds(from);
+        let (_, _, x1, y1) = self.bounds(to);
+        Rect {
+            padded_width: FastDiv::new(self.width + 2),
+            x0: x0 + 1,
+            y0: y0 + 1,
+            x1: x1 + 1,
+            y1: y1 + 1,
+        }
+    }
+
+    /// The area of the near search (the clusters around both ends) when
+    /// `start` and `goal` are in the same or neighbouring clusters.
+    pub(crate) fn near_area(&self, start: Point, goal: Point) -> Option<Rect> {
+        let (cs, ct) = (self.cluster_of(start), self.cluster_of(goal));
+        let (csx, csy, ctx, cty) = (
+            cs % self.cols,
+            cs / self.cols,
+            ct % self.cols,
+            ct / self.cols,
+        );
+        if csx.abs_diff(ctx) > 1 || csy.abs_diff(cty) > 1 {
+            return None;
+        }
+        let (x0, x1) = (
+            csx.min(ctx).saturating_sub(1),
+            (csx.max(ctx) + 1).min(self.cols - 1),
+        );
+        let (y0, y1) = (
+            csy.min(cty).saturating_sub(1),
+            (csy.max(cty) + 1).min(self.rows - 1),
+        );
+        Some(self.rect(y0 * self.cols + x0, y1 * self.cols + x1))
+    }
+
+    /// A lower bound on the cost of any path from `s` to `t` that leaves
+    /// `area`, when a move costs at least `step`: it must walk out to a
+    /// column or row beyond one of the area's sides (one column or row per
+    /// move at best) and back. Sides on the map's edge cannot be crossed.
+    /// `u64::MAX` when the area is the whole map.
+    pub(crate) fn escape_bound(&self, s: Point, t: Point, area: &Rect, step: u64) -> u64 {
+        let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
+        let (w, h) = (self.width, self.height);
+        let mut bound = u64::MAX;
+        let mut side = |moves: u32| bound = bound.min(moves as u64 * step);
+        if x0 > 0 {
+            side((s.x - (x0 - 1)) + (t.x - (x0 - 1)));
+        }
+        if x1 + 1 < w {
+            side((x1 + 1 - s.x) + (x1 + 1 - t.x));
+        }
+        if y0 > 0 {
+            side((s.y - (y0 - 1)) + (t.y - (y0 - 1)));
+        }
+        if y1 + 1 < h {
+            side((y1 + 1 - s.y) + (y1 + 1 - t.y));
+        }
+        bound
+    }
 }
 
 impl ClusterLayout {

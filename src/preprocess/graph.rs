@@ -21,9 +21,9 @@ use rayon::prelude::*;
 
 use super::cluster_search::ClusterSearch;
 use super::clusters::{ClusterLayout, Entrances};
+use crate::engine::route;
 use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
 use crate::packed::Column64;
-use crate::search::route;
 
 /// The abstract graph, the product of stage 4.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,9 +327,14 @@ pub(crate) fn intra_cluster_edges(
             let direct = shortcut.filter(|_| {
                 // In a cluster without walls every straight route is free.
                 open_cluster
-                    || route::SHAPES
-                        .into_iter()
-                        .any(|shape| route::is_free(&local, movement, points[i], points[j], shape))
+                    || route::SHAPES.into_iter().any(|shape| {
+                        route::is_free(
+                            &crate::engine::Plain::new(&local, movement),
+                            points[i],
+                            points[j],
+                            shape,
+                        )
+                    })
             });
             match direct {
                 Some(w) => {

@@ -124,6 +124,7 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Space;
     use crate::{CornerRule, Point};
 
     #[test]
@@ -163,7 +164,7 @@ mod tests {
                 let mut stack = vec![seed];
                 reference[seed.index()] = next;
                 while let Some(n) = stack.pop() {
-                    g.for_each_neighbor(n, &m, |q, _, _, _| {
+                    crate::engine::Plain::new(&g, &m).for_each_neighbor(n, |q, _, _, _| {
                         if reference[q.index()] == NO_ISLAND {
                             reference[q.index()] = next;
                             stack.push(q);

@@ -1,9 +1,10 @@
 //! A* over the cluster graph, from the start's transitions to a virtual goal.
 
+use crate::engine::heap::{Entry, OpenList, tie_g};
+use crate::engine::stamps::Generation;
 use crate::grid::{Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::UNREACHED;
-use crate::search::heap::{Entry, OpenList, tie_g};
 
 const NONE: u32 = u32::MAX;
 
@@ -18,7 +19,7 @@ pub(crate) struct AbstractScratch {
     goal_stamp: Vec<u32>,
     /// The estimate of each node seen in this search (valid with `stamp`).
     h: Vec<u64>,
-    generation: u32,
+    generation: Generation,
     heap: OpenList,
     /// The search in progress.
     run: Run,
@@ -57,12 +58,11 @@ impl AbstractScratch {
             self.goal_stamp.resize(len, 0);
             self.h.resize(len, 0);
         }
-        if self.generation >= u32::MAX - 4 {
-            self.stamp.fill(0);
-            self.goal_stamp.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        let (stamp, goal_stamp) = (&mut self.stamp, &mut self.goal_stamp);
+        self.generation.advance(|| {
+            stamp.fill(0);
+            goal_stamp.fill(0);
+        });
         self.heap.clear();
     }
 
@@ -101,7 +101,7 @@ impl AbstractScratch {
     ) {
         let n = h.entrances.cells.len();
         self.begin(n);
-        let open = self.generation;
+        let open = self.generation.open();
         // Landmark bounds: d(L, goal) through the goal's transitions.
         let lm = &h.landmarks;
         let k = lm.count as usize;
@@ -160,7 +160,7 @@ impl AbstractScratch {
     ) -> Progress {
         let n = h.entrances.cells.len();
         let virtual_goal = n as u32;
-        let open = self.generation;
+        let open = self.generation.open();
         let closed = open + 1;
         let (sa, ta) = (self.run.sa, self.run.ta);
         let relevant = |v: u32| {

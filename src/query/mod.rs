@@ -49,12 +49,13 @@ use std::time::{Duration, Instant};
 
 use abstract_search::{AbstractRoute, AbstractScratch};
 
-use crate::grid::{FastDiv, Node, Point};
+use crate::engine::Plain;
+use crate::engine::route::{self, SHAPES, Shape};
+use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
-use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{
     Estimator, Goal, Heuristic, Path, Pricing, QueryError, Rect, SearchCache, Status, TieBreak,
-    check_endpoint, path_to, run_in,
+    check_endpoint, path_to, run_space,
 };
 
 /// How a query was answered.
@@ -268,14 +269,18 @@ impl Hierarchy {
         // Its path is returned when provably optimal; otherwise it competes
         // with the hierarchical one below.
         let mut near = None;
-        if let Some(area) = self.near_area(start, goal) {
+        if let Some(area) = self.layout().near_area(start, goal) {
             let clock = Clock::start(timing);
             let found = self.bounded_astar(&mut cache.grid, start, goal, area);
             cache.collect_fine();
             stats.fine_expanded += cache.grid.stats().expanded;
             clock.add_to(&mut phases.connect);
             if let Some(path) = found {
-                if path.cost.0 <= self.escape_bound(start, goal, &area) {
+                if path.cost.0
+                    <= self
+                        .layout()
+                        .escape_bound(start, goal, &area, self.min_step())
+                {
                     // No path leaving the area can be cheaper: this one is optimal.
                     if let Some(p) = stats.phases.as_mut() {
                         *p = phases;
@@ -361,69 +366,10 @@ impl Hierarchy {
         }
     }
 
-    /// The area of the near search (the clusters around both ends) when start
-    /// and goal are in the same or neighbouring clusters.
-    pub(crate) fn near_area(&self, start: Point, goal: Point) -> Option<Rect> {
-        let layout = self.layout();
-        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
-        let (csx, csy, ctx, cty) = (
-            cs % layout.cols,
-            cs / layout.cols,
-            ct % layout.cols,
-            ct / layout.cols,
-        );
-        if csx.abs_diff(ctx) > 1 || csy.abs_diff(cty) > 1 {
-            return None;
-        }
-        let (x0, x1) = (
-            csx.min(ctx).saturating_sub(1),
-            (csx.max(ctx) + 1).min(layout.cols - 1),
-        );
-        let (y0, y1) = (
-            csy.min(cty).saturating_sub(1),
-            (csy.max(cty) + 1).min(layout.rows - 1),
-        );
-        Some(self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1))
-    }
-
-    /// A lower bound on the cost of any path from `s` to `t` that leaves
-    /// `area`: it must walk out to a column or row beyond one of the area's
-    /// sides (one column or row per move at best) and back. Sides on the map's
-    /// edge cannot be crossed. `u64::MAX` when the area is the whole map.
-    pub(crate) fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
-        let step = self.settings.movement.straight as u64 * self.min_weight.0 as u64;
-        let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
-        let (w, h) = (self.grid.width(), self.grid.height());
-        let mut bound = u64::MAX;
-        let mut side = |moves: u32| bound = bound.min(moves as u64 * step);
-        if x0 > 0 {
-            side((s.x - (x0 - 1)) + (t.x - (x0 - 1)));
-        }
-        if x1 + 1 < w {
-            side((x1 + 1 - s.x) + (x1 + 1 - t.x));
-        }
-        if y0 > 0 {
-            side((s.y - (y0 - 1)) + (t.y - (y0 - 1)));
-        }
-        if y1 + 1 < h {
-            side((y1 + 1 - s.y) + (y1 + 1 - t.y));
-        }
-        bound
-    }
-
-    /// The padded rectangle covering clusters `from` (top-left) to `to`
-    /// (bottom-right).
-    pub(crate) fn cluster_rect(&self, from: u32, to: u32) -> Rect {
-        let layout = self.layout();
-        let (x0, y0, _, _) = layout.bounds(from);
-        let (_, _, x1, y1) = layout.bounds(to);
-        Rect {
-            padded_width: FastDiv::new(self.grid.padded_width()),
-            x0: x0 + 1,
-            y0: y0 + 1,
-            x1: x1 + 1,
-            y1: y1 + 1,
-        }
+    /// The least cost of one move on this map: a straight move onto the
+    /// lightest terrain.
+    pub(crate) fn min_step(&self) -> u64 {
+        self.settings.movement.straight as u64 * self.min_weight.0 as u64
     }
 
     /// Exact A* from `a` to `b` inside `area`; `None` when no path lies inside.
@@ -474,10 +420,9 @@ impl Hierarchy {
         area: Rect,
         budget: u64,
     ) -> Status {
-        run_in(
+        run_space(
             cache,
-            &self.grid,
-            &self.settings.movement,
+            Plain::new(&self.grid, &self.settings.movement),
             area,
             est,
             Goal::Node(t),
@@ -562,11 +507,10 @@ impl Hierarchy {
         budget: u64,
     ) -> Status {
         let c = self.layout().cluster_of(p);
-        run_in(
+        run_space(
             cache,
-            &self.grid,
-            &self.settings.movement,
-            self.cluster_rect(c, c),
+            Plain::new(&self.grid, &self.settings.movement),
+            self.layout().rect(c, c),
             Estimator::zero(),
             Goal::AllTargets,
             TieBreak::default(),
@@ -606,7 +550,7 @@ pub(crate) fn straight_route(
     debug_assert!(!grid.is_weighted());
     SHAPES
         .into_iter()
-        .find(|s| route::is_free(grid, movement, a, b, *s))
+        .find(|s| route::is_free(&Plain::new(grid, movement), a, b, *s))
 }
 
 #[cfg(test)]

@@ -45,8 +45,8 @@ use super::QueryCache;
 use crate::grid::{Cost, Node, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::search::{
-    AStar, Estimator, Everywhere, Goal, Nearest, Pricing, QueryError, Status, TieBreak,
-    check_endpoint, path_to, run_in,
+    AStar, Estimator, Everywhere, Goal, Nearest, Plain, Pricing, QueryError, Status, TieBreak,
+    check_endpoint, path_to, run_space,
 };
 
 /// Expansions of the local exact Dijkstra of [`Hierarchy::nearest`] before it
@@ -224,10 +224,9 @@ impl Hierarchy {
         }
         let est = Estimator::zero();
         fine.push_start(s, 0, &est, TieBreak::default());
-        let status = run_in(
+        let status = run_space(
             fine,
-            grid,
-            movement,
+            Plain::new(grid, movement),
             Everywhere,
             est,
             Goal::Targets,

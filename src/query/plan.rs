@@ -1,21 +1,13 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
-use crate::grid::{DIRECTIONS, Point, Weight};
+use crate::engine::Plain;
+use crate::engine::route;
+use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
-use crate::search::route::{self, SHAPES, Shape};
 use crate::search::{Path, Rect};
 
-/// How far ahead (in cells of the unsmoothed path) smoothing looks for a
-/// shortcut from each anchor. Decisions depend only on this window, which is
-/// what lets lazy refinement reproduce the eager path exactly. Measured on
-/// dao, mazes, random and rooms: 128 gives the same quality as 64, and 32
-/// loses about 0.1 point of mean suboptimality on Dragon Age maps.
-const WINDOW: usize = 64;
-/// Smoothing stops looking ahead after this many candidates in a row offer no
-/// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
-/// winding corridors (no shortcut exists there, yet each anchor probes).
-const PATIENCE: usize = 6;
+use crate::engine::route::WINDOW;
 
 const NO_EDGE: u32 = u32::MAX;
 
@@ -216,13 +208,19 @@ impl PathPlan {
         {
             // A free straight route is an optimal in-cluster path.
             let mut cells = vec![u];
-            route::cells(&h.grid, &h.settings.movement, u, v, shape, &mut cells);
+            route::cells(
+                &Plain::new(&h.grid, &h.settings.movement),
+                u,
+                v,
+                shape,
+                &mut cells,
+            );
             Leg::Cells(cells)
         } else {
             Leg::Search {
                 from: u,
                 to: v,
-                area: h.cluster_rect(cu, cu),
+                area: h.layout().rect(cu, cu),
             }
         }
     }
@@ -268,63 +266,16 @@ impl PathPlan {
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
     /// window reachable by a cheaper straight route (or the next cell).
     fn smooth_step(&mut self, h: &Hierarchy) {
-        let i = self.head;
-        let last = (self.raw.len() - 1).min(i + WINDOW);
-        let a = self.raw[i];
-        let movement = &h.settings.movement;
-        let weighted = h.grid.is_weighted();
-        let mut best = (i + 1, None::<(Shape, u64)>);
-        // Routes whose first move is illegal need no walk.
-        let legal = route::legal_moves(&h.grid, movement, a);
-        let may_walk =
-            |b: Point, shape: Shape| legal & (1 << route::first_move(movement, a, b, shape)) != 0;
-        let mut misses = 0;
-        for j in i + 2..=last {
-            let b = self.raw[j];
-            let stretch = self.cum[j] - self.cum[i];
-            let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
-                / Weight::ONE.0 as u64
-                * h.min_weight.0 as u64;
-            let candidate = if stretch <= bound {
-                Some(None) // already as short as a straight route
-            } else if !weighted {
-                SHAPES
-                    .into_iter()
-                    .find(|s| may_walk(b, *s) && route::is_free(&h.grid, movement, a, b, *s))
-                    .map(|s| Some((s, bound)))
-            } else {
-                SHAPES
-                    .into_iter()
-                    .filter(|s| may_walk(b, *s))
-                    .filter_map(|s| route::cost(&h.grid, movement, a, b, s).map(|c| (s, c)))
-                    .filter(|(_, c)| *c < stretch)
-                    .min_by_key(|(_, c)| *c)
-                    .map(Some)
-            };
-            match candidate {
-                Some(c) => {
-                    best = (j, c);
-                    misses = 0;
-                }
-                None => {
-                    misses += 1;
-                    if misses >= PATIENCE {
-                        break;
-                    }
-                }
-            }
-        }
-        let (j, shortcut) = best;
-        match shortcut {
-            None => {
-                self.out.extend_from_slice(&self.raw[i + 1..=j]);
-                self.cost += self.cum[j] - self.cum[i];
-            }
-            Some((shape, c)) => {
-                route::cells(&h.grid, movement, a, self.raw[j], shape, &mut self.out);
-                self.cost += c;
-            }
-        }
+        let space = Plain::new(&h.grid, &h.settings.movement);
+        let (j, cost) = route::smooth_step(
+            &space,
+            h.min_weight,
+            &self.raw,
+            &self.cum,
+            self.head,
+            &mut self.out,
+        );
+        self.cost += cost;
         self.head = j;
     }
 }

@@ -284,7 +284,7 @@ impl PathQueue {
     /// and the queue carries on.
     fn check(&mut self, h: &Hierarchy) -> Result<(), QueryError> {
         match &self.key {
-            Some(key) if key.same_map(h) && HierarchyKey::of(h) != *key => {
+            Some(key) if key.same_map(h) && !key.is(h) => {
                 if let (Some(id), Some((s, t))) = (self.active, self.query.endpoints()) {
                     self.query.cancel();
                     self.waiting.push_front((id, s, t));

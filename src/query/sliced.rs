@@ -5,7 +5,7 @@ use super::abstract_search::Progress;
 use super::plan::Leg;
 use super::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
 use crate::grid::{Node, Point};
-use crate::hierarchy::{BuildSettings, Hierarchy};
+use crate::hierarchy::{Hierarchy, Identity};
 use crate::search::{
     AStar, Estimator, Path, Pricing, QueryError, Rect, SearchCache, SliceStatus, Status,
     check_endpoint, path_to,
@@ -56,41 +56,45 @@ pub struct SlicedQuery {
     job: Option<Job>,
 }
 
-/// What identifies the hierarchy a query was started on, cheaply: a query
-/// refuses to continue on another.
+/// What identifies the hierarchy a query was started on: its
+/// [`Identity`] (a query refuses to continue on another), and what the
+/// messages name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct HierarchyKey {
+    identity: Identity,
     width: u32,
     height: u32,
     nodes: usize,
-    edges: usize,
-    settings: BuildSettings,
     revision: u64,
 }
 
 impl HierarchyKey {
     pub(crate) fn of(h: &Hierarchy) -> HierarchyKey {
         HierarchyKey {
+            identity: h.identity,
             width: h.grid.width(),
             height: h.grid.height(),
             nodes: h.entrances.cells.len(),
-            edges: h.graph.edges(),
-            settings: h.settings,
             revision: h.revision,
         }
     }
 
-    /// Whether `h` is the same map as this key's, perhaps repaired since.
+    /// Whether `h` is this key's hierarchy, perhaps repaired since.
     pub(crate) fn same_map(&self, h: &Hierarchy) -> bool {
-        (self.width, self.height) == (h.grid.width(), h.grid.height())
+        self.identity.lineage == h.identity.lineage
+    }
+
+    /// Whether `h` is this key's hierarchy, unchanged.
+    pub(crate) fn is(&self, h: &Hierarchy) -> bool {
+        self.identity == h.identity
     }
 
     /// `Ok` when `h` is the hierarchy this key was taken from, unchanged.
     pub(crate) fn check(&self, h: &Hierarchy, what: &str) -> Result<(), QueryError> {
         let now = HierarchyKey::of(h);
-        if now == *self {
+        if self.is(h) {
             Ok(())
-        } else if self.same_map(h) && now.revision != self.revision {
+        } else if self.same_map(h) {
             Err(QueryError::Unsupported(format!(
                 "the map changed since {what} started (repair {} -> {}); start it again",
                 self.revision, now.revision
@@ -186,7 +190,7 @@ impl SlicedQuery {
         };
         if !h.same_island(start, goal) {
             job.step = Step::Done(unreachable(phases));
-        } else if let Some(area) = h.near_area(start, goal) {
+        } else if let Some(area) = h.layout().near_area(start, goal) {
             let (est, t) = h.bounded_begin(&mut cache.grid, start, goal);
             job.step = Step::Near { area, est, goal: t };
         }
@@ -303,7 +307,7 @@ impl Job {
                 stats.fine_expanded += cache.grid.stats().expanded;
                 if let Status::Found(n) = status {
                     let path = path_to(&cache.grid, &h.grid, n);
-                    if path.cost.0 <= h.escape_bound(s, t, &area) {
+                    if path.cost.0 <= h.layout().escape_bound(s, t, &area, h.min_step()) {
                         self.step = Step::Done(QueryOutcome {
                             path: Some(path),
                             stats: *stats,
@@ -510,7 +514,7 @@ fn against_near(near: Option<Path>, path: Path, mut stats: QueryStats) -> QueryO
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Grid, HierarchyBuilder};
+    use crate::{Grid, HierarchyBuilder, QueryCache};
 
     #[test]
     fn every_slice_size_gives_the_one_shot_answer() {
@@ -566,5 +570,42 @@ mod tests {
             q.start(&a, Point::new(40, 0), Point::new(0, 0)),
             Err(QueryError::OffMap { .. })
         ));
+    }
+
+    #[test]
+    fn identity_not_counts_tells_hierarchies_apart() {
+        // Another map of the same size, and a second build of the same map
+        // (the same sizes and counts in every array): both are other
+        // hierarchies, told apart by identity.
+        let left = Grid::from_fn(40, 40, |p| !(p.x == 10 && p.y < 30)).unwrap();
+        let right = Grid::from_fn(40, 40, |p| !(p.x == 29 && p.y < 30)).unwrap();
+        let (a, b) = (
+            Hierarchy::build(left.clone()).unwrap(),
+            Hierarchy::build(right).unwrap(),
+        );
+        let again = Hierarchy::build(left).unwrap();
+        assert_ne!(a.identity, again.identity, "every build is its own");
+        assert_eq!(
+            (a.entrances.cells.len(), a.graph.edges()),
+            (again.entrances.cells.len(), again.graph.edges())
+        );
+        let (s, t) = (Point::new(0, 39), Point::new(39, 0));
+        for other in [&b, &again] {
+            let mut q = SlicedQuery::new();
+            q.start(&a, s, t).unwrap();
+            assert!(matches!(
+                q.update(other, 1),
+                Err(QueryError::Unsupported(_))
+            ));
+        }
+        // A clone answers alike and is accepted.
+        let copy = a.clone();
+        let mut q = SlicedQuery::new();
+        q.start(&a, s, t).unwrap();
+        while q.update(&copy, 5).unwrap() == SliceStatus::InProgress {}
+        assert_eq!(
+            q.finish(),
+            Some(a.find_path(&mut QueryCache::new(), s, t).unwrap())
+        );
     }
 }

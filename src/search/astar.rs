@@ -2,20 +2,27 @@
 
 use super::partial::{self, Closest};
 use super::{
-    CustomEstimate, Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing, QueryError,
-    SearchCache, SearchOutcome, Status, TieBreak, check_endpoint, run_in,
+    CustomEstimate, Estimate, Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing,
+    QueryError, SearchCache, SearchOutcome, Status, TieBreak, check_endpoint,
 };
+use crate::engine::{Plain, Space, run_space};
+use crate::grid::Clearance;
 use crate::grid::{Cost, Grid, Movement, Node, Point};
+use crate::search::check_unit_endpoints;
 
 /// Exact A* on a grid: a borrowed configuration; state lives in a
 /// [`SearchCache`].
 ///
 /// Defaults: [`Movement::default`] (the benchmark rules), [`Heuristic::Auto`],
 /// weight 1 (optimal), [`TieBreak::LargerG`], no re-opening of closed nodes,
-/// no expansion limit, no partial paths.
+/// no expansion limit, no partial paths, a unit of one cell
+/// ([`AStar::for_unit`] searches for a larger square unit).
 #[derive(Debug, Clone, Copy)]
 pub struct AStar<'g> {
     grid: &'g Grid,
+    /// For a unit larger than a cell: its clearance map and its size (checked
+    /// per query).
+    unit: Option<(&'g Clearance, u32)>,
     movement: Movement,
     heuristic: Heuristic,
     weight: f64,
@@ -32,6 +39,7 @@ impl<'g> AStar<'g> {
     pub fn new(grid: &'g Grid) -> Self {
         AStar {
             grid,
+            unit: None,
             movement: Movement::default(),
             heuristic: Heuristic::Auto,
             weight: 1.0,
@@ -39,6 +47,38 @@ impl<'g> AStar<'g> {
             reopen: false,
             partial: false,
             max_expansions: u64::MAX,
+        }
+    }
+
+    /// Exact A* for a `size x size` unit on `clearance`'s grid: the unit is
+    /// named by its top-left cell and moves as a single cell would on the
+    /// grid of cells where it fits (clearance `>= size`; see the [movement
+    /// rule](crate::SizedHierarchy#the-movement-rule), checked by
+    /// [`sized_path_cost`](crate::sized_path_cost)). Every other setting
+    /// applies as for one cell. A size of 0 or above 255, or an endpoint where
+    /// the unit does not fit, is an error of the query.
+    ///
+    /// ```
+    /// use tierpath::{AStar, Clearance, Grid, Point, SearchCache};
+    /// let c = Clearance::new(Grid::from_ascii("
+    ///     .........
+    ///     ...@.....
+    ///     .........
+    ///     .....@...
+    ///     .........
+    /// ").unwrap());
+    /// let mut cache = SearchCache::new();
+    /// let (s, t) = (Point::new(0, 2), Point::new(7, 2));
+    /// let one = AStar::for_unit(&c, 1).find_path(&mut cache, s, t)?.path.unwrap();
+    /// let two = AStar::for_unit(&c, 2).find_path(&mut cache, s, t)?.path;
+    /// assert_eq!(one.moves(), 7);
+    /// assert!(two.is_none()); // a 2x2 unit cannot squeeze between the staggered walls
+    /// # Ok::<(), tierpath::QueryError>(())
+    /// ```
+    pub fn for_unit(clearance: &'g Clearance, size: u32) -> Self {
+        AStar {
+            unit: Some((clearance, size)),
+            ..AStar::new(clearance.grid())
         }
     }
 
@@ -126,10 +166,7 @@ impl<'g> AStar<'g> {
         start: Point,
         goal: Point,
     ) -> Result<(Estimator, Node), QueryError> {
-        self.movement.validate()?;
-        let factor = self.factor()?;
-        let s = check_endpoint(self.grid, start, "start")?;
-        let t = check_endpoint(self.grid, goal, "goal")?;
+        let (s, t, factor) = self.check(start, goal)?;
         let est = Estimator::new(
             self.heuristic,
             &self.movement,
@@ -146,18 +183,62 @@ impl<'g> AStar<'g> {
         Ok((est, t))
     }
 
+    /// Checks the rules, the weight and the endpoints; returns the endpoints'
+    /// nodes and the weight factor.
+    fn check(&self, start: Point, goal: Point) -> Result<(Node, Node, u64), QueryError> {
+        self.movement.validate()?;
+        let factor = self.factor()?;
+        match self.unit {
+            None => Ok((
+                check_endpoint(self.grid, start, "start")?,
+                check_endpoint(self.grid, goal, "goal")?,
+                factor,
+            )),
+            Some((c, size)) => {
+                check_unit_endpoints(c, start, goal, size, Clearance::CAP as u32)?;
+                Ok((self.grid.node(start), self.grid.node(goal), factor))
+            }
+        }
+    }
+
     /// Advances a prepared search by at most `budget` expansions.
-    pub(crate) fn advance(
+    pub(crate) fn advance<E: Estimate>(
         &self,
         cache: &mut SearchCache,
-        est: Estimator,
+        est: E,
         goal: Node,
         budget: u64,
     ) -> Status {
-        run_in(
+        match self.unit {
+            None => self.advance_in(
+                cache,
+                Plain::new(self.grid, &self.movement),
+                est,
+                goal,
+                budget,
+            ),
+            // The size was checked when the search was prepared.
+            Some((c, size)) => self.advance_in(
+                cache,
+                c.space(&self.movement, size as u8),
+                est,
+                goal,
+                budget,
+            ),
+        }
+    }
+
+    fn advance_in<S: Space, E: Estimate>(
+        &self,
+        cache: &mut SearchCache,
+        space: S,
+        est: E,
+        goal: Node,
+        budget: u64,
+    ) -> Status {
+        run_space(
             cache,
-            self.grid,
-            &self.movement,
+            space,
             Everywhere,
             est,
             Goal::Node(goal),
@@ -235,28 +316,14 @@ impl<'g> AStar<'g> {
         goal: Point,
         heuristic: F,
     ) -> Result<SearchOutcome, QueryError> {
-        self.movement.validate()?;
-        let factor = self.factor()?;
-        let s = check_endpoint(self.grid, start, "start")?;
-        let t = check_endpoint(self.grid, goal, "goal")?;
+        let (s, t, factor) = self.check(start, goal)?;
         let est = CustomEstimate::new(heuristic, self.grid.padded_width(), factor);
         cache.begin(self.grid);
         cache.push_start(s, 0, &est, self.tie_break);
         if self.partial {
             cache.closest = Some(Closest::new(self.grid, &self.movement, t));
         }
-        let status = run_in(
-            cache,
-            self.grid,
-            &self.movement,
-            Everywhere,
-            est,
-            Goal::Node(t),
-            self.tie_break,
-            self.reopen,
-            self.max_expansions,
-            Pricing::Forward,
-        );
+        let status = self.advance(cache, est, t, self.max_expansions);
         Ok(self.outcome(cache, status))
     }
 }

@@ -2,8 +2,8 @@
 //! targets, and one-to-all distance fields.
 
 use super::{
-    AStar, Estimator, Everywhere, Goal, Heuristic, Path, Pricing, QueryError, SearchCache,
-    SearchOutcome, SearchStats, Status, TieBreak, check_endpoint, path_to, run_in,
+    AStar, Estimator, Everywhere, Goal, Heuristic, Path, Plain, Pricing, QueryError, SearchCache,
+    SearchOutcome, SearchStats, Status, TieBreak, check_endpoint, path_to, run_space,
 };
 use crate::grid::{Cost, Grid, Movement, Node, Point};
 
@@ -134,10 +134,9 @@ impl<'g> Dijkstra<'g> {
     fn settle(&self, cache: &mut SearchCache, start: Node, goal: Goal) -> Status {
         let est = Estimator::zero();
         cache.push_start(start, 0, &est, TieBreak::default());
-        run_in(
+        run_space(
             cache,
-            self.grid,
-            &self.movement,
+            Plain::new(self.grid, &self.movement),
             Everywhere,
             est,
             goal,

@@ -28,26 +28,28 @@
 
 mod astar;
 mod dijkstra;
-mod engine;
-pub(crate) mod heap;
+mod footprint;
 mod heuristic;
 pub(crate) mod partial;
 mod path;
-pub(crate) mod route;
 mod sliced;
 
+pub use crate::engine::SearchCache;
+pub(crate) use crate::engine::{
+    Everywhere, Goal, Plain, Pricing, Rect, Status, path_to, run_space,
+};
 pub use astar::AStar;
 pub use dijkstra::{Dijkstra, DistanceField, Nearest};
-pub use engine::SearchCache;
-pub(crate) use engine::{
-    Everywhere, Goal, Problem, Rect, Region, Status, Uniform, Weighted, WeightedReverse,
+pub use footprint::{
+    SizedPathError, footprint_fits, sized_legal_move, sized_path_cost, validate_sized_path,
 };
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
-use crate::grid::{Cost, Grid, GridError, Movement, Node, Point};
+use crate::grid::Clearance;
+use crate::grid::{Cost, Grid, GridError, Node, Point};
 use thiserror::Error;
 
 /// How A* orders open nodes of equal F. Every rule ends in the node index, so
@@ -179,6 +181,76 @@ pub enum QueryError {
     /// A query the hierarchy cannot answer because it was built differently.
     #[error("{0}")]
     Unsupported(String),
+    /// Unit size 0.
+    #[error("unit size 0 is invalid: sizes start at 1")]
+    ZeroSize,
+    /// A unit size larger than the search serves.
+    #[error("unit size {size} is above the largest size served, {max}")]
+    SizeAboveMax {
+        /// The size asked for.
+        size: u32,
+        /// The largest size served.
+        max: u32,
+    },
+    /// An endpoint where the unit does not fit.
+    #[error(
+        "a size-{size} unit does not fit at {role} {point}: the largest square with its top-left corner there is {clearance}x{clearance}"
+    )]
+    DoesNotFit {
+        /// "start" or "goal".
+        role: &'static str,
+        /// The point.
+        point: Point,
+        /// The unit's size.
+        size: u32,
+        /// The point's clearance.
+        clearance: u8,
+    },
+}
+
+/// Checks the endpoints of a query for a unit of `size`: the size in
+/// `1..=max`, both endpoints on the map and fitting the unit. Returns the
+/// size as a byte.
+pub(crate) fn check_unit_endpoints(
+    clearance: &Clearance,
+    start: Point,
+    goal: Point,
+    size: u32,
+    max: u32,
+) -> Result<u8, QueryError> {
+    if size == 0 {
+        return Err(QueryError::ZeroSize);
+    }
+    if size > max {
+        return Err(QueryError::SizeAboveMax { size, max });
+    }
+    for (role, point) in [("start", start), ("goal", goal)] {
+        on_map(clearance.grid(), point, role)?;
+        let c = clearance.get(point);
+        if (c as u32) < size {
+            return Err(QueryError::DoesNotFit {
+                role,
+                point,
+                size,
+                clearance: c,
+            });
+        }
+    }
+    Ok(size as u8)
+}
+
+/// Checks a query endpoint is on the map.
+fn on_map(grid: &Grid, point: Point, role: &'static str) -> Result<(), QueryError> {
+    if grid.contains(point) {
+        Ok(())
+    } else {
+        Err(QueryError::OffMap {
+            role,
+            point,
+            width: grid.width(),
+            height: grid.height(),
+        })
+    }
 }
 
 /// Checks a query endpoint: on the map and passable.
@@ -187,76 +259,9 @@ pub(crate) fn check_endpoint(
     point: Point,
     role: &'static str,
 ) -> Result<Node, QueryError> {
-    if !grid.contains(point) {
-        return Err(QueryError::OffMap {
-            role,
-            point,
-            width: grid.width(),
-            height: grid.height(),
-        });
-    }
+    on_map(grid, point, role)?;
     if !grid.is_passable(point) {
         return Err(QueryError::Blocked { role, point });
     }
     Ok(grid.node(point))
-}
-
-/// Which way a search's moves are priced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Pricing {
-    /// Moves as searched: a move costs its base times the entered cell's weight.
-    Forward,
-    /// A search run backwards from a goal: each searched move stands for the
-    /// real move the other way, which enters the cell searched from.
-    Reverse,
-}
-
-/// Runs the engine in `region` with the grid's step pricing (uniform or
-/// weighted), moves priced as `pricing` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_in<R: Region, E: Estimate>(
-    cache: &mut SearchCache,
-    grid: &Grid,
-    movement: &Movement,
-    region: R,
-    estimator: E,
-    goal: Goal,
-    tie_break: TieBreak,
-    reopen: bool,
-    budget: u64,
-    pricing: Pricing,
-) -> Status {
-    // One problem, three ways of pricing a move: each compiles to its own loop.
-    macro_rules! run {
-        ($step:expr) => {
-            cache.run(
-                &Problem {
-                    grid,
-                    movement,
-                    step: $step,
-                    region,
-                    estimator,
-                    goal,
-                    tie_break,
-                    reopen,
-                },
-                budget,
-            )
-        };
-    }
-    match (grid.weight_slice(), pricing) {
-        (None, _) => run!(Uniform),
-        (Some(w), Pricing::Forward) => run!(Weighted(w)),
-        (Some(w), Pricing::Reverse) => run!(WeightedReverse(w)),
-    }
-}
-
-/// Builds the path ending at `end` from the cache's parent pointers.
-pub(crate) fn path_to(cache: &SearchCache, grid: &Grid, end: Node) -> Path {
-    let mut nodes = Vec::new();
-    cache.trace_back(end, &mut nodes);
-    Path {
-        cells: nodes.iter().map(|n| grid.point(*n)).collect(),
-        cost: Cost(cache.g(end).unwrap_or(0)),
-    }
 }

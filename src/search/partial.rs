@@ -8,8 +8,8 @@
 //! first. Only expanded (closed) cells count: the cells whose cost the search
 //! has settled.
 
-use super::engine::{SearchCache, Status};
 use super::{Path, SearchOutcome};
+use crate::engine::{SearchCache, Status};
 use crate::grid::{Cost, FastDiv, Grid, Movement, Node};
 
 /// Tracks the expanded cell closest to one goal; lives in the

@@ -3,14 +3,15 @@
 
 use rayon::prelude::*;
 
+use crate::engine::route::SHAPES;
 use crate::grid::{CornerRule, Movement, Point};
 use crate::preprocess::{ClusterLayout, EntrancePolicy};
-use crate::search::route::SHAPES;
 use crate::search::{Estimator, Everywhere, Goal};
 
-use super::engine::{Pricing, Space};
-use super::moves;
-use super::{Clearance, SizedSearchCache};
+use crate::engine::route::is_free;
+use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
+use crate::grid::Clearance;
+use crate::search::TieBreak;
 
 /// Transitions and the moves between clusters.
 pub(crate) struct Transitions {
@@ -341,7 +342,7 @@ pub(crate) fn cluster_edges(
 /// Per-worker scratch of the in-cluster stage.
 #[derive(Default)]
 struct ClusterScratch {
-    search: SizedSearchCache,
+    search: SearchCache,
     /// One `n x n` cost table per band, concatenated.
     tables: Vec<u64>,
     /// Per band: its largest size.
@@ -437,7 +438,7 @@ fn one_cluster(
         work.bands += 1;
         let base = s.tables.len();
         s.tables.resize(base + n * n, u64::MAX);
-        let space = Space {
+        let space = Fits {
             clearance: &s.local_clear,
             weights: weighted.then_some(&s.local_weights[..]),
             padded_width: lpw as u32,
@@ -457,10 +458,8 @@ fn one_cluster(
                     continue;
                 }
                 let (p, q) = (points[i], points[j]);
-                let direct = symmetric
-                    && SHAPES
-                        .into_iter()
-                        .any(|shape| moves::walk(&space, p, q, shape, |_, _| {}));
+                let direct =
+                    symmetric && SHAPES.into_iter().any(|shape| is_free(&space, p, q, shape));
                 if direct {
                     work.straight += 1;
                     let d = movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0;
@@ -494,14 +493,24 @@ fn one_cluster(
             work.searches += 1;
             s.targets.clear();
             s.targets.extend((0..n).filter(|j| s.unresolved[i * n + j]));
-            s.search.begin(s.local_clear.len());
+            s.search.begin_len(s.local_clear.len());
             for j in &s.targets {
                 s.search.mark_target(space.node(points[*j]));
             }
             let zero = Estimator::zero();
-            s.search.push_start(space.node(points[i]), 0, &zero);
             s.search
-                .run(&space, Everywhere, zero, Goal::AllTargets, Pricing::Forward);
+                .push_start(space.node(points[i]), 0, &zero, TieBreak::LargerG);
+            run_space(
+                &mut s.search,
+                space,
+                Everywhere,
+                zero,
+                Goal::AllTargets,
+                TieBreak::LargerG,
+                false,
+                u64::MAX,
+                Pricing::Forward,
+            );
             for &j in &s.targets {
                 s.unresolved[i * n + j] = false;
                 if symmetric {

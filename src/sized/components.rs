@@ -24,7 +24,7 @@ use crate::grid::{CornerRule, Movement};
 use crate::packed::Column32;
 use crate::tiled::TileColumn;
 
-use super::Clearance;
+use crate::grid::Clearance;
 
 const NONE: u32 = u32::MAX;
 

@@ -8,12 +8,13 @@ use crate::hierarchy::{DEFAULT_CLUSTER_SIZE, StageStats, TOTAL_STAGE};
 use crate::packed::Column64;
 use crate::preprocess::{ClusterLayout, EntrancePolicy};
 
+use super::SizedBuildError;
 use super::build::{
     CostWork, RawEdge, SizeTransitions, Transitions, cluster_edges, find_transitions,
 };
 use super::components::SizeComponents;
 use super::landmarks::SizedLandmarks;
-use super::{Clearance, SizedBuildError};
+use crate::grid::Clearance;
 
 /// The largest unit size a [`SizedHierarchy`] serves by default (units of
 /// 1x1 to 3x3 cells).

@@ -1,22 +1,20 @@
 //! Two-tier queries for a unit of one size on a [`SizedHierarchy`].
 
-use crate::grid::{FastDiv, Point, Weight};
+use crate::engine::heap::{Entry, OpenList, tie_g};
+use crate::engine::route::SHAPES;
+use crate::engine::stamps::Generation;
+use crate::grid::{Point, Weight};
 use crate::query::{Method, QueryOutcome, QueryStats};
-use crate::search::heap::{Entry, OpenList, tie_g};
-use crate::search::route::{SHAPES, Shape};
-use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status};
+use crate::search::{Estimator, FACTOR_ONE, Goal, Heuristic, Path, Rect, Status, TieBreak};
 
-use super::engine::{Pricing, Space};
 use super::hierarchy::SizedHierarchy;
 use super::landmarks::UNREACHED;
-use super::moves::{route_cells, route_cost, walk};
-use super::{SizedAStar, SizedQueryError, SizedSearchCache, check_endpoints};
-
-/// How far ahead (in cells of the refined path) smoothing looks for a
-/// shortcut from each anchor, and how many candidates in a row may offer
-/// none before it stops looking: the flat planner's values.
-const WINDOW: usize = 64;
-const PATIENCE: usize = 6;
+use crate::AStar;
+use crate::engine::route;
+use crate::engine::route::cells as route_cells;
+use crate::engine::route::is_free;
+use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
+use crate::search::{QueryError, check_unit_endpoints};
 
 const NONE: u32 = u32::MAX;
 
@@ -26,7 +24,7 @@ const NONE: u32 = u32::MAX;
 /// reset by generation stamps.
 #[derive(Debug, Default, Clone)]
 pub struct SizedQueryCache {
-    search: SizedSearchCache,
+    search: SearchCache,
     abs: AbstractScratch,
     starts: Vec<(u32, u64)>,
     goals: Vec<(u32, u64)>,
@@ -62,7 +60,7 @@ struct AbstractScratch {
     stamp: Vec<u32>,
     goal_cost: Vec<u64>,
     goal_stamp: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: OpenList,
 }
 
@@ -82,12 +80,11 @@ impl AbstractScratch {
             self.goal_cost.resize(len, 0);
             self.goal_stamp.resize(len, 0);
         }
-        if self.generation >= u32::MAX - 4 {
-            self.stamp.fill(0);
-            self.goal_stamp.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        let (stamp, goal_stamp) = (&mut self.stamp, &mut self.goal_stamp);
+        self.generation.advance(|| {
+            stamp.fill(0);
+            goal_stamp.fill(0);
+        });
         self.heap.clear();
     }
 }
@@ -106,8 +103,8 @@ impl SizedHierarchy {
     /// assert!(!h.reachable(Point::new(0, 0), Point::new(19, 0), 2)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn reachable(&self, start: Point, goal: Point, size: u32) -> Result<bool, SizedQueryError> {
-        let k = check_endpoints(&self.clearance, start, goal, size, self.max_size())?;
+    pub fn reachable(&self, start: Point, goal: Point, size: u32) -> Result<bool, QueryError> {
+        let k = check_unit_endpoints(&self.clearance, start, goal, size, self.max_size())?;
         Ok(self.connected(start, goal, k))
     }
 
@@ -140,8 +137,8 @@ impl SizedHierarchy {
         start: Point,
         goal: Point,
         size: u32,
-    ) -> Result<QueryOutcome, SizedQueryError> {
-        let k = check_endpoints(&self.clearance, start, goal, size, self.max_size())?;
+    ) -> Result<QueryOutcome, QueryError> {
+        let k = check_unit_endpoints(&self.clearance, start, goal, size, self.max_size())?;
         let mut stats = QueryStats::default();
         if !self.connected(start, goal, k) {
             return Ok(QueryOutcome {
@@ -163,29 +160,14 @@ impl SizedHierarchy {
             });
         }
         let movement = self.settings.movement;
-        let space = Space::new(&self.clearance, &movement, k);
+        let space = self.clearance.space(&movement, k);
         let layout = &self.layout;
+        let step = movement.straight as u64 * self.min_weight.0 as u64;
 
         // Near: an exact search bounded to the clusters around both ends,
         // returned when no path leaving that area can be cheaper.
         let mut near = None;
-        let (cs, ct) = (layout.cluster_of(start), layout.cluster_of(goal));
-        let (csx, csy, ctx, cty) = (
-            cs % layout.cols,
-            cs / layout.cols,
-            ct % layout.cols,
-            ct / layout.cols,
-        );
-        if csx.abs_diff(ctx) <= 1 && csy.abs_diff(cty) <= 1 {
-            let (x0, x1) = (
-                csx.min(ctx).saturating_sub(1),
-                (csx.max(ctx) + 1).min(layout.cols - 1),
-            );
-            let (y0, y1) = (
-                csy.min(cty).saturating_sub(1),
-                (csy.max(cty) + 1).min(layout.rows - 1),
-            );
-            let area = self.cluster_rect(y0 * layout.cols + x0, y1 * layout.cols + x1);
+        if let Some(area) = layout.near_area(start, goal) {
             let mut cells = Vec::new();
             let found =
                 self.bounded_astar(&mut cache.search, &space, (start, goal), area, &mut cells);
@@ -195,7 +177,7 @@ impl SizedHierarchy {
                     cells,
                     cost: crate::Cost(cost),
                 };
-                if path.cost.0 <= self.escape_bound(start, goal, &area) {
+                if path.cost.0 <= layout.escape_bound(start, goal, &area, step) {
                     return Ok(QueryOutcome {
                         path: Some(path),
                         stats,
@@ -226,9 +208,9 @@ impl SizedHierarchy {
             cache.route = route;
             // Unreachable by construction (the components said connected).
             stats.method = Method::Fallback;
-            let out = SizedAStar::new(&self.clearance)
+            let out = AStar::for_unit(&self.clearance, size)
                 .movement(movement)
-                .find_path(&mut cache.search, start, goal, size)?;
+                .find_path(&mut cache.search, start, goal)?;
             stats.fine_expanded += out.stats.expanded;
             match out.path {
                 Some(p) => p,
@@ -261,7 +243,7 @@ impl SizedHierarchy {
         &self,
         queries: &[(Point, Point)],
         size: u32,
-    ) -> Vec<Result<QueryOutcome, SizedQueryError>> {
+    ) -> Vec<Result<QueryOutcome, QueryError>> {
         use rayon::prelude::*;
         queries
             .par_iter()
@@ -271,51 +253,13 @@ impl SizedHierarchy {
             .collect()
     }
 
-    /// The padded rectangle covering clusters `from` (top-left) to `to`
-    /// (bottom-right).
-    fn cluster_rect(&self, from: u32, to: u32) -> Rect {
-        let (x0, y0, _, _) = self.layout.bounds(from);
-        let (_, _, x1, y1) = self.layout.bounds(to);
-        Rect {
-            padded_width: FastDiv::new(self.grid().padded_width()),
-            x0: x0 + 1,
-            y0: y0 + 1,
-            x1: x1 + 1,
-            y1: y1 + 1,
-        }
-    }
-
-    /// A lower bound on any path from `s` to `t` whose anchor leaves `area`
-    /// (out past a side not on the map's edge, and back); `u64::MAX` when
-    /// the area is the whole map.
-    fn escape_bound(&self, s: Point, t: Point, area: &Rect) -> u64 {
-        let step = self.settings.movement.straight as u64 * self.min_weight.0 as u64;
-        let (x0, x1, y0, y1) = (area.x0 - 1, area.x1 - 1, area.y0 - 1, area.y1 - 1);
-        let (w, h) = (self.grid().width(), self.grid().height());
-        let mut bound = u64::MAX;
-        let mut side = |moves: u32| bound = bound.min(moves as u64 * step);
-        if x0 > 0 {
-            side((s.x - (x0 - 1)) + (t.x - (x0 - 1)));
-        }
-        if x1 + 1 < w {
-            side((x1 + 1 - s.x) + (x1 + 1 - t.x));
-        }
-        if y0 > 0 {
-            side((s.y - (y0 - 1)) + (t.y - (y0 - 1)));
-        }
-        if y1 + 1 < h {
-            side((y1 + 1 - s.y) + (y1 + 1 - t.y));
-        }
-        bound
-    }
-
     /// Exact A* for the unit from `a` to `b` inside `area`: appends the
     /// cells (from `a`) to `out` and returns the cost; `None` when no path
     /// lies inside.
     fn bounded_astar(
         &self,
-        search: &mut SizedSearchCache,
-        space: &Space,
+        search: &mut SearchCache,
+        space: &Fits,
         (a, b): (Point, Point),
         area: Rect,
         out: &mut Vec<Point>,
@@ -324,17 +268,28 @@ impl SizedHierarchy {
         let grid = self.grid();
         let est = Estimator::new(
             Heuristic::Auto,
-            space.movement,
+            space.movement(),
             self.min_weight,
             t,
             grid.padded_width(),
             FACTOR_ONE,
         );
-        search.begin(grid.padded_len());
-        search.push_start(s, 0, &est);
-        match search.run(space, area, est, Goal::Node(t), Pricing::Forward) {
+        search.begin_len(grid.padded_len());
+        search.push_start(s, 0, &est, TieBreak::LargerG);
+        let status = run_space(
+            search,
+            *space,
+            area,
+            est,
+            Goal::Node(t),
+            TieBreak::LargerG,
+            false,
+            u64::MAX,
+            Pricing::Forward,
+        );
+        match status {
             Status::Found(n) => {
-                search.trace_back(space, n, out);
+                search.trace_points(space, n, out);
                 search.g(n)
             }
             _ => None,
@@ -349,7 +304,7 @@ impl SizedHierarchy {
     fn connect(
         &self,
         cache: &mut SizedQueryCache,
-        space: &Space,
+        space: &Fits,
         p: Point,
         pricing: Pricing,
         out: &mut Vec<(u32, u64)>,
@@ -368,7 +323,7 @@ impl SizedHierarchy {
                 continue;
             }
             let q = self.node_points[i as usize];
-            if unweighted && SHAPES.into_iter().any(|s| walk(space, p, q, s, |_, _| {})) {
+            if unweighted && SHAPES.into_iter().any(|s| is_free(space, p, q, s)) {
                 out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
             } else {
                 pending = true;
@@ -378,7 +333,7 @@ impl SizedHierarchy {
             return 0;
         }
         let search = &mut cache.search;
-        search.begin(self.grid().padded_len());
+        search.begin_len(self.grid().padded_len());
         let resolved = out.len();
         for i in a..b {
             if self.node_clear[i as usize] >= space.size
@@ -388,12 +343,16 @@ impl SizedHierarchy {
             }
         }
         let zero = Estimator::zero();
-        search.push_start(space.node(p), 0, &zero);
-        search.run(
-            space,
-            self.cluster_rect(c, c),
+        search.push_start(space.node(p), 0, &zero, TieBreak::LargerG);
+        run_space(
+            search,
+            *space,
+            self.layout.rect(c, c),
             zero,
             Goal::AllTargets,
+            TieBreak::LargerG,
+            false,
+            u64::MAX,
             pricing,
         );
         for i in a..b {
@@ -424,7 +383,7 @@ impl SizedHierarchy {
         let s = &mut cache.abs;
         s.begin(n + 1);
         let virtual_goal = n as u32;
-        let open = s.generation;
+        let open = s.generation.open();
         let closed = open + 1;
         let movement = self.settings.movement;
         let min_w = self.min_weight.0 as u64;
@@ -545,7 +504,7 @@ impl SizedHierarchy {
     fn refine(
         &self,
         cache: &mut SizedQueryCache,
-        space: &Space,
+        space: &Fits,
         start: Point,
         goal: Point,
         route: &[u32],
@@ -575,16 +534,12 @@ impl SizedHierarchy {
             if cu != cv {
                 leg.push(v); // a crossing: one move
             } else if let Some(shape) = unweighted
-                .then(|| {
-                    SHAPES
-                        .into_iter()
-                        .find(|s| walk(space, u, v, *s, |_, _| {}))
-                })
+                .then(|| SHAPES.into_iter().find(|s| is_free(space, u, v, *s)))
                 .flatten()
             {
                 route_cells(space, u, v, shape, &mut leg);
             } else {
-                let rect = self.cluster_rect(cu, cu);
+                let rect = self.layout.rect(cu, cu);
                 self.bounded_astar(&mut cache.search, space, (u, v), rect, &mut leg)
                     .expect("abstract edges and connections stand for in-cluster paths");
                 stats.fine_expanded += cache.search.stats.expanded;
@@ -605,69 +560,16 @@ impl SizedHierarchy {
     }
 }
 
-/// Smooths a refined path: from each anchor, the farthest cell within
-/// [`WINDOW`] that a straight route reaches more cheaply than the path
-/// replaces the stretch between them. Never raises the cost; every route
-/// taken is legal for the unit.
-fn smooth(space: &Space, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path {
-    let movement = space.movement;
-    let weighted = space.weights.is_some();
+/// Smooths a refined path with [`route::smooth_step`] from its first cell
+/// to its last.
+fn smooth(space: &Fits, min_weight: Weight, raw: &[Point], cum: &[u64]) -> Path {
     let mut out = Vec::with_capacity(raw.len());
     out.push(raw[0]);
-    let mut cost = 0u64;
-    let mut head = 0;
+    let (mut head, mut cost) = (0, 0u64);
     while head + 1 < raw.len() {
-        let i = head;
-        let last = (raw.len() - 1).min(i + WINDOW);
-        let a = raw[i];
-        let mut best: (usize, Option<(Shape, u64)>) = (i + 1, None);
-        let mut misses = 0;
-        for j in i + 2..=last {
-            let b = raw[j];
-            let stretch = cum[j] - cum[i];
-            let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
-                / Weight::ONE.0 as u64
-                * min_weight.0 as u64;
-            let candidate = if stretch <= bound {
-                Some(None)
-            } else if !weighted {
-                SHAPES
-                    .into_iter()
-                    .find(|s| walk(space, a, b, *s, |_, _| {}))
-                    .map(|s| Some((s, bound)))
-            } else {
-                SHAPES
-                    .into_iter()
-                    .filter_map(|s| route_cost(space, a, b, s).map(|c| (s, c)))
-                    .filter(|(_, c)| *c < stretch)
-                    .min_by_key(|(_, c)| *c)
-                    .map(Some)
-            };
-            match candidate {
-                Some(c) => {
-                    best = (j, c);
-                    misses = 0;
-                }
-                None => {
-                    misses += 1;
-                    if misses >= PATIENCE {
-                        break;
-                    }
-                }
-            }
-        }
-        let (j, shortcut) = best;
-        match shortcut {
-            None => {
-                out.extend_from_slice(&raw[i + 1..=j]);
-                cost += cum[j] - cum[i];
-            }
-            Some((shape, c)) => {
-                route_cells(space, a, raw[j], shape, &mut out);
-                cost += c;
-            }
-        }
+        let (j, c) = route::smooth_step(space, min_weight, raw, cum, head, &mut out);
         head = j;
+        cost += c;
     }
     Path {
         cells: out,

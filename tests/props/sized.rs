@@ -9,8 +9,11 @@
 //! at it is passable), and the tests' plain reference Dijkstra runs on it.
 //!
 //! * Clearance equals the brute-force definition on every cell.
-//! * `SizedAStar` finds exactly the reference's optimum, and its paths pass
-//!   the footprint rule (`validate_sized_path`, cell by cell, no clearance).
+//! * `AStar::for_unit` finds exactly the reference's optimum, and its paths pass
+//!   the footprint rule (`validate_sized_path`, cell by cell, no clearance);
+//!   time-sliced (`SlicedSearch`) it gives the same outcome, and with partial
+//!   paths on, an unreachable goal gives the least-cost path to the reachable
+//!   cell nearest the goal.
 //! * `SizedHierarchy`: for every size, reachability equals the reference's,
 //!   also through `reachable`; "unreachable" is answered without search; a
 //!   path runs from start to goal, keeps the whole unit on passable cells at
@@ -32,8 +35,8 @@ use crate::common::maps::{Layout, Obstacles, lay_out};
 use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
-    Cost, Method, Movement, Point, SizeTransitions, SizedAStar, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, SizedQueryError, SizedSearchCache, validate_sized_path,
+    AStar, Cost, Method, Movement, Point, QueryError, SearchCache, SizeTransitions, SizedBuilder,
+    SizedHierarchy, SizedQueryCache, SliceStatus, SlicedSearch, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -207,8 +210,8 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     }
     let mut rng = Rng::new(case.seed ^ 0x5eed);
     let mut cache = SizedQueryCache::new();
-    let mut flat_cache = SizedSearchCache::new();
-    let flat = SizedAStar::new(clearance).movement(m);
+    let mut flat_cache = SearchCache::new();
+    let flat = |size: u32| AStar::for_unit(clearance, size).movement(m);
     for size in 1..=case.max_size {
         let derived = size_map(&case.map, size);
         let fits = derived.passable_points();
@@ -234,7 +237,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         let mut answers = Vec::with_capacity(QUERIES);
         for (i, &(s, g)) in queries.iter().enumerate() {
             let optimum = dijkstra(&derived, &m, s).get(g).map(Cost);
-            let exact = flat.find_path(&mut flat_cache, s, g, size);
+            let exact = flat(size).find_path(&mut flat_cache, s, g);
             prop_assert!(exact.is_ok(), "flat size {} query {}: {:?}", size, i, exact);
             let exact = exact.unwrap();
             prop_assert_eq!(
@@ -249,6 +252,42 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
             if let Some(p) = &exact.path {
                 let v = validate_sized_path(p, &grid, &m, size);
                 prop_assert!(v.is_ok(), "flat size {} query {}: {:?}", size, i, v);
+            }
+            // Time-sliced, the same search: the same outcome whatever the slices.
+            let mut sliced = SlicedSearch::new(flat(size));
+            prop_assert!(sliced.start(s, g).is_ok());
+            while sliced.update(7) == SliceStatus::InProgress {}
+            prop_assert_eq!(sliced.finish(), Some(exact.clone()), "sliced size {}", size);
+            // Partial: when the goal is out of reach, the path to the reachable
+            // cell nearest the goal, legal for the size and least-cost there.
+            if optimum.is_none() {
+                let part = flat(size)
+                    .partial(true)
+                    .find_path(&mut flat_cache, s, g)
+                    .unwrap();
+                let p = part
+                    .path
+                    .as_ref()
+                    .expect("a partial path from a fitting start");
+                prop_assert!(part.partial);
+                let v = validate_sized_path(p, &grid, &m, size);
+                prop_assert!(v.is_ok(), "partial size {}: {:?}", size, v);
+                let from_s = dijkstra(&derived, &m, s);
+                let near = |q: Point| m.distance(q.x.abs_diff(g.x), q.y.abs_diff(g.y));
+                let best = from_s
+                    .iter()
+                    .filter(|(_, d)| d.is_some())
+                    .map(|(q, _)| near(q))
+                    .min();
+                let end = *p.cells.last().unwrap();
+                prop_assert_eq!(
+                    Some(near(end)),
+                    best,
+                    "partial size {} ends at {}",
+                    size,
+                    end
+                );
+                prop_assert_eq!(Some(p.cost.0), from_s.get(end));
             }
 
             let out = h.find_path(&mut cache, s, g, size);
@@ -318,12 +357,12 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let (w, ht) = (case.map.width, case.map.height);
     prop_assert_eq!(
         h.find_path(&mut cache, p0, p0, 0).unwrap_err(),
-        SizedQueryError::ZeroSize
+        QueryError::ZeroSize
     );
     prop_assert_eq!(
         h.find_path(&mut cache, p0, p0, case.max_size + 1)
             .unwrap_err(),
-        SizedQueryError::SizeAboveMax {
+        QueryError::SizeAboveMax {
             size: case.max_size + 1,
             max: case.max_size
         }
@@ -335,7 +374,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     ] {
         let is_off = matches!(
             h.find_path(&mut cache, bad, p0, 1),
-            Err(SizedQueryError::OffMap { role: "start", .. })
+            Err(QueryError::OffMap { role: "start", .. })
         );
         prop_assert!(is_off);
     }
@@ -346,10 +385,10 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
             .find(|p| (clearance.get(*p) as u32) < size)
         {
             let e = h.find_path(&mut cache, tight, tight, size);
-            let ok = matches!(e, Err(SizedQueryError::DoesNotFit { size: s, .. }) if s == size);
+            let ok = matches!(e, Err(QueryError::DoesNotFit { size: s, .. }) if s == size);
             prop_assert!(ok, "size {} at {}: {:?}", size, tight, e);
-            let e = flat.find_path(&mut flat_cache, tight, tight, size);
-            let flat_ok = matches!(e, Err(SizedQueryError::DoesNotFit { .. }));
+            let e = flat(size).find_path(&mut flat_cache, tight, tight);
+            let flat_ok = matches!(e, Err(QueryError::DoesNotFit { .. }));
             prop_assert!(flat_ok, "flat size {} at {}: {:?}", size, tight, e);
         }
     }

@@ -7,11 +7,22 @@
 //! stops after a budget of expansions and continues where it left off, which is
 //! what time-sliced searches are made of.
 
-use super::heap::{Entry, OpenList, tie_g};
-use super::heuristic::{Estimate, Estimator};
-use super::partial::Closest;
-use super::{CellState, Expansion, SearchStats, TieBreak};
-use crate::grid::{Cost, FastDiv, Grid, Movement, Node, Point, Weight};
+pub(crate) mod heap;
+pub(crate) mod route;
+mod space;
+pub(crate) mod stamps;
+
+mod problem;
+pub(crate) use problem::{
+    Everywhere, Goal, Pricing, Problem, Rect, Region, Status, StepCost, run_space,
+};
+pub(crate) use space::{Fits, Plain, Space};
+
+use crate::grid::{Cost, Grid, Node, Point};
+use crate::search::partial::Closest;
+use crate::search::{CellState, Estimate, Expansion, Path, SearchStats, TieBreak};
+use heap::{Entry, OpenList, tie_g};
+use stamps::Generation;
 
 /// Sentinel parent of a search's start nodes.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -31,119 +42,6 @@ const UNTOUCHED: NodeState = NodeState {
     parent: NO_PARENT,
     stamp: 0,
 };
-
-/// What a run of the search loop ended with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// A goal (or target) was expanded.
-    Found(Node),
-    /// The open list ran dry: no goal is reachable.
-    Exhausted,
-    /// The expansion budget ran out; call `run` again to continue.
-    Paused,
-}
-
-/// When the search stops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Goal {
-    /// When this node is expanded.
-    Node(Node),
-    /// When any node marked with [`SearchCache::mark_target`] is expanded.
-    Targets,
-    /// When every marked target has been expanded (or the open list runs dry).
-    AllTargets,
-    /// Never: the search settles everything reachable.
-    Exhaust,
-}
-
-/// Prices a move from `from` to `to`: `base` is the movement's straight or
-/// diagonal cost.
-pub(crate) trait StepCost {
-    fn cost(&self, base: u32, from: Node, to: Node) -> u64;
-}
-
-/// Every cell weighs `Weight::ONE`.
-pub(crate) struct Uniform;
-
-impl StepCost for Uniform {
-    #[inline(always)]
-    fn cost(&self, base: u32, _from: Node, _to: Node) -> u64 {
-        base as u64 * Weight::ONE.0 as u64
-    }
-}
-
-/// Per-cell weights from a padded array: a move costs its base times the
-/// weight of the cell entered.
-pub(crate) struct Weighted<'a>(pub &'a [u16]);
-
-impl StepCost for Weighted<'_> {
-    #[inline(always)]
-    fn cost(&self, base: u32, _from: Node, to: Node) -> u64 {
-        base as u64 * self.0[to.index()] as u64
-    }
-}
-
-/// [`Weighted`] for a search run backwards from a goal: the engine's move
-/// `from -> to` stands for the real move `to -> from`, which enters `from`.
-pub(crate) struct WeightedReverse<'a>(pub &'a [u16]);
-
-impl StepCost for WeightedReverse<'_> {
-    #[inline(always)]
-    fn cost(&self, base: u32, from: Node, _to: Node) -> u64 {
-        base as u64 * self.0[from.index()] as u64
-    }
-}
-
-/// Which nodes a search may enter.
-pub(crate) trait Region {
-    fn allows(&self, n: Node) -> bool;
-}
-
-/// The whole map.
-pub(crate) struct Everywhere;
-
-impl Region for Everywhere {
-    #[inline(always)]
-    fn allows(&self, _n: Node) -> bool {
-        true
-    }
-}
-
-/// An axis-aligned rectangle of padded coordinates, bounds inclusive.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Rect {
-    pub padded_width: FastDiv,
-    pub x0: u32,
-    pub y0: u32,
-    pub x1: u32,
-    pub y1: u32,
-}
-
-impl Region for Rect {
-    #[inline(always)]
-    fn allows(&self, n: Node) -> bool {
-        let (y, x) = self.padded_width.div_rem(n.0);
-        x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
-    }
-}
-
-/// Everything a run of the loop needs besides the scratch. The estimate is a
-/// type parameter like the pricing and the region: the built-in
-/// [`Estimator`] (the default) compiles to its own loop, and a caller's
-/// heuristic ([`AStar::find_path_with_heuristic`](crate::AStar::find_path_with_heuristic))
-/// to another.
-pub(crate) struct Problem<'a, C: StepCost, R: Region, E: Estimate = Estimator> {
-    pub grid: &'a Grid,
-    pub movement: &'a Movement,
-    pub step: C,
-    pub region: R,
-    pub estimator: E,
-    pub goal: Goal,
-    pub tie_break: TieBreak,
-    /// Move a closed node back to the open list when a cheaper route to it
-    /// appears (needed for optimality with inconsistent heuristics).
-    pub reopen: bool,
-}
 
 /// Reusable search scratch: per-node G, parent and open/closed state, the open
 /// list, and counters. Create one per thread and pass it to every search; it
@@ -167,7 +65,7 @@ pub struct SearchCache {
     /// Marked targets not yet expanded, for [`Goal::AllTargets`].
     remaining: u32,
     heap: OpenList,
-    generation: u32,
+    generation: Generation,
     sequence: u64,
     pub(crate) stats: SearchStats,
     pub(crate) trace: Option<Vec<Expansion>>,
@@ -228,8 +126,7 @@ impl SearchCache {
         }
         let n = grid.node(p);
         let st = self.nodes.get(n.index())?;
-        let reached = st.stamp == self.generation || st.stamp == self.generation + 1;
-        if !reached || self.generation == 0 {
+        if !self.generation.holds(st.stamp) {
             return None;
         }
         // A parent always lies on the map it was searched on; checked anyway,
@@ -243,7 +140,7 @@ impl SearchCache {
         Some(CellState {
             g: Cost(st.g),
             parent,
-            closed: st.stamp == self.generation + 1,
+            closed: st.stamp == self.generation.closed(),
         })
     }
 
@@ -258,17 +155,20 @@ impl SearchCache {
     /// stamp wraps, once per two billion searches), empties the open list, and
     /// resets counters.
     pub(crate) fn begin(&mut self, grid: &Grid) {
-        let len = grid.padded_len();
+        self.begin_len(grid.padded_len());
+    }
+
+    /// Starts a new search over padded nodes `0..len` (see [`begin`](Self::begin)).
+    pub(crate) fn begin_len(&mut self, len: usize) {
         if self.nodes.len() < len {
             self.nodes.resize(len, UNTOUCHED);
             self.targets.resize(len, 0);
         }
-        if self.generation >= u32::MAX - 4 {
-            self.nodes.fill(UNTOUCHED);
-            self.targets.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        let (nodes, targets) = (&mut self.nodes, &mut self.targets);
+        self.generation.advance(|| {
+            nodes.fill(UNTOUCHED);
+            targets.fill(0);
+        });
         self.heap.clear();
         self.sequence = 0;
         self.remaining = 0;
@@ -291,10 +191,11 @@ impl SearchCache {
     /// Marks `n` as a target of the current search ([`Goal::Targets`]).
     #[inline]
     pub(crate) fn mark_target(&mut self, n: Node) {
-        if self.targets[n.index()] != self.generation {
+        let open = self.generation.open();
+        if self.targets[n.index()] != open {
             self.remaining += 1;
         }
-        self.targets[n.index()] = self.generation;
+        self.targets[n.index()] = open;
     }
 
     /// Adds a start node with initial cost `g` (several starts make a
@@ -306,7 +207,7 @@ impl SearchCache {
         estimator: &E,
         tie: TieBreak,
     ) {
-        let stamp_gen = self.generation;
+        let stamp_gen = self.generation.open();
         let st = &mut self.nodes[n.index()];
         if st.stamp == stamp_gen && st.g <= g {
             return;
@@ -341,13 +242,13 @@ impl SearchCache {
     #[inline]
     pub(crate) fn g(&self, n: Node) -> Option<u64> {
         let st = self.nodes[n.index()];
-        (st.stamp == self.generation || st.stamp == self.generation + 1).then_some(st.g)
+        self.generation.holds(st.stamp).then_some(st.g)
     }
 
     /// Whether `n` was expanded (closed) in the current search.
     #[inline]
     pub(crate) fn is_closed(&self, n: Node) -> bool {
-        self.nodes[n.index()].stamp == self.generation + 1
+        self.nodes[n.index()].stamp == self.generation.closed()
     }
 
     /// The parent of `n` in the current search (`None` at a start).
@@ -368,13 +269,24 @@ impl SearchCache {
         out[first..].reverse();
     }
 
+    /// Appends the cells of `space` from a start to `n`, in order.
+    pub(crate) fn trace_points<S: Space>(&self, space: &S, n: Node, out: &mut Vec<Point>) {
+        let first = out.len();
+        let mut cur = Some(n);
+        while let Some(c) = cur {
+            out.push(space.point(c));
+            cur = self.parent(c);
+        }
+        out[first..].reverse();
+    }
+
     /// Runs the search for at most `budget` expansions.
-    pub(crate) fn run<C: StepCost, R: Region, E: Estimate>(
+    pub(crate) fn run<S: Space, C: StepCost, R: Region, E: Estimate>(
         &mut self,
-        p: &Problem<'_, C, R, E>,
+        p: &Problem<S, C, R, E>,
         budget: u64,
     ) -> Status {
-        let stamp_gen = self.generation;
+        let stamp_gen = self.generation.open();
         let closed = stamp_gen + 1;
         let mut spent = 0u64;
 
@@ -389,7 +301,7 @@ impl SearchCache {
             self.stats.expanded += 1;
             if let Some(t) = self.trace.as_mut() {
                 t.push(Expansion {
-                    cell: p.grid.point(n),
+                    cell: p.space.point(n),
                     g,
                     h: p.estimator.estimate(n),
                 });
@@ -417,7 +329,7 @@ impl SearchCache {
             } else {
                 p.estimator.coords(n)
             };
-            p.grid.for_each_neighbor(n, p.movement, |m, base, dx, dy| {
+            p.space.for_each_neighbor(n, |m, base, dx, dy| {
                 self.relax(
                     p,
                     n,
@@ -440,9 +352,9 @@ impl SearchCache {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn relax<C: StepCost, R: Region, E: Estimate>(
+    fn relax<S: Space, C: StepCost, R: Region, E: Estimate>(
         &mut self,
-        p: &Problem<'_, C, R, E>,
+        p: &Problem<S, C, R, E>,
         from: Node,
         g: u64,
         to: Node,
@@ -471,6 +383,16 @@ impl SearchCache {
         };
         let h = p.estimator.estimate_at(x, y);
         self.push(to, ng, h, p.tie_break);
+    }
+}
+
+/// Builds the path ending at `end` from the cache's parent pointers.
+pub(crate) fn path_to(cache: &SearchCache, grid: &Grid, end: Node) -> Path {
+    let mut nodes = Vec::new();
+    cache.trace_back(end, &mut nodes);
+    Path {
+        cells: nodes.iter().map(|n| grid.point(*n)).collect(),
+        cost: Cost(cache.g(end).unwrap_or(0)),
     }
 }
 
@@ -521,10 +443,11 @@ mod tests {
         let grid = Grid::new(4, 4).unwrap();
         let mut cache = SearchCache::new();
         cache.begin(&grid);
-        cache.generation = u32::MAX - 4;
+        cache.generation = Generation::at(u32::MAX - 4);
         cache.nodes[7].stamp = u32::MAX - 3;
         cache.begin(&grid);
-        assert_eq!(cache.generation, 2);
+        assert_eq!(cache.generation.open(), 2);
+        assert!(cache.nodes.iter().all(|s| s.stamp == 0));
         assert!(cache.nodes.iter().all(|s| s.stamp == 0));
     }
 }

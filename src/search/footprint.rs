@@ -1,14 +1,11 @@
 //! The movement rule of a unit `size` cells square, stated on its footprint
 //! (independent of clearance: the definition the tests hold the searches
-//! to), and straight routes for smoothing.
+//! to).
 
 use thiserror::Error;
 
-use crate::grid::{Connectivity, CornerRule, Cost, Grid, Movement, Node, Point};
-use crate::search::route::Shape;
-use crate::search::{Path, PathError};
-
-use super::engine::Space;
+use super::{Path, PathError};
+use crate::grid::{Connectivity, CornerRule, Cost, Grid, Movement, Point};
 
 /// Why a sequence of cells is not a valid path for a unit of some size.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -161,98 +158,12 @@ pub fn validate_sized_path(
     Ok(())
 }
 
-/// The two kinds of move of a straight route from `a` to `b` and their
-/// counts (as `search::route` decomposes them).
-fn decompose(movement: &Movement, a: Point, b: Point) -> ((i64, i64), (i64, i64), i64, i64) {
-    let (dx, dy) = (a.x.abs_diff(b.x) as i64, a.y.abs_diff(b.y) as i64);
-    let sx = (b.x as i64 - a.x as i64).signum();
-    let sy = (b.y as i64 - a.y as i64).signum();
-    if movement.diagonals() {
-        let d = dx.min(dy);
-        let straight = if dx > dy { (sx, 0) } else { (0, sy) };
-        ((sx, sy), straight, d, dx.max(dy) - d)
-    } else {
-        ((sx, 0), (0, sy), dx, dy)
-    }
-}
-
-/// Walks the straight route of `shape` from `a` to `b` in `space`, calling
-/// `visit(node, base)` for every cell after `a`; false (stopped) at the first
-/// illegal move. The same shapes as the flat planner's smoothing.
-pub(crate) fn walk(
-    space: &Space,
-    a: Point,
-    b: Point,
-    shape: Shape,
-    mut visit: impl FnMut(Node, u32),
-) -> bool {
-    let (first, second, n_first, n_second) = decompose(space.movement, a, b);
-    let pw = space.padded_width as i64;
-    let step = |(mx, my): (i64, i64)| {
-        let diagonal = mx != 0 && my != 0;
-        (
-            my * pw + mx,
-            if diagonal {
-                space.movement.diagonal
-            } else {
-                space.movement.straight
-            },
-            diagonal.then_some((mx, my * pw)),
-        )
-    };
-    let (first, second) = (step(first), step(second));
-    let total = n_first + n_second;
-    let mut n = space.node(a).0 as i64;
-    let mut err = 0i64;
-    for k in 0..total {
-        let use_first = match shape {
-            Shape::DiagonalFirst => k < n_first,
-            Shape::StraightFirst => k >= n_second,
-            Shape::Spread => {
-                err += n_first;
-                if err >= total {
-                    err -= total;
-                    true
-                } else {
-                    false
-                }
-            }
-        };
-        let (offset, base, corners) = if use_first { first } else { second };
-        let m = n + offset;
-        if !space.open(m as u32) {
-            return false;
-        }
-        if let Some((ca, cb)) = corners
-            && !space.corner_ok(space.open((n + ca) as u32), space.open((n + cb) as u32))
-        {
-            return false;
-        }
-        visit(Node(m as u32), base);
-        n = m;
-    }
-    true
-}
-
-/// The cost of the route of `shape` from `a` to `b`, `None` when blocked.
-pub(crate) fn route_cost(space: &Space, a: Point, b: Point, shape: Shape) -> Option<u64> {
-    let mut total = 0u64;
-    walk(space, a, b, shape, |m, base| {
-        total += base as u64 * space.weight(m.0)
-    })
-    .then_some(total)
-}
-
-/// Appends the cells of the route of `shape` from `a` to `b` (after `a`).
-pub(crate) fn route_cells(space: &Space, a: Point, b: Point, shape: Shape, out: &mut Vec<Point>) {
-    walk(space, a, b, shape, |m, _| out.push(space.point(m)));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Clearance;
-    use crate::search::route::SHAPES;
+    use crate::engine::Space;
+    use crate::engine::route::{SHAPES, cells as route_cells, cost as route_cost, is_free};
 
     #[test]
     fn footprint_rule_on_a_small_map() {
@@ -352,7 +263,7 @@ mod tests {
                 ..Movement::default()
             };
             for size in 1..=4u8 {
-                let space = Space::new(&c, &m, size);
+                let space = c.space(&m, size);
                 for a in grid.passable_points() {
                     for (dx, dy) in crate::grid::DIRECTIONS {
                         let (bx, by) = (a.x as i64 + dx as i64, a.y as i64 + dy as i64);
@@ -384,12 +295,12 @@ mod tests {
         .unwrap();
         let c = Clearance::new(grid.clone());
         let m = Movement::default();
-        let space = Space::new(&c, &m, 2);
+        let space = c.space(&m, 2);
         let (a, b) = (Point::new(0, 0), Point::new(6, 3));
         let (mut free, mut blocked) = (false, false);
         for shape in SHAPES {
             let mut cells = vec![a];
-            if walk(&space, a, b, shape, |_, _| {}) {
+            if is_free(&space, a, b, shape) {
                 free = true;
                 route_cells(&space, a, b, shape, &mut cells);
                 let cost = sized_path_cost(&grid, &m, 2, &cells).unwrap();

@@ -1,7 +1,8 @@
 //! Clearance: how large a square unit fits with its top-left corner on each
 //! cell.
 
-use crate::grid::{Grid, Point};
+use crate::engine::Fits;
+use crate::grid::{Grid, Movement, Point};
 
 /// A grid with the clearance of every cell: the largest `k` such that the
 /// `k x k` square whose top-left cell is that cell lies on the map and is
@@ -153,6 +154,18 @@ impl Clearance {
     /// Bytes held, excluding the grid.
     pub fn memory_bytes(&self) -> usize {
         self.values.len()
+    }
+
+    /// The grid as a unit of `size` sees it under `movement`.
+    pub(crate) fn space<'a>(&'a self, movement: &'a Movement, size: u8) -> Fits<'a> {
+        debug_assert!(size >= 1);
+        Fits {
+            clearance: self.padded(),
+            weights: self.grid().weight_slice(),
+            padded_width: self.grid().padded_width(),
+            movement,
+            size,
+        }
     }
 
     /// The padded clearance array.
