@@ -99,9 +99,9 @@ pub use query::{
     RequestId, RequestStatus, SlicedQuery,
 };
 pub use search::{
-    AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
-    QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus, SlicedSearch, TieBreak,
-    legal_move, path_cost,
+    AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Jps, JpsCache, JpsError,
+    Nearest, Path, PathError, QueryError, SearchCache, SearchOutcome, SearchStats, SliceStatus,
+    SlicedSearch, TieBreak, legal_move, path_cost,
 };
 pub use sized::{
     Clearance, DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions,

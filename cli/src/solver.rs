@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use tierpath::{
-    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, LoadError, Method, Movement, Path, Point,
-    QueryCache, QueryError, SearchCache,
+    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, Jps, JpsCache, LoadError, Method,
+    Movement, Path, Point, QueryCache, QueryError, SearchCache,
 };
 
 /// One query's answer.
@@ -58,6 +58,9 @@ pub enum Algo {
     Astar,
     /// Flat Dijkstra, no heuristic (exact; the slow baseline).
     Dijkstra,
+    /// Jump point search (exact, no preprocessing; uniform-cost maps,
+    /// 8-connected without corner cutting).
+    Jps,
     /// The two-tier hierarchical planner (near-optimal, smoothed): builds the
     /// map's hierarchy first, or loads a saved one.
     Hpa,
@@ -105,6 +108,10 @@ impl Algo {
                     .movement(movement)
                     .heuristic(Heuristic::Zero),
                 cache: SearchCache::new(),
+            }),
+            Algo::Jps => Box::new(JumpPoints {
+                engine: Jps::with_movement(grid, movement)?,
+                cache: JpsCache::new(),
             }),
             Algo::Hpa => Box::new(Hpa {
                 hierarchy: hierarchy_for(grid, movement, hpa)?,
@@ -173,6 +180,27 @@ impl Solver for Flat<'_> {
     }
 }
 
+/// Jump point search with one reused cache.
+struct JumpPoints<'g> {
+    engine: Jps<'g>,
+    cache: JpsCache,
+}
+
+impl Solver for JumpPoints<'_> {
+    fn name(&self) -> &str {
+        "jps"
+    }
+
+    fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
+        let out = self.engine.find_path(&mut self.cache, start, goal)?;
+        Ok(SolveResult {
+            path: out.path,
+            expanded: out.stats.expanded,
+            levels: None,
+        })
+    }
+}
+
 /// The two-tier planner: a [`Hierarchy`] (owning a copy of the grid) and one
 /// reused [`QueryCache`].
 struct Hpa {
@@ -219,7 +247,7 @@ mod tests {
         .unwrap();
         let (s, g) = (Point::new(0, 1), Point::new(5, 1));
         let mut costs = Vec::new();
-        for algo in [Algo::Astar, Algo::Dijkstra] {
+        for algo in [Algo::Astar, Algo::Dijkstra, Algo::Jps] {
             let mut solver = algo.build(&grid, Movement::default()).unwrap();
             let r = solver.solve(s, g).unwrap();
             assert!(r.expanded > 0, "{}", solver.name());
@@ -230,6 +258,14 @@ mod tests {
             ));
         }
         assert_eq!(costs[0], costs[1]);
+        assert_eq!(costs[0], costs[2]);
+        // Jump point search refuses the rules it has no pruning rule for.
+        let err = Algo::Jps
+            .build(&grid, Movement::FOUR)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("jump point search"), "{err}");
     }
 
     #[test]

@@ -31,6 +31,7 @@ mod dijkstra;
 mod engine;
 pub(crate) mod heap;
 mod heuristic;
+mod jps;
 pub(crate) mod partial;
 mod path;
 pub(crate) mod route;
@@ -44,6 +45,7 @@ pub(crate) use engine::{
 };
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
+pub use jps::{Jps, JpsCache, JpsError};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
