@@ -7,3 +7,4 @@ mod common;
 mod dynamic;
 mod flat;
 mod hpa;
+mod jps;

@@ -7,6 +7,7 @@ mod common;
 
 mod flat;
 mod hpa;
+mod jps;
 mod nearest;
 mod parse_fuzz;
 mod partial;

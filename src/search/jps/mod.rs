@@ -141,6 +141,11 @@ impl<'g> Jps<'g> {
         })
     }
 
+    /// The grid searched.
+    pub fn grid(&self) -> &'g Grid {
+        self.grid
+    }
+
     /// The movement rule searched.
     pub fn movement_rules(&self) -> &Movement {
         &self.movement
@@ -176,7 +181,7 @@ impl<'g> Jps<'g> {
         };
         let found = search.run(s.0);
         let stats = cache.stats;
-        let path = found.then(|| self.walk(cache, t.0));
+        let path = found.map(|slot| self.walk(cache, slot));
         Ok(SearchOutcome {
             path,
             stats,
@@ -185,14 +190,16 @@ impl<'g> Jps<'g> {
         })
     }
 
-    /// The path to `end`: its jump points from the parent links, each edge
-    /// walked out cell by cell (diagonal steps first, then straight ones).
+    /// The path to the node of slot `end`: its jump points from the parent
+    /// links, each edge walked out cell by cell (diagonal steps first, then
+    /// straight ones).
     fn walk(&self, cache: &JpsCache, end: u32) -> Path {
-        let mut jumps = vec![end];
-        let mut n = end;
-        while let Some(p) = cache.parent(n) {
-            jumps.push(p);
-            n = p;
+        let mut jumps = Vec::new();
+        let mut slot = end;
+        while slot != NO_PARENT {
+            let s = cache.slots[slot as usize];
+            jumps.push(s.node & !CLOSED);
+            slot = s.parent;
         }
         let pw = self.grid.padded_width();
         let point = |n: u32| Point::new(n % pw - 1, n / pw - 1);
@@ -210,38 +217,40 @@ impl<'g> Jps<'g> {
         }
         Path {
             cells,
-            cost: Cost(cache.g(end)),
+            cost: Cost(cache.slots[end as usize].g),
         }
     }
 }
 
-/// Per-node scratch, 16 bytes.
+/// A node the current search reached: 16 bytes, in the order reached.
 #[derive(Debug, Clone, Copy)]
-struct NodeState {
+struct Slot {
     g: u64,
+    /// The padded cell, with [`CLOSED`] set once expanded.
+    node: u32,
+    /// The slot of the node it was reached from, or [`NO_PARENT`].
     parent: u32,
-    /// `generation` when open, `generation + 1` when closed.
-    stamp: u32,
 }
+
+/// Flag on [`Slot::node`]: expanded. Padded indices stay below 2^31.
+const CLOSED: u32 = 1 << 31;
 
 const NO_PARENT: u32 = u32::MAX;
 
-const UNTOUCHED: NodeState = NodeState {
-    g: u64::MAX,
-    parent: NO_PARENT,
-    stamp: 0,
-};
-
-/// Reusable scratch for [`Jps`]: per-node G, parent and open/closed state,
-/// and the open list. One per thread, passed to every search; it grows to the
-/// largest map it has seen and is never cleared between searches (a
-/// generation stamp marks what belongs to the current one), so a search costs
-/// nothing proportional to the map's size and allocates nothing per node.
+/// Reusable scratch for [`Jps`]: the nodes a search reached (cost, parent,
+/// open or closed) and its open list. One per thread, passed to every search.
+///
+/// The reached nodes are a sparse set: a dense list of the few nodes the
+/// search touched, and a per-cell index into it (4 bytes a cell) that is
+/// never cleared: an entry counts only when the slot it names is in the list
+/// and names that cell back. So a search costs nothing proportional to the
+/// map's size, allocates nothing per node once warm, and keeps its per-node
+/// records together in cache, however large the map.
 #[derive(Debug, Clone, Default)]
 pub struct JpsCache {
-    nodes: Vec<NodeState>,
+    slot_of: Vec<u32>,
+    slots: Vec<Slot>,
     open: OpenList,
-    generation: u32,
     stats: SearchStats,
 }
 
@@ -253,33 +262,19 @@ impl JpsCache {
 
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<NodeState>()
+        self.slot_of.capacity() * 4
+            + self.slots.capacity() * std::mem::size_of::<Slot>()
             + self.open.capacity() * std::mem::size_of::<Entry>()
     }
 
     /// Starts a search on a map of `len` padded cells.
     fn begin(&mut self, len: usize) {
-        if self.nodes.len() < len {
-            self.nodes.resize(len, UNTOUCHED);
+        if self.slot_of.len() < len {
+            self.slot_of.resize(len, u32::MAX);
         }
-        if self.generation >= u32::MAX - 4 {
-            self.nodes.fill(UNTOUCHED);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        self.slots.clear();
         self.open.clear();
         self.stats = SearchStats::default();
-    }
-
-    /// The parent of a node reached by the current search.
-    fn parent(&self, n: u32) -> Option<u32> {
-        let p = self.nodes[n as usize].parent;
-        (p != NO_PARENT).then_some(p)
-    }
-
-    /// The G of a node reached by the current search.
-    fn g(&self, n: u32) -> u64 {
-        self.nodes[n as usize].g
     }
 }
 
@@ -383,58 +378,66 @@ impl Search<'_, '_> {
         self.diagonal * lo + self.straight * (hi - lo)
     }
 
-    /// Offers padded cell `(x, y)` with cost `g` from `parent`.
+    /// Offers padded cell `(x, y)` with cost `g` from slot `parent`.
     #[inline(always)]
     fn reach(&mut self, x: u32, y: u32, g: u64, parent: u32) {
         let n = y * self.jps.grid.padded_width() + x;
-        let generation = self.cache.generation;
-        let st = &mut self.cache.nodes[n as usize];
-        // Closed nodes are final: the octile estimate is consistent.
-        if st.stamp == generation + 1 || (st.stamp == generation && st.g <= g) {
-            return;
-        }
-        *st = NodeState {
-            g,
-            parent,
-            stamp: generation,
-        };
         let f = g + self.h(x, y);
-        self.cache.open.push(Entry {
+        let cache = &mut *self.cache;
+        let known = cache.slot_of[n as usize];
+        let slot = match cache.slots.get_mut(known as usize) {
+            Some(slot) if slot.node & !CLOSED == n => {
+                // Closed nodes are final: the octile estimate is consistent.
+                if slot.node & CLOSED != 0 || slot.g <= g {
+                    return;
+                }
+                slot.g = g;
+                slot.parent = parent;
+                known
+            }
+            _ => {
+                let fresh = cache.slots.len() as u32;
+                cache.slots.push(Slot { g, node: n, parent });
+                cache.slot_of[n as usize] = fresh;
+                fresh
+            }
+        };
+        cache.open.push(Entry {
             f,
             tie: u32::MAX - tie_g(g),
-            node: n,
+            node: slot,
         });
-        self.cache.stats.generated += 1;
+        cache.stats.generated += 1;
     }
 
-    /// Runs A* over jump points from padded node `start`; true when the goal
-    /// was reached.
-    fn run(&mut self, start: u32) -> bool {
+    /// Runs A* over jump points from padded node `start`; the goal's slot
+    /// when it was reached.
+    fn run(&mut self, start: u32) -> Option<u32> {
         let (sy, sx) = self.jps.padded_width.div_rem(start);
         self.reach(sx, sy, 0, NO_PARENT);
-        let closed = self.cache.generation + 1;
         while let Some(e) = self.cache.open.pop() {
-            let st = &mut self.cache.nodes[e.node as usize];
-            if st.stamp == closed {
+            let slot = &mut self.cache.slots[e.node as usize];
+            if slot.node & CLOSED != 0 {
                 continue; // a stale entry: the node was expanded at a lower G
             }
-            st.stamp = closed;
-            let (g, parent) = (st.g, st.parent);
+            slot.node |= CLOSED;
+            let (node, g, parent) = (slot.node & !CLOSED, slot.g, slot.parent);
             self.cache.stats.expanded += 1;
-            if e.node == self.goal {
-                return true;
+            if node == self.goal {
+                return Some(e.node);
             }
-            let (y, x) = self.jps.padded_width.div_rem(e.node);
+            let (y, x) = self.jps.padded_width.div_rem(node);
             let dir = if parent == NO_PARENT {
                 FROM_START
             } else {
-                let (py, px) = self.jps.padded_width.div_rem(parent);
+                let from = self.cache.slots[parent as usize].node & !CLOSED;
+                let (py, px) = self.jps.padded_width.div_rem(from);
                 arrival(x as i64 - px as i64, y as i64 - py as i64)
             };
             let succ = SUCCESSORS[dir][self.neighbours(x, y) as usize];
             self.expand(x, y, g, e.node, succ);
         }
-        false
+        None
     }
 
     /// The passable neighbours of padded cell `(x, y)` as direction bits.
@@ -457,7 +460,7 @@ impl Search<'_, '_> {
     }
 
     /// Jumps from `(x, y)` (cost `g`) in every direction of `succ`, offering
-    /// what the jumps find as children of `node`.
+    /// what the jumps find as children of the node in slot `node`.
     #[inline(always)]
     fn expand(&mut self, x: u32, y: u32, g: u64, node: u32, succ: u8) {
         if succ & N != 0 {
@@ -740,7 +743,7 @@ mod tests {
     #[test]
     fn ten_fourteen_costs() {
         let grid = Grid::from_fn(40, 30, |p| {
-            !(p.x == 20 && p.y > 3) && !(p.y == 10 && p.x < 15)
+            (p.x != 20 || p.y <= 3) && (p.y != 10 || p.x >= 15)
         })
         .unwrap();
         let m = Movement::TEN_FOURTEEN;
