@@ -29,6 +29,7 @@
 //! [`JpsError::Weighted`].
 
 mod bits;
+mod reached;
 
 use super::heap::{Entry, OpenList, tie_g};
 use super::{Path, QueryError, SearchOutcome, SearchStats, check_endpoint};
@@ -36,6 +37,7 @@ use crate::grid::{
     Connectivity, CornerRule, Cost, FastDiv, Grid, GridError, Movement, Point, Weight,
 };
 use bits::BitLines;
+use reached::{CLOSED, Lookup, NO_PARENT, Reached, Slot};
 use thiserror::Error;
 
 /// Why a [`Jps`] cannot be made for a grid and movement rule.
@@ -168,7 +170,7 @@ impl<'g> Jps<'g> {
     ) -> Result<SearchOutcome, QueryError> {
         let s = check_endpoint(self.grid, start, "start")?;
         let t = check_endpoint(self.grid, goal, "goal")?;
-        cache.begin(self.grid.padded_len());
+        cache.begin();
         let pw = self.grid.padded_width();
         let mut search = Search {
             jps: self,
@@ -197,7 +199,7 @@ impl<'g> Jps<'g> {
         let mut jumps = Vec::new();
         let mut slot = end;
         while slot != NO_PARENT {
-            let s = cache.slots[slot as usize];
+            let s = cache.reached.slot(slot);
             jumps.push(s.node & !CLOSED);
             slot = s.parent;
         }
@@ -217,39 +219,21 @@ impl<'g> Jps<'g> {
         }
         Path {
             cells,
-            cost: Cost(cache.slots[end as usize].g),
+            cost: Cost(cache.reached.slot(end).g),
         }
     }
 }
 
-/// A node the current search reached: 16 bytes, in the order reached.
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    g: u64,
-    /// The padded cell, with [`CLOSED`] set once expanded.
-    node: u32,
-    /// The slot of the node it was reached from, or [`NO_PARENT`].
-    parent: u32,
-}
-
-/// Flag on [`Slot::node`]: expanded. Padded indices stay below 2^31.
-const CLOSED: u32 = 1 << 31;
-
-const NO_PARENT: u32 = u32::MAX;
-
 /// Reusable scratch for [`Jps`]: the nodes a search reached (cost, parent,
 /// open or closed) and its open list. One per thread, passed to every search.
 ///
-/// The reached nodes are a sparse set: a dense list of the few nodes the
-/// search touched, and a per-cell index into it (4 bytes a cell) that is
-/// never cleared: an entry counts only when the slot it names is in the list
-/// and names that cell back. So a search costs nothing proportional to the
-/// map's size, allocates nothing per node once warm, and keeps its per-node
-/// records together in cache, however large the map.
+/// The reached nodes are a dense list indexed by a small hash table sized to
+/// them, neither cleared between searches (see `reached.rs`): a search costs
+/// nothing proportional to the map's size, allocates nothing per node once
+/// warm, and keeps its per-node records in cache however large the map.
 #[derive(Debug, Clone, Default)]
 pub struct JpsCache {
-    slot_of: Vec<u32>,
-    slots: Vec<Slot>,
+    reached: Reached,
     open: OpenList,
     stats: SearchStats,
 }
@@ -262,17 +246,12 @@ impl JpsCache {
 
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
-        self.slot_of.capacity() * 4
-            + self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.open.capacity() * std::mem::size_of::<Entry>()
+        self.reached.memory_bytes() + self.open.capacity() * std::mem::size_of::<Entry>()
     }
 
-    /// Starts a search on a map of `len` padded cells.
-    fn begin(&mut self, len: usize) {
-        if self.slot_of.len() < len {
-            self.slot_of.resize(len, u32::MAX);
-        }
-        self.slots.clear();
+    /// Starts a search.
+    fn begin(&mut self) {
+        self.reached.clear();
         self.open.clear();
         self.stats = SearchStats::default();
     }
@@ -384,9 +363,9 @@ impl Search<'_, '_> {
         let n = y * self.jps.grid.padded_width() + x;
         let f = g + self.h(x, y);
         let cache = &mut *self.cache;
-        let known = cache.slot_of[n as usize];
-        let slot = match cache.slots.get_mut(known as usize) {
-            Some(slot) if slot.node & !CLOSED == n => {
+        let slot = match cache.reached.find(n) {
+            Lookup::Found(known) => {
+                let slot = cache.reached.slot_mut(known);
                 // Closed nodes are final: the octile estimate is consistent.
                 if slot.node & CLOSED != 0 || slot.g <= g {
                     return;
@@ -395,12 +374,7 @@ impl Search<'_, '_> {
                 slot.parent = parent;
                 known
             }
-            _ => {
-                let fresh = cache.slots.len() as u32;
-                cache.slots.push(Slot { g, node: n, parent });
-                cache.slot_of[n as usize] = fresh;
-                fresh
-            }
+            Lookup::Vacant(at) => cache.reached.insert(at, Slot { g, node: n, parent }),
         };
         cache.open.push(Entry {
             f,
@@ -416,7 +390,7 @@ impl Search<'_, '_> {
         let (sy, sx) = self.jps.padded_width.div_rem(start);
         self.reach(sx, sy, 0, NO_PARENT);
         while let Some(e) = self.cache.open.pop() {
-            let slot = &mut self.cache.slots[e.node as usize];
+            let slot = self.cache.reached.slot_mut(e.node);
             if slot.node & CLOSED != 0 {
                 continue; // a stale entry: the node was expanded at a lower G
             }
@@ -430,7 +404,7 @@ impl Search<'_, '_> {
             let dir = if parent == NO_PARENT {
                 FROM_START
             } else {
-                let from = self.cache.slots[parent as usize].node & !CLOSED;
+                let from = self.cache.reached.slot(parent).node & !CLOSED;
                 let (py, px) = self.jps.padded_width.div_rem(from);
                 arrival(x as i64 - px as i64, y as i64 - py as i64)
             };
