@@ -18,7 +18,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use common::{DIAGONAL, LongQueries, STRAIGHT, TOP_BUCKETS, median, octile};
-use tierpath::{AStar, Grid, Jps, JpsCache, Movement, Point, SearchCache, Weight};
+use tierpath::{
+    AStar, Grid, Jps, JpsCache, Movement, Point, QueryError, SearchCache, SearchOutcome, Weight,
+};
 
 /// Maps sampled from the large sc1 maps, and long queries per map.
 const MAPS: usize = 4;
@@ -50,6 +52,14 @@ fn setup() -> Option<Vec<BenchMap>> {
     )
 }
 
+/// A tierpath search's cost in the shared unit (straight step = 10,000),
+/// `u64::MAX` for no path.
+fn unit_cost(out: Result<SearchOutcome, QueryError>) -> u64 {
+    out.expect("valid query")
+        .path
+        .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64)
+}
+
 /// tierpath's flat A* (default movement = the rules above), one reused cache.
 /// Returns every query's cost in the shared unit (straight step = 10,000).
 fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>) {
@@ -57,11 +67,7 @@ fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>
     for m in maps {
         let astar = AStar::new(&m.grid).movement(Movement::OCTILE);
         for &(s, g) in &m.queries {
-            let out = astar.find_path(cache, s, g).expect("valid query");
-            let cost = out
-                .path
-                .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64);
-            costs.push(cost);
+            costs.push(unit_cost(astar.find_path(cache, s, g)));
         }
     }
 }
@@ -72,11 +78,7 @@ fn run_jps(maps: &[BenchMap], jps: &[Jps], cache: &mut JpsCache, costs: &mut Vec
     costs.clear();
     for (m, jps) in maps.iter().zip(jps) {
         for &(s, g) in &m.queries {
-            let out = jps.find_path(cache, s, g).expect("valid query");
-            let cost = out
-                .path
-                .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64);
-            costs.push(cost);
+            costs.push(unit_cost(jps.find_path(cache, s, g)));
         }
     }
 }

@@ -98,20 +98,21 @@ impl Algo {
         Ok(match self {
             Algo::Astar => Box::new(Flat {
                 name: "astar",
-                engine: AStar::new(grid).movement(movement),
-                cache: SearchCache::new(),
+                engine: FlatEngine::AStar(AStar::new(grid).movement(movement), SearchCache::new()),
             }),
             // Dijkstra is A* without a heuristic (what `Dijkstra::find_path` runs).
             Algo::Dijkstra => Box::new(Flat {
                 name: "dijkstra",
-                engine: AStar::new(grid)
-                    .movement(movement)
-                    .heuristic(Heuristic::Zero),
-                cache: SearchCache::new(),
+                engine: FlatEngine::AStar(
+                    AStar::new(grid)
+                        .movement(movement)
+                        .heuristic(Heuristic::Zero),
+                    SearchCache::new(),
+                ),
             }),
-            Algo::Jps => Box::new(JumpPoints {
-                engine: Jps::with_movement(grid, movement)?,
-                cache: JpsCache::new(),
+            Algo::Jps => Box::new(Flat {
+                name: "jps",
+                engine: FlatEngine::Jps(Jps::with_movement(grid, movement)?, JpsCache::new()),
             }),
             Algo::Hpa => Box::new(Hpa {
                 hierarchy: hierarchy_for(grid, movement, hpa)?,
@@ -158,11 +159,17 @@ pub fn hierarchy_for(
     Ok(builder.build(grid.clone())?)
 }
 
-/// Flat A* (or, without a heuristic, Dijkstra) with one reused cache.
+/// A flat search with one reused cache: A* (or, without a heuristic,
+/// Dijkstra), or jump point search.
 struct Flat<'g> {
     name: &'static str,
-    engine: AStar<'g>,
-    cache: SearchCache,
+    engine: FlatEngine<'g>,
+}
+
+/// The engine of a [`Flat`] planner and its scratch.
+enum FlatEngine<'g> {
+    AStar(AStar<'g>, SearchCache),
+    Jps(Jps<'g>, JpsCache),
 }
 
 impl Solver for Flat<'_> {
@@ -171,28 +178,10 @@ impl Solver for Flat<'_> {
     }
 
     fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
-        let out = self.engine.find_path(&mut self.cache, start, goal)?;
-        Ok(SolveResult {
-            path: out.path,
-            expanded: out.stats.expanded,
-            levels: None,
-        })
-    }
-}
-
-/// Jump point search with one reused cache.
-struct JumpPoints<'g> {
-    engine: Jps<'g>,
-    cache: JpsCache,
-}
-
-impl Solver for JumpPoints<'_> {
-    fn name(&self) -> &str {
-        "jps"
-    }
-
-    fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
-        let out = self.engine.find_path(&mut self.cache, start, goal)?;
+        let out = match &mut self.engine {
+            FlatEngine::AStar(engine, cache) => engine.find_path(cache, start, goal)?,
+            FlatEngine::Jps(engine, cache) => engine.find_path(cache, start, goal)?,
+        };
         Ok(SolveResult {
             path: out.path,
             expanded: out.stats.expanded,

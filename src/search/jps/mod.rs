@@ -438,16 +438,16 @@ impl Search<'_, '_> {
     #[inline(always)]
     fn expand(&mut self, x: u32, y: u32, g: u64, node: u32, succ: u8) {
         if succ & N != 0 {
-            self.vertical::<false>(x, y, g, node);
+            self.straight::<true, false>(x, y, g, node);
         }
         if succ & E != 0 {
-            self.horizontal::<true>(x, y, g, node);
+            self.straight::<false, true>(y, x, g, node);
         }
         if succ & S != 0 {
-            self.vertical::<true>(x, y, g, node);
+            self.straight::<true, true>(x, y, g, node);
         }
         if succ & W != 0 {
-            self.horizontal::<false>(x, y, g, node);
+            self.straight::<false, false>(y, x, g, node);
         }
         if succ & NE != 0 {
             self.diagonal::<true, false>(x, y, g, node);
@@ -463,49 +463,48 @@ impl Search<'_, '_> {
         }
     }
 
-    /// Jumps east (`EAST`) or west from `(x, y)`, whose next cell that way is
-    /// passable.
+    /// Jumps from position `pos` of a line: row `line` (padded `y`), or
+    /// column `line` when `VERTICAL`, towards higher positions when `UP`.
+    /// The next cell that way is passable.
     #[inline(always)]
-    fn horizontal<const EAST: bool>(&mut self, x: u32, y: u32, g: u64, parent: u32) {
-        let (stop, forced) = if EAST {
-            self.jps.rows.jump_up(y, x)
+    fn straight<const VERTICAL: bool, const UP: bool>(
+        &mut self,
+        line: u32,
+        pos: u32,
+        g: u64,
+        parent: u32,
+    ) {
+        let bits = if VERTICAL {
+            &self.jps.cols
         } else {
-            self.jps.rows.jump_down(y, x)
+            &self.jps.rows
         };
-        let gx = self.goal_x;
-        let passes_goal = y == self.goal_y
-            && if EAST {
-                x < gx && gx <= stop
-            } else {
-                stop <= gx && gx < x
-            };
-        if passes_goal {
-            self.reach(gx, y, g + self.straight * x.abs_diff(gx) as u64, parent);
-        } else if forced {
-            self.reach(stop, y, g + self.straight * x.abs_diff(stop) as u64, parent);
-        }
-    }
-
-    /// Jumps south (`SOUTH`) or north from `(x, y)`, whose next cell that way
-    /// is passable.
-    #[inline(always)]
-    fn vertical<const SOUTH: bool>(&mut self, x: u32, y: u32, g: u64, parent: u32) {
-        let (stop, forced) = if SOUTH {
-            self.jps.cols.jump_up(x, y)
+        let (stop, forced) = if UP {
+            bits.jump_up(line, pos)
         } else {
-            self.jps.cols.jump_down(x, y)
+            bits.jump_down(line, pos)
         };
-        let gy = self.goal_y;
-        let passes_goal = x == self.goal_x
-            && if SOUTH {
-                y < gy && gy <= stop
+        let (goal_line, goal_pos) = if VERTICAL {
+            (self.goal_x, self.goal_y)
+        } else {
+            (self.goal_y, self.goal_x)
+        };
+        let passes_goal = line == goal_line
+            && if UP {
+                pos < goal_pos && goal_pos <= stop
             } else {
-                stop <= gy && gy < y
+                stop <= goal_pos && goal_pos < pos
             };
-        if passes_goal {
-            self.reach(x, gy, g + self.straight * y.abs_diff(gy) as u64, parent);
-        } else if forced {
-            self.reach(x, stop, g + self.straight * y.abs_diff(stop) as u64, parent);
+        let end = match (passes_goal, forced) {
+            (true, _) => goal_pos,
+            (false, true) => stop,
+            (false, false) => return,
+        };
+        let g = g + self.straight * pos.abs_diff(end) as u64;
+        if VERTICAL {
+            self.reach(line, end, g, parent);
+        } else {
+            self.reach(end, line, g, parent);
         }
     }
 
@@ -533,10 +532,10 @@ impl Search<'_, '_> {
             let ahead_x = self.jps.rows.get(y, step(x, EAST));
             let ahead_y = self.jps.cols.get(x, step(y, SOUTH));
             if ahead_x {
-                self.horizontal::<EAST>(x, y, g, parent);
+                self.straight::<false, EAST>(y, x, g, parent);
             }
             if ahead_y {
-                self.vertical::<SOUTH>(x, y, g, parent);
+                self.straight::<true, SOUTH>(x, y, g, parent);
             }
             if !(ahead_x && ahead_y && self.jps.rows.get(step(y, SOUTH), step(x, EAST))) {
                 return;
