@@ -51,22 +51,33 @@ impl BitLines {
     /// The 64 bits starting at guard-offset bit `b` of `line`.
     #[inline(always)]
     fn read(&self, line: u32, b: usize) -> u64 {
-        let i = line as usize * self.stride + b / 64;
-        let s = b % 64;
+        self.read_at(line as usize * self.stride + b / 64, b % 64)
+    }
+
+    /// The 64 bits starting at bit `s` of word `i`.
+    #[inline(always)]
+    fn read_at(&self, i: usize, s: usize) -> u64 {
+        let pair = &self.words[i..i + 2];
         // `(hi << 1) << (63 - s)` is `hi << (64 - s)`, and zero when s = 0.
-        (self.words[i] >> s) | ((self.words[i + 1] << 1) << (63 - s))
+        (pair[0] >> s) | ((pair[1] << 1) << (63 - s))
+    }
+
+    /// The windows at guard-offset bit `b` of lines `line - 1`, `line` and
+    /// `line + 1`.
+    #[inline(always)]
+    fn read3(&self, line: u32, b: usize) -> (u64, u64, u64) {
+        let (i, s) = (line as usize * self.stride + b / 64, b % 64);
+        (
+            self.read_at(i - self.stride, s),
+            self.read_at(i, s),
+            self.read_at(i + self.stride, s),
+        )
     }
 
     /// Bits `pos..pos + 64` of `line`, `pos` on bit 0.
     #[inline(always)]
     pub(super) fn ahead(&self, line: u32, pos: u32) -> u64 {
         self.read(line, GUARD + pos as usize)
-    }
-
-    /// Bits `pos - 63..=pos` of `line`, `pos` on bit 63.
-    #[inline(always)]
-    pub(super) fn behind(&self, line: u32, pos: u32) -> u64 {
-        self.read(line, GUARD + pos as usize - 63)
     }
 
     /// Bit `pos` of `line`.
@@ -84,9 +95,7 @@ impl BitLines {
     pub(super) fn jump_up(&self, line: u32, pos: u32) -> (u32, bool) {
         let mut at = pos;
         loop {
-            let own = self.ahead(line, at);
-            let a = self.ahead(line - 1, at);
-            let b = self.ahead(line + 1, at);
+            let (a, own, b) = self.read3(line, GUARD + at as usize);
             // Bit k > 0: cell at + k blocked, or a line beside passable at
             // at + k but blocked at at + k - 1. Bit 0 is `at`, already passed.
             let stops = (!own | (a & !(a << 1)) | (b & !(b << 1))) & !1;
@@ -103,9 +112,7 @@ impl BitLines {
     pub(super) fn jump_down(&self, line: u32, pos: u32) -> (u32, bool) {
         let mut at = pos;
         loop {
-            let own = self.behind(line, at);
-            let a = self.behind(line - 1, at);
-            let b = self.behind(line + 1, at);
+            let (a, own, b) = self.read3(line, GUARD + at as usize - 63);
             // Mirror image: bit 63 is `at`, bit 63 - k is `at - k`.
             let stops = (!own | (a & !(a >> 1)) | (b & !(b >> 1))) & !(1 << 63);
             if stops != 0 {
