@@ -1,11 +1,13 @@
-//! Flat A*: tierpath against the `pathfinding` crate's `astar`, on long queries
+//! Flat A*: tierpath against the `pathfinding` crate's `astar`, and tierpath's
+//! exact jump point search ([`Jps`]) beside them, on long queries
 //! (top-10 buckets) of the large (768x768 and up) StarCraft maps of the Moving
 //! AI benchmarks, under the same rules: 8-connected, no corner cutting,
 //! straight 10,000 and diagonal 14,142 as `u64` costs, octile heuristic.
 //!
-//! Maps and queries are loaded before timing; both engines are checked to find
-//! equal costs before timing. After criterion's report a plain summary line
-//! gives the ratio, from a few timed passes over the query set.
+//! Maps and queries are loaded before timing (and JPS's bitsets made); the
+//! engines are checked to find equal costs before timing. After criterion's
+//! report a plain summary line gives the ratios, from a few timed passes over
+//! the query set.
 //!
 //! `cargo bench --bench flat`. Skips with a notice when `../shared/movingai` is
 //! absent.
@@ -16,7 +18,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use common::{DIAGONAL, LongQueries, STRAIGHT, TOP_BUCKETS, median, octile};
-use tierpath::{AStar, Grid, Movement, Point, SearchCache, Weight};
+use tierpath::{
+    AStar, Grid, Jps, JpsCache, Movement, Point, QueryError, SearchCache, SearchOutcome, Weight,
+};
 
 /// Maps sampled from the large sc1 maps, and long queries per map.
 const MAPS: usize = 4;
@@ -48,6 +52,14 @@ fn setup() -> Option<Vec<BenchMap>> {
     )
 }
 
+/// A tierpath search's cost in the shared unit (straight step = 10,000),
+/// `u64::MAX` for no path.
+fn unit_cost(out: Result<SearchOutcome, QueryError>) -> u64 {
+    out.expect("valid query")
+        .path
+        .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64)
+}
+
 /// tierpath's flat A* (default movement = the rules above), one reused cache.
 /// Returns every query's cost in the shared unit (straight step = 10,000).
 fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>) {
@@ -55,11 +67,18 @@ fn run_tierpath(maps: &[BenchMap], cache: &mut SearchCache, costs: &mut Vec<u64>
     for m in maps {
         let astar = AStar::new(&m.grid).movement(Movement::OCTILE);
         for &(s, g) in &m.queries {
-            let out = astar.find_path(cache, s, g).expect("valid query");
-            let cost = out
-                .path
-                .map_or(u64::MAX, |p| p.cost.0 / Weight::ONE.0 as u64);
-            costs.push(cost);
+            costs.push(unit_cost(astar.find_path(cache, s, g)));
+        }
+    }
+}
+
+/// tierpath's jump point search (`jps[i]` searches `maps[i]`), one reused
+/// cache; costs as in [`run_tierpath`].
+fn run_jps(maps: &[BenchMap], jps: &[Jps], cache: &mut JpsCache, costs: &mut Vec<u64>) {
+    costs.clear();
+    for (m, jps) in maps.iter().zip(jps) {
+        for &(s, g) in &m.queries {
+            costs.push(unit_cost(jps.find_path(cache, s, g)));
         }
     }
 }
@@ -137,17 +156,24 @@ fn main() {
         names.join(", ")
     );
 
-    // Both engines must agree before anything is timed.
+    // The engines must agree before anything is timed.
     let mut cache = SearchCache::new();
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let jps: Vec<Jps> = maps
+        .iter()
+        .map(|m| Jps::new(&m.grid).expect("an unweighted map"))
+        .collect();
+    let mut jps_cache = JpsCache::new();
+    let (mut ours, mut theirs, mut jumps) = (Vec::new(), Vec::new(), Vec::new());
     run_tierpath(&maps, &mut cache, &mut ours);
     run_pathfinding(&maps, &mut theirs);
+    run_jps(&maps, &jps, &mut jps_cache, &mut jumps);
     assert_eq!(ours.len(), n_queries);
     assert!(
         ours.iter().all(|c| *c != u64::MAX),
         "every query is reachable"
     );
     assert_eq!(ours, theirs, "tierpath and pathfinding disagree on costs");
+    assert_eq!(ours, jumps, "A* and jump point search disagree on costs");
 
     let mut c = common::criterion(Duration::from_secs(1), Duration::from_secs(3), true);
     {
@@ -156,6 +182,13 @@ fn main() {
             let mut costs = Vec::with_capacity(n_queries);
             b.iter(|| {
                 run_tierpath(black_box(&maps), &mut cache, &mut costs);
+                black_box(&costs);
+            })
+        });
+        group.bench_function("tierpath_jps", |b| {
+            let mut costs = Vec::with_capacity(n_queries);
+            b.iter(|| {
+                run_jps(black_box(&maps), &jps, &mut jps_cache, &mut costs);
                 black_box(&costs);
             })
         });
@@ -174,7 +207,7 @@ fn main() {
     if !common::benchmarking() {
         return;
     }
-    let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
+    let (mut t_ours, mut t_theirs, mut t_jps) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..SUMMARY_PASSES {
         let t = Instant::now();
         run_tierpath(&maps, &mut cache, &mut ours);
@@ -182,9 +215,12 @@ fn main() {
         let t = Instant::now();
         run_pathfinding(&maps, &mut theirs);
         t_theirs.push(t.elapsed());
-        black_box((&ours, &theirs));
+        let t = Instant::now();
+        run_jps(&maps, &jps, &mut jps_cache, &mut jumps);
+        t_jps.push(t.elapsed());
+        black_box((&ours, &theirs, &jumps));
     }
-    let (x, y) = (median(t_ours), median(t_theirs));
+    let (x, y, z) = (median(t_ours), median(t_theirs), median(t_jps));
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "flat: tierpath A* median {:.1} ms, pathfinding astar {:.1} ms, ratio Y/X = {:.2} \
@@ -192,5 +228,11 @@ fn main() {
         ms(x),
         ms(y),
         ms(y) / ms(x)
+    );
+    println!(
+        "flat: tierpath JPS median {:.2} ms: {:.1}x faster than tierpath A* \
+         (per pass of {n_queries} queries, median of {SUMMARY_PASSES} passes)",
+        ms(z),
+        ms(x) / ms(z)
     );
 }

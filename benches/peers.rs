@@ -1,4 +1,5 @@
-//! Peers: tierpath's flat A* and hierarchy next to public Rust crates, on the
+//! Peers: tierpath's flat A*, jump point search and hierarchy next to public
+//! Rust crates, on the
 //! same long queries of the same Moving AI maps.
 //!
 //! Maps: two large StarCraft maps (768x768 and up), one Dragon Age map
@@ -12,6 +13,8 @@
 //! * `tierpath_astar`: [`tierpath::AStar`], one reused `SearchCache`;
 //! * `tierpath_hierarchy`: [`tierpath::Hierarchy`] (default settings), one
 //!   reused `QueryCache`;
+//! * `tierpath_jps`: [`tierpath::Jps`], exact jump point search (its row and
+//!   column bitsets made before timing), one reused `JpsCache`;
 //! * `pathfinding_astar`: `pathfinding::prelude::astar` with the benchmark's
 //!   rules: integer costs 10,000 straight and 14,142 diagonal, the octile
 //!   heuristic, no corner cutting;
@@ -45,8 +48,8 @@ use grid_pathfinding::PathingGrid;
 use grid_util::grid::{BoolGrid, ValueGrid};
 use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache};
 use tierpath::{
-    AStar, CornerRule, Grid, Hierarchy, Movement, PathError, Point, QueryCache, SearchCache,
-    path_cost,
+    AStar, CornerRule, Grid, Hierarchy, Jps, JpsCache, Movement, PathError, Point, QueryCache,
+    SearchCache, path_cost,
 };
 
 const QUERIES_PER_MAP: usize = 10;
@@ -66,12 +69,12 @@ const CAVEATS: [&str; 4] = [
     "pathfinding's astar is a generic A* given the benchmark's rules (integer costs \
      10000 / 14142, octile heuristic, no corner cutting): the same answers as tierpath's \
      flat A*, with hashing and allocation per node.",
-    "tierpath's hierarchy is near-optimal (ratio >= 1); tierpath's flat A* and pathfinding's \
-     astar are exact under the benchmark rule.",
+    "tierpath's hierarchy is near-optimal (ratio >= 1); tierpath's flat A*, tierpath's jump \
+     point search and pathfinding's astar are exact under the benchmark rule.",
 ];
 
 /// A contender's name, whether it preprocesses, and its rules in short.
-const CONTENDERS: [(&str, &str); 6] = [
+const CONTENDERS: [(&str, &str); 7] = [
     ("tierpath_astar", "exact; no corner cutting"),
     ("tierpath_hierarchy", "near-optimal; no corner cutting"),
     ("pathfinding_astar", "exact; no corner cutting"),
@@ -81,7 +84,11 @@ const CONTENDERS: [(&str, &str); 6] = [
         "hierarchical_pathfinding_c16",
         "per-tile cost; cuts corners",
     ),
+    ("tierpath_jps", "exact; no corner cutting"),
 ];
+
+/// The index of `tierpath_jps` in [`CONTENDERS`].
+const JPS: usize = 6;
 
 struct Query {
     start: Point,
@@ -96,8 +103,9 @@ struct BenchMap {
     jps: PathingGrid,
     hpf8: PathCache<MooreNeighborhood>,
     hpf16: PathCache<MooreNeighborhood>,
-    /// Build times in ms: hierarchy, JPS grid, hpf chunk 8, hpf chunk 16.
-    builds: [f64; 4],
+    /// Build times in ms: hierarchy, JPS grid, hpf chunk 8, hpf chunk 16,
+    /// tierpath's JPS bitsets.
+    builds: [f64; 5],
     queries: Vec<Query>,
 }
 
@@ -158,6 +166,9 @@ fn setup() -> Option<Vec<BenchMap>> {
             let t = Instant::now();
             let hpf16 = hpf_cache(&grid, 16);
             let b3 = ms(t);
+            let t = Instant::now();
+            black_box(Jps::new(&grid).expect("an unweighted map"));
+            let b4 = ms(t);
             BenchMap {
                 label,
                 grid,
@@ -165,7 +176,7 @@ fn setup() -> Option<Vec<BenchMap>> {
                 jps,
                 hpf8,
                 hpf16,
-                builds: [b0, b1, b2, b3],
+                builds: [b0, b1, b2, b3, b4],
                 queries,
             }
         })
@@ -178,6 +189,7 @@ fn setup() -> Option<Vec<BenchMap>> {
 struct Scratch {
     flat: SearchCache,
     hpa: QueryCache,
+    jps: JpsCache,
 }
 
 /// The 8 neighbours of `p` under the benchmark rule, with integer costs.
@@ -207,8 +219,15 @@ fn successors(grid: &Grid, p: Point) -> Vec<(Point, u64)> {
     out
 }
 
-/// Runs contender `k` on query `q`; the full cell path, `None` when none.
-fn solve(m: &BenchMap, scratch: &mut Scratch, k: usize, q: &Query) -> Option<Vec<Point>> {
+/// Runs contender `k` on query `q` (`jps` is the map's [`Jps`]); the full
+/// cell path, `None` when none.
+fn solve(
+    m: &BenchMap,
+    jps: &Jps,
+    scratch: &mut Scratch,
+    k: usize,
+    q: &Query,
+) -> Option<Vec<Point>> {
     let (s, g) = (q.start, q.goal);
     match k {
         0 => AStar::new(&m.grid)
@@ -258,7 +277,12 @@ fn solve(m: &BenchMap, scratch: &mut Scratch, k: usize, q: &Query) -> Option<Vec
                     cells
                 })
         }
-        _ => unreachable!("six contenders"),
+        JPS => jps
+            .find_path(&mut scratch.jps, s, g)
+            .expect("valid query")
+            .path
+            .map(|p| p.cells),
+        _ => unreachable!("seven contenders"),
     }
 }
 
@@ -302,15 +326,19 @@ fn main() {
         return;
     };
     let mut scratch = Scratch::default();
+    let jps: Vec<Jps> = maps
+        .iter()
+        .map(|m| Jps::new(&m.grid).expect("an unweighted map"))
+        .collect();
     // Every contender finds a path for every query before anything is timed;
     // the exact ones agree with the scenario.
-    for m in &maps {
+    for (m, jps) in maps.iter().zip(&jps) {
         for q in &m.queries {
             for (k, (name, _)) in CONTENDERS.iter().enumerate() {
-                let cells = solve(m, &mut scratch, k, q)
+                let cells = solve(m, jps, &mut scratch, k, q)
                     .unwrap_or_else(|| panic!("{}: {name} finds no path", m.label));
                 let (len, _) = reprice(&m.grid, q, &cells);
-                if k == 0 || k == 2 {
+                if k == 0 || k == 2 || k == JPS {
                     assert!(
                         common::length_matches(len, q.optimal, 1e-4),
                         "{}: {name} length {len} vs optimal {}",
@@ -330,7 +358,7 @@ fn main() {
     );
 
     let mut c = common::criterion(Duration::from_millis(500), Duration::from_secs(2), true);
-    for m in &maps {
+    for (m, jps) in maps.iter().zip(&jps) {
         let mut group = c.benchmark_group(format!("peers/{}", m.label));
         // Slow contenders take up to seconds a pass: equal-sized samples keep
         // the group short.
@@ -339,7 +367,7 @@ fn main() {
             group.bench_function(*name, |b| {
                 b.iter(|| {
                     for q in &m.queries {
-                        black_box(solve(m, &mut scratch, k, q));
+                        black_box(solve(m, jps, &mut scratch, k, q));
                     }
                 })
             });
@@ -358,7 +386,7 @@ fn main() {
          the queries), mean length in the benchmark's metric (straight 1, diagonal sqrt 2), mean \
          ratio to the scenario's optimal length"
     );
-    for m in &maps {
+    for (m, jps) in maps.iter().zip(&jps) {
         println!();
         println!("{}: {} queries", m.label, m.queries.len());
         let head = [
@@ -382,7 +410,7 @@ fn main() {
                 let mut last = None;
                 for _ in 0..SUMMARY_RUNS {
                     let t = Instant::now();
-                    let out = solve(m, &mut scratch, k, q);
+                    let out = solve(m, jps, &mut scratch, k, q);
                     runs.push(t.elapsed());
                     last = Some(out);
                 }
@@ -405,6 +433,7 @@ fn main() {
                 3 => format!("{:.1}", m.builds[1]),
                 4 => format!("{:.1}", m.builds[2]),
                 5 => format!("{:.1}", m.builds[3]),
+                JPS => format!("{:.1}", m.builds[4]),
                 _ => "-".to_string(),
             };
             let broken = if flagged.is_empty() {

@@ -105,10 +105,10 @@ pub use query::{
     RequestId, RequestStatus, SlicedQuery,
 };
 pub use search::{
-    AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Nearest, Path, PathError,
-    QueryError, SearchCache, SearchOutcome, SearchStats, SizedPathError, SliceStatus, SlicedSearch,
-    TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move, sized_path_cost,
-    validate_sized_path,
+    AStar, CellState, Dijkstra, DistanceField, Expansion, Heuristic, Jps, JpsCache, JpsError,
+    Nearest, Path, PathError, QueryError, SearchCache, SearchOutcome, SearchStats, SizedPathError,
+    SliceStatus, SlicedSearch, TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move,
+    sized_path_cost, validate_sized_path,
 };
 pub use sized::{
     DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions, SizedBuildError,

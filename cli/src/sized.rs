@@ -139,7 +139,7 @@ pub fn solve(args: &Args, size: u32, out: &mut impl Write) -> CliResult {
                 Box::new(SizedQueryCache::new()),
             )
         }
-        Algo::Dijkstra => {
+        Algo::Dijkstra | Algo::Jps => {
             return Err("--size supports --algo astar and --algo hpa".into());
         }
     };

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use tierpath::{
-    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, LoadError, Method, Movement, Path, Point,
-    QueryCache, QueryError, SearchCache,
+    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, Jps, JpsCache, LoadError, Method,
+    Movement, Path, Point, QueryCache, QueryError, SearchCache,
 };
 
 /// One query's answer.
@@ -58,6 +58,9 @@ pub enum Algo {
     Astar,
     /// Flat Dijkstra, no heuristic (exact; the slow baseline).
     Dijkstra,
+    /// Jump point search (exact, no preprocessing; uniform-cost maps,
+    /// 8-connected without corner cutting).
+    Jps,
     /// The two-tier hierarchical planner (near-optimal, smoothed): builds the
     /// map's hierarchy first, or loads a saved one.
     Hpa,
@@ -95,16 +98,21 @@ impl Algo {
         Ok(match self {
             Algo::Astar => Box::new(Flat {
                 name: "astar",
-                engine: AStar::new(grid).movement(movement),
-                cache: SearchCache::new(),
+                engine: FlatEngine::AStar(AStar::new(grid).movement(movement), SearchCache::new()),
             }),
             // Dijkstra is A* without a heuristic (what `Dijkstra::find_path` runs).
             Algo::Dijkstra => Box::new(Flat {
                 name: "dijkstra",
-                engine: AStar::new(grid)
-                    .movement(movement)
-                    .heuristic(Heuristic::Zero),
-                cache: SearchCache::new(),
+                engine: FlatEngine::AStar(
+                    AStar::new(grid)
+                        .movement(movement)
+                        .heuristic(Heuristic::Zero),
+                    SearchCache::new(),
+                ),
+            }),
+            Algo::Jps => Box::new(Flat {
+                name: "jps",
+                engine: FlatEngine::Jps(Jps::with_movement(grid, movement)?, JpsCache::new()),
             }),
             Algo::Hpa => Box::new(Hpa {
                 hierarchy: hierarchy_for(grid, movement, hpa)?,
@@ -151,11 +159,17 @@ pub fn hierarchy_for(
     Ok(builder.build(grid.clone())?)
 }
 
-/// Flat A* (or, without a heuristic, Dijkstra) with one reused cache.
+/// A flat search with one reused cache: A* (or, without a heuristic,
+/// Dijkstra), or jump point search.
 struct Flat<'g> {
     name: &'static str,
-    engine: AStar<'g>,
-    cache: SearchCache,
+    engine: FlatEngine<'g>,
+}
+
+/// The engine of a [`Flat`] planner and its scratch.
+enum FlatEngine<'g> {
+    AStar(AStar<'g>, SearchCache),
+    Jps(Jps<'g>, JpsCache),
 }
 
 impl Solver for Flat<'_> {
@@ -164,7 +178,10 @@ impl Solver for Flat<'_> {
     }
 
     fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
-        let out = self.engine.find_path(&mut self.cache, start, goal)?;
+        let out = match &mut self.engine {
+            FlatEngine::AStar(engine, cache) => engine.find_path(cache, start, goal)?,
+            FlatEngine::Jps(engine, cache) => engine.find_path(cache, start, goal)?,
+        };
         Ok(SolveResult {
             path: out.path,
             expanded: out.stats.expanded,
@@ -219,7 +236,7 @@ mod tests {
         .unwrap();
         let (s, g) = (Point::new(0, 1), Point::new(5, 1));
         let mut costs = Vec::new();
-        for algo in [Algo::Astar, Algo::Dijkstra] {
+        for algo in [Algo::Astar, Algo::Dijkstra, Algo::Jps] {
             let mut solver = algo.build(&grid, Movement::default()).unwrap();
             let r = solver.solve(s, g).unwrap();
             assert!(r.expanded > 0, "{}", solver.name());
@@ -230,6 +247,14 @@ mod tests {
             ));
         }
         assert_eq!(costs[0], costs[1]);
+        assert_eq!(costs[0], costs[2]);
+        // Jump point search refuses the rules it has no pruning rule for.
+        let err = Algo::Jps
+            .build(&grid, Movement::FOUR)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("jump point search"), "{err}");
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod astar;
 mod dijkstra;
 mod footprint;
 mod heuristic;
+mod jps;
 pub(crate) mod partial;
 mod path;
 mod sliced;
@@ -45,6 +46,7 @@ pub use footprint::{
 };
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
+pub use jps::{Jps, JpsCache, JpsError};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 

@@ -7,6 +7,7 @@ mod common;
 mod dynamic;
 mod flat;
 mod hpa;
+mod jps;
 
 /// Fails when the data is absent, unless `TIERPATH_SKIP_MOVINGAI=1`: the
 /// other tests of this binary skip their work then, and would otherwise pass

@@ -8,6 +8,7 @@ mod common;
 mod contraction;
 mod flat;
 mod hpa;
+mod jps;
 mod nearest;
 mod parse_fuzz;
 mod partial;

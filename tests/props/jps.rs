@@ -1,0 +1,121 @@
+//! Property tests of jump point search against the plain reference Dijkstra
+//! (`common::reference`), on random maps (noise, walls, rooms) up to 150
+//! cells a side, so straight jumps cross 64-bit words; a failure prints the
+//! shrunk map as ASCII with its points.
+//!
+//! For every rule JPS supports (8-connected without corner cutting, with the
+//! benchmark's costs and with 10/14): the same reachability as the reference,
+//! the same exact cost, and a valid path joining the endpoints. For every
+//! other rule, and for weighted maps, the error that names the reason.
+
+use crate::common;
+
+use crate::common::maps::{MapCase, map_cases};
+use crate::common::reference::{TestMap, dijkstra, movements};
+use proptest::prelude::*;
+use tierpath::{Connectivity, CornerRule, Grid, Jps, JpsCache, JpsError, Movement, Point, Weight};
+
+const CASES: u32 = 192;
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: common::env_number("PROPTEST_CASES", CASES),
+        max_shrink_iters: 5_000,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Whether JPS has a pruning rule for `m`.
+fn supported(m: &Movement) -> bool {
+    m.connectivity == Connectivity::Eight && m.corners == CornerRule::Never
+}
+
+/// The case's map with every weight reset to plain ground.
+fn unweighted(map: &TestMap) -> TestMap {
+    let mut plain = map.clone();
+    plain.weight.fill(Weight::ONE.0);
+    plain
+}
+
+/// From the case's first point to every point: JPS agrees with the reference.
+fn check_against_reference(case: &MapCase, m: &Movement) -> Result<(), TestCaseError> {
+    let plain = unweighted(&case.map);
+    let grid = plain.to_grid();
+    let jps = Jps::with_movement(&grid, *m)
+        .map_err(|e| TestCaseError::fail(format!("{m:?} refused: {e}")))?;
+    let mut cache = JpsCache::new();
+    let start = case.points[0];
+    let want = dijkstra(&plain, m, start);
+    for &goal in &case.points {
+        let ctx = format!("{m:?}: {start} -> {goal}");
+        let out = jps
+            .find_path(&mut cache, start, goal)
+            .map_err(|e| TestCaseError::fail(format!("{ctx}: {e}")))?;
+        match (out.path, want.get(goal)) {
+            (None, None) => {}
+            (Some(path), Some(cost)) => {
+                if let Err(e) = path.validate(&grid, m) {
+                    return Err(TestCaseError::fail(format!(
+                        "{ctx}: invalid path: {e}\ncells {:?}",
+                        path.cells
+                    )));
+                }
+                prop_assert_eq!(path.start(), Some(start), "{}: wrong start", ctx);
+                prop_assert_eq!(path.goal(), Some(goal), "{}: wrong goal", ctx);
+                prop_assert_eq!(path.cost.0, cost, "{}: not the least cost", ctx);
+                prop_assert!(out.stats.expanded >= 1, "{}: nothing expanded", ctx);
+            }
+            (got, want) => {
+                return Err(TestCaseError::fail(format!(
+                    "{ctx}: reachability differs: JPS {:?}, reference {want:?}",
+                    got.map(|p| p.cost)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Optimal, valid, same reachability, under every supported rule.
+    #[test]
+    fn jps_matches_the_reference(case in map_cases(4, 150, 12)) {
+        for m in movements().iter().filter(|m| supported(m)) {
+            check_against_reference(&case, m)?;
+        }
+    }
+
+    /// Rules without a pruning rule and weighted maps are refused, by name.
+    #[test]
+    fn jps_refuses_what_it_cannot_prune(case in map_cases(4, 24, 1)) {
+        let grid = case.grid();
+        let weighted = grid.is_weighted();
+        for m in movements() {
+            let got = Jps::with_movement(&grid, m).map(|_| ());
+            let want = if !supported(&m) {
+                Err(JpsError::UnsupportedRule {
+                    connectivity: m.connectivity,
+                    corners: m.corners,
+                })
+            } else if weighted {
+                Err(JpsError::Weighted)
+            } else {
+                Ok(())
+            };
+            prop_assert_eq!(got, want, "{:?}", m);
+        }
+    }
+}
+
+/// A query from a cell to itself is a one-cell path of cost zero.
+#[test]
+fn a_query_to_itself_is_one_cell() {
+    let grid = Grid::new(70, 3).unwrap();
+    let jps = Jps::new(&grid).unwrap();
+    let mut cache = JpsCache::new();
+    let p = Point::new(66, 1);
+    let path = jps.find_path(&mut cache, p, p).unwrap().path.unwrap();
+    assert_eq!((path.cells, path.cost.0), (vec![p], 0));
+}
