@@ -4,7 +4,9 @@
 //! For every scenario (a `.scen` file given directly, or found in a given
 //! folder or its subfolders one level down) the map is read, its hierarchy
 //! built (timed, and its load from bytes timed), and the selected queries run
-//! through the hierarchy, flat A* and any extra `--algo` planner, one pass per
+//! through the hierarchy, flat A*, exact jump point search (JPS, the best
+//! exact method without preprocessing; `--no-jps` leaves it out) and any extra
+//! `--algo` planner, one pass per
 //! planner over the map's queries, each planner reusing its own scratch. Every
 //! path is validated (legal moves under the benchmark rule, stated cost, both
 //! endpoints); flat A*'s cost must match the scenario's optimal length, and no
@@ -20,7 +22,8 @@
 //! `dao`, ...). Per set, and over everything, the tables give each planner's
 //! median and p95 query time, its speedup over flat A* (flat A*'s median over
 //! its median, both measured in this run on the same queries, and the median of
-//! the per-query ratios), its suboptimality against flat A*'s exact cost, and
+//! the per-query ratios) and over JPS (JPS's median over its median), its
+//! suboptimality against flat A*'s exact cost, and
 //! nodes expanded; then the hierarchy's build and load times and memory per
 //! map cell. `--json` and `--csv` write the same figures per set, overall and
 //! per map.
@@ -67,9 +70,14 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub cluster_size: Option<u32>,
     /// Also run this planner of `tierpath solve --algo` on the same queries
-    /// (repeatable; flat A* and the hierarchy always run).
+    /// (repeatable; flat A* and the hierarchy always run, and JPS unless
+    /// `--no-jps`).
     #[arg(long = "algo", value_enum, value_name = "ALGO")]
     pub algos: Vec<Algo>,
+    /// Leave exact jump point search out (it is run by default as the best
+    /// exact planner without preprocessing; it serves the benchmark rule only).
+    #[arg(long)]
+    pub no_jps: bool,
     /// Write the figures (per set, overall and per map) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -105,7 +113,7 @@ pub fn run(args: Args) -> CliResult {
         return Err("--max-queries must be at least 1".into());
     }
     let files = scenario_files(&args.inputs)?;
-    let extras = extra_algos(&args.algos);
+    let extras = extra_algos(&args.algos, !args.no_jps);
     let mut planners: Vec<String> = vec![FLAT.to_string(), HPA.to_string()];
     planners.extend(extras.iter().map(|a| algo_name(*a)));
     let cluster_size = args.cluster_size.unwrap_or(tierpath::DEFAULT_CLUSTER_SIZE);
@@ -192,7 +200,7 @@ pub fn run(args: Args) -> CliResult {
     writeln!(
         out,
         "speedup = flat A* median / planner median (same queries, same run); q-ratio = median of \
-         per-query time ratios; subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
+         per-query time ratios; vs jps = JPS median / planner median (above 1: faster than JPS); subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
          query (hpa: abstract + fine)"
     )?;
     let blocked: usize = runs.iter().map(|r| r.blocked).sum();
@@ -281,10 +289,11 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The `--algo` planners not already run (flat A* and the hierarchy), once each.
-fn extra_algos(algos: &[Algo]) -> Vec<Algo> {
+/// The planners run beside flat A* and the hierarchy: JPS first when `jps`,
+/// then the `--algo` planners not already run, once each.
+fn extra_algos(algos: &[Algo], jps: bool) -> Vec<Algo> {
     let mut out: Vec<Algo> = Vec::new();
-    for a in algos {
+    for a in jps.then_some(&Algo::Jps).into_iter().chain(algos) {
         if !matches!(a, Algo::Astar | Algo::Hpa) && !out.contains(a) {
             out.push(*a);
         }
@@ -307,8 +316,12 @@ mod tests {
     #[test]
     fn extra_planners() {
         assert_eq!(
-            extra_algos(&[Algo::Astar, Algo::Dijkstra, Algo::Dijkstra]),
+            extra_algos(&[Algo::Astar, Algo::Dijkstra, Algo::Dijkstra], false),
             vec![Algo::Dijkstra]
+        );
+        assert_eq!(
+            extra_algos(&[Algo::Dijkstra, Algo::Jps], true),
+            vec![Algo::Jps, Algo::Dijkstra]
         );
     }
 }

@@ -6,6 +6,9 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 use tierpath::Method;
 
+/// The name of exact jump point search among the planners.
+const JPS: &str = "jps";
+
 /// Figures of one planner over a group of queries.
 #[derive(Debug, Clone, Default)]
 struct PlannerSummary {
@@ -17,6 +20,8 @@ struct PlannerSummary {
     speedup: f64,
     /// Median over queries of flat A*'s time over this planner's.
     ratio_median: f64,
+    /// JPS's median time over this planner's (`None` without a JPS run).
+    vs_jps: Option<f64>,
     /// Cost over flat A*'s exact cost, minus one, in percent.
     subopt_mean: f64,
     subopt_p95: f64,
@@ -116,6 +121,11 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
     }
     let flat_times = sorted(solved.iter().map(|q| q.answers[0].micros).collect());
     let flat_median = median(&flat_times);
+    let jps_median = planners.iter().position(|p| p == JPS).map(|k| {
+        median(&sorted(
+            solved.iter().map(|q| q.answers[k].micros).collect(),
+        ))
+    });
     for (k, name) in planners.iter().enumerate() {
         let times = sorted(solved.iter().map(|q| q.answers[k].micros).collect());
         let ratios = sorted(
@@ -151,6 +161,9 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
                 0.0
             },
             ratio_median: median(&ratios),
+            vs_jps: jps_median
+                .filter(|_| median_us > 0.0)
+                .map(|j| j / median_us),
             subopt_mean: mean(&subopt),
             subopt_p95: percentile(&subopt_sorted, 0.95),
             subopt_max: subopt_sorted.last().copied().unwrap_or(0.0),
@@ -255,6 +268,7 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
         "p95 us",
         "speedup",
         "q-ratio",
+        "vs jps",
         "subopt mean",
         "p95",
         "max",
@@ -274,6 +288,8 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
                 fmt_us(p.p95_us),
                 format!("{:.1}x", p.speedup),
                 format!("{:.1}x", p.ratio_median),
+                p.vs_jps
+                    .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x")),
                 pct(p.subopt_mean),
                 pct(p.subopt_p95),
                 pct(p.subopt_max),
@@ -340,6 +356,7 @@ pub(super) fn summary_json(s: &Summary) -> Value {
                     "mean_us": round(p.mean_us, 3),
                     "speedup": round(p.speedup, 3),
                     "query_ratio_median": round(p.ratio_median, 3),
+                    "vs_jps": p.vs_jps.map(|r| round(r, 3)),
                     "subopt_mean_pct": round(p.subopt_mean, 5),
                     "subopt_p95_pct": round(p.subopt_p95, 5),
                     "subopt_max_pct": round(p.subopt_max, 5),
@@ -402,6 +419,7 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
             "mean_us",
             "speedup",
             "query_ratio_median",
+            "vs_jps",
             "subopt_mean_pct",
             "subopt_p95_pct",
             "subopt_max_pct",
@@ -449,6 +467,7 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
                 format!("{:.3}", p.mean_us),
                 format!("{:.3}", p.speedup),
                 format!("{:.3}", p.ratio_median),
+                p.vs_jps.map_or_else(String::new, |r| format!("{r:.3}")),
                 format!("{:.5}", p.subopt_mean),
                 format!("{:.5}", p.subopt_p95),
                 format!("{:.5}", p.subopt_max),

@@ -96,11 +96,16 @@ fn bench_prints_tables_and_writes_the_same_figures() {
         assert!(out.contains(needle), "stdout lacks {needle:?}:\n{out}");
     }
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("toys ")).collect();
-    assert_eq!(rows.len(), 3, "astar and hpa rows, hierarchy row:\n{out}");
+    assert_eq!(
+        rows.len(),
+        4,
+        "astar, hpa and jps rows, hierarchy row:\n{out}"
+    );
     assert!(
-        rows[0].contains("astar") && rows[1].contains("hpa"),
+        rows[0].contains("astar") && rows[1].contains("hpa") && rows[2].contains("jps"),
         "{out}"
     );
+    assert!(out.contains("vs jps"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("all ")), "{out}");
 
     let v: serde_json::Value =
@@ -112,13 +117,14 @@ fn bench_prints_tables_and_writes_the_same_figures() {
     assert_eq!(set["maps"], 1);
     assert_eq!(set["queries"], 6);
     assert_eq!(set["unreachable"], 1);
-    for planner in ["astar", "hpa"] {
+    for planner in ["astar", "hpa", "jps"] {
         let p = &set["planners"][planner];
         for field in [
             "median_us",
             "p95_us",
             "speedup",
             "query_ratio_median",
+            "vs_jps",
             "subopt_mean_pct",
             "subopt_p95_pct",
             "subopt_max_pct",
@@ -130,6 +136,16 @@ fn bench_prints_tables_and_writes_the_same_figures() {
         assert!(p["subopt_mean_pct"].as_f64().unwrap() >= 0.0);
     }
     assert_eq!(set["planners"]["astar"]["subopt_max_pct"], 0.0);
+    // JPS is exact, and the hierarchy's time against it is the ratio of medians.
+    assert_eq!(set["planners"]["jps"]["subopt_max_pct"], 0.0);
+    assert!((set["planners"]["jps"]["vs_jps"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    let jps_median = set["planners"]["jps"]["median_us"].as_f64().unwrap();
+    let hpa_median = set["planners"]["hpa"]["median_us"].as_f64().unwrap();
+    let vs = set["planners"]["hpa"]["vs_jps"].as_f64().unwrap();
+    assert!(
+        (vs - jps_median / hpa_median).abs() <= 1e-3 * vs.max(1.0),
+        "{set}"
+    );
     assert!((set["planners"]["astar"]["speedup"].as_f64().unwrap() - 1.0).abs() < 1e-9);
     for field in [
         "build_ms_median",
@@ -164,6 +180,14 @@ fn bench_prints_tables_and_writes_the_same_figures() {
     assert!(lines[3].starts_with("map,toys,tiny,60,40,"));
     let cols = lines[0].split(',').count();
     assert!(lines.iter().all(|l| l.split(',').count() == cols));
+
+    // `--no-jps` leaves JPS out.
+    let o = tierpath(&["bench", s(&dir), "--buckets", "all", "--no-jps"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("toys ")).collect();
+    assert_eq!(rows.len(), 3, "astar and hpa rows, hierarchy row:\n{out}");
+    assert!(!rows.iter().any(|r| r.contains("jps")), "{out}");
 }
 
 #[test]
