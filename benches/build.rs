@@ -79,6 +79,7 @@ fn saved_file(name: &str) -> PathBuf {
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("build: skipped: ../shared/movingai not found");
         return;

@@ -142,6 +142,7 @@ fn run_pathfinding(maps: &[BenchMap], costs: &mut Vec<u64>) {
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("flat: skipped: ../shared/movingai not found");
         return;

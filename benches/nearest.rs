@@ -98,6 +98,7 @@ fn flat(grid: &Grid, cache: &mut SearchCache, s: Point, targets: &[Point]) -> Op
 }
 
 fn main() {
+    common::help_first();
     let Some(cases) = setup() else {
         println!("nearest: skipped: ../shared/movingai not found");
         return;

@@ -321,6 +321,7 @@ fn reprice(grid: &Grid, q: &Query, cells: &[Point]) -> (f64, Option<&'static str
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("peers: skipped: ../shared/movingai not found");
         return;

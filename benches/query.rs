@@ -104,6 +104,7 @@ fn median_query_time(
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("query: skipped: ../shared/movingai not found");
         return;

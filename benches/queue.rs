@@ -95,6 +95,7 @@ fn serve_all(
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("queue: skipped: ../shared/movingai not found");
         return;

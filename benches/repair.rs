@@ -80,6 +80,7 @@ fn percentile(mut xs: Vec<f64>, q: f64) -> f64 {
 }
 
 fn main() {
+    common::help_first();
     let Some(root) = common::movingai_root() else {
         println!("repair: skipped: ../shared/movingai not found");
         return;

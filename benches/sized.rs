@@ -168,6 +168,7 @@ fn median_query_time(
 }
 
 fn main() {
+    common::help_first();
     let Some(maps) = setup() else {
         println!("sized: skipped: ../shared/movingai not found");
         return;

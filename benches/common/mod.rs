@@ -23,6 +23,16 @@ use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheC
 use tierpath::io::{self, BucketFilter, ScenarioQuery};
 use tierpath::{Grid, Point};
 
+/// Answers `cargo bench --bench NAME -- --help` (or `-h`) at once: criterion
+/// prints its options and the process ends, before any map is loaded. Call
+/// first in every bench's `main`.
+pub fn help_first() {
+    if std::env::args().skip(1).any(|a| a == "--help" || a == "-h") {
+        // Parsing the arguments prints the help and exits.
+        let _ = Criterion::default().configure_from_args();
+    }
+}
+
 /// How many of the highest buckets count as "long".
 pub const TOP_BUCKETS: u32 = 10;
 
