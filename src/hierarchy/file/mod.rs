@@ -42,6 +42,7 @@ use std::path::Path;
 use thiserror::Error;
 
 mod codec;
+mod edges;
 mod layout;
 #[cfg(test)]
 mod tests;

@@ -193,7 +193,7 @@ fn forged_content_is_rejected_in_order() {
         })
         .unwrap();
     bad_transition.entrances.cells[0] = wall;
-    assert!(rejection(&bad_transition, false).contains("misplaced"));
+    assert!(rejection(&bad_transition, false).contains("transitions differ"));
 }
 
 #[test]

@@ -6,10 +6,11 @@ use rayon::prelude::*;
 
 use super::LoadError;
 use super::codec::invalid;
-use super::layout::{Content, check_offsets};
-use crate::grid::{Grid, pack64};
-use crate::hierarchy::BuildSettings;
-use crate::preprocess::{ClusterGraph, ClusterLayout, DeadEnds, Entrances, NO_NODE};
+use super::edges::{check_edges, check_landmarks};
+use super::layout::Content;
+use crate::grid::{CornerRule, Grid, pack64};
+use crate::hierarchy::{BuildSettings, StageStats};
+use crate::preprocess::{DeadEnds, Entrances, NO_NODE, find_entrances};
 use crate::tiled::{TILE, TileColumn};
 
 pub(super) fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), LoadError> {
@@ -20,38 +21,69 @@ pub(super) fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), Loa
     Ok(())
 }
 
-/// Checks parsed content against `grid`.
+/// Checks parsed content against `grid` (see the module docs).
 pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadError> {
-    let (settings, dead_ends, entrances, graph, landmarks, _) = content;
-    validate(grid, settings, dead_ends, entrances, graph)?;
-    let n = entrances.cells.len();
-    if landmarks.count > 16
-        || landmarks.nodes.len() != landmarks.count as usize
-        || landmarks.dist.len() != n * landmarks.count as usize
+    let (settings, dead_ends, entrances, graph, landmarks, stages) = content;
+    check_stats(stages)?;
+    let d = dead_ends;
+    let blocks = d.block_end.len();
+    // The cell table (a million cells on the largest maps) and the
+    // entrances beside the edges and their stored paths (themselves checked
+    // in parallel); the errors are reported in this order.
+    let ((cells, transitions), edges) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    check_anchors(grid, &d.cell_anchor, blocks)?;
+                    check_blocks(d)?;
+                    check_islands(grid, settings, d)
+                },
+                || check_entrances(grid, settings, entrances),
+            )
+        },
+        || check_edges(grid, settings, entrances, graph),
+    );
+    cells?;
+    transitions?;
+    edges?;
+    check_landmarks(settings, graph, landmarks, entrances.cells.len())
+}
+
+/// Stage times are finite and not negative (they are printed).
+fn check_stats(stages: &[StageStats]) -> Result<(), LoadError> {
+    if stages
+        .iter()
+        .any(|s| !s.seconds.is_finite() || s.seconds < 0.0)
     {
-        return Err(invalid("landmark tables have the wrong shape"));
+        return Err(invalid("a stage time is not a finite, non-negative number"));
     }
-    check_below(&landmarks.nodes, n.max(1), "landmarks")?;
     Ok(())
 }
 
-/// Checks every invariant a query relies on.
-fn validate(
-    grid: &Grid,
-    settings: &BuildSettings,
-    d: &DeadEnds,
-    e: &Entrances,
-    g: &ClusterGraph,
-) -> Result<(), LoadError> {
+/// The transitions and links are exactly those the settings place on this
+/// map: recomputed (stage 3 scans only the borders) and compared. This
+/// holds every transition on a border as the entrance policy says, every
+/// link a legal move under the file's connectivity and corner rule, and a
+/// repair that re-places the transitions of a border finds the same ones.
+fn check_entrances(grid: &Grid, s: &BuildSettings, e: &Entrances) -> Result<(), LoadError> {
+    let fresh = find_entrances(grid, &s.movement, s.cluster_size, &s.entrances);
+    if fresh.cells != e.cells || fresh.cluster_first != e.cluster_first {
+        return Err(invalid(
+            "transitions differ from those the settings place on this map",
+        ));
+    }
+    if fresh.links != e.links || fresh.entrances != e.entrances {
+        return Err(invalid(
+            "links differ from those the settings place on this map",
+        ));
+    }
+    Ok(())
+}
+
+/// The block forest's tables: lengths agree, preorder ranges nest, indices
+/// in range.
+fn check_blocks(d: &DeadEnds) -> Result<(), LoadError> {
     let blocks = d.block_end.len();
-    // The cell table (a million cells on the largest maps) and the stored
-    // paths are checked side by side; each is the bulk of its half.
-    let (anchors, rest) = rayon::join(
-        || check_anchors(grid, &d.cell_anchor, blocks),
-        || validate_graph(grid, settings, e, g),
-    );
-    anchors?;
-    rest?;
     if d.block_island.len() != blocks {
         return Err(invalid("block tables differ in length"));
     }
@@ -67,7 +99,85 @@ fn validate(
         return Err(invalid("island tables differ in length"));
     }
     check_below(&d.island_core, blocks, "island cores")?;
+    Ok(())
+}
 
+/// The islands agree with the map: two cells one legal move apart share
+/// their island (only straight moves need checking, and diagonal ones when
+/// corners may be cut both ways blocked), and every island holds as many
+/// cells as its size says. Row pairs in parallel, each row's islands decoded
+/// once per tile.
+fn check_islands(grid: &Grid, s: &BuildSettings, d: &DeadEnds) -> Result<(), LoadError> {
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    let squeeze = s.movement.diagonals() && s.movement.corners == CornerRule::Always;
+    // A row's islands, decoded a tile at a time.
+    let a = &d.cell_anchor;
+    let island_row = |y: usize, out: &mut Vec<u32>| {
+        out.clear();
+        let (start, end) = (y * w, (y + 1) * w);
+        let mut i = start;
+        while i < end {
+            let t = i / TILE;
+            let stop = ((t + 1) * TILE).min(end);
+            let mask = a.present[t];
+            if a.row[t] == NO_NODE {
+                let island = d.block_island.get(a.value[t] as usize).copied();
+                out.extend((i..stop).map(|j| {
+                    if mask >> (j % TILE) & 1 == 0 {
+                        NO_NODE
+                    } else {
+                        island.unwrap_or(NO_NODE)
+                    }
+                }));
+            } else {
+                out.extend((i..stop).map(|j| match a.get(j) {
+                    NO_NODE => NO_NODE,
+                    b => d.block_island[b as usize],
+                }));
+            }
+            i = stop;
+        }
+    };
+    let bad = (0..h)
+        .into_par_iter()
+        .with_min_len(32)
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(top, below), y| {
+                island_row(y, top);
+                let joined = |a: u32, b: u32| a == NO_NODE || b == NO_NODE || a == b;
+                if top.windows(2).any(|p| !joined(p[0], p[1])) {
+                    return true;
+                }
+                if y + 1 == h {
+                    return false;
+                }
+                island_row(y + 1, below);
+                if top.iter().zip(below.iter()).any(|(a, b)| !joined(*a, *b)) {
+                    return true;
+                }
+                squeeze
+                    && (top.iter().zip(&below[1..]).any(|(a, b)| !joined(*a, *b))
+                        || top[1..]
+                            .iter()
+                            .zip(below.iter())
+                            .any(|(a, b)| !joined(*a, *b)))
+            },
+        )
+        .any(|b| b);
+    if bad {
+        return Err(invalid("two neighbouring cells lie on different islands"));
+    }
+    let mut counts = vec![0u32; d.island_sizes.len()];
+    let mut per_block = vec![0u32; d.block_end.len()];
+    d.cell_anchor.count_values(&mut per_block);
+    for (b, n) in per_block.iter().enumerate() {
+        let i = d.block_island[b] as usize;
+        counts[i] = counts[i].saturating_add(*n);
+    }
+    if counts != d.island_sizes {
+        return Err(invalid("island sizes differ from the cells on each island"));
+    }
     Ok(())
 }
 
@@ -161,104 +271,4 @@ pub(super) fn check_anchors(
     Err(invalid(format!(
         "tile {t} of the cell table is not in canonical form"
     )))
-}
-
-/// The transitions, links, edges and stored paths.
-fn validate_graph(
-    grid: &Grid,
-    settings: &BuildSettings,
-    e: &Entrances,
-    g: &ClusterGraph,
-) -> Result<(), LoadError> {
-    let cells = grid.len();
-    let layout = ClusterLayout::new(grid, settings.cluster_size);
-    let nodes = e.cells.len();
-    check_below(&e.cells, cells, "transition cells")?;
-    check_offsets(&e.cluster_first, layout.count() + 1, nodes, "cluster")?;
-    // The transitions per cluster in parallel (the largest maps have tens of
-    // thousands), beside the tables; then the stored paths (hundreds of
-    // thousands of moves) per node in parallel.
-    let (placed, tables) = rayon::join(
-        || {
-            (0..layout.count())
-                .into_par_iter()
-                .with_min_len(64)
-                .try_for_each(|c| {
-                    for i in e.cluster_first[c]..e.cluster_first[c + 1] {
-                        let cell = e.cells[i as usize];
-                        let p = grid.point_of(crate::CellIndex(cell));
-                        if layout.cluster_of(p) as usize != c || !grid.is_passable(p) {
-                            return Err(invalid(format!("transition {i} is misplaced")));
-                        }
-                    }
-                    Ok(())
-                })
-        },
-        || {
-            let nodes = nodes as u64;
-            if e.links.iter().fold(false, |bad, (a, b)| {
-                bad | (*a as u64 >= nodes) | (*b as u64 >= nodes)
-            }) {
-                return Err(invalid("link to a missing transition"));
-            }
-            check_offsets(&g.edge_first, nodes as usize + 1, g.edge_to.len(), "edge")?;
-            check_below(&g.edge_to, nodes as usize, "edge targets")?;
-            if g.edge_cost.len() != g.edge_to.len() {
-                return Err(invalid("edge costs differ in length from edges"));
-            }
-            if !g.path_first.is_empty() || !g.path_codes.is_empty() {
-                check_offsets(
-                    &g.path_first,
-                    g.edge_to.len() + 1,
-                    g.path_codes.len(),
-                    "path",
-                )?;
-            }
-            Ok(())
-        },
-    );
-    placed?;
-    tables?;
-    if !g.path_first.is_empty() || !g.path_codes.is_empty() {
-        // Every stored path must walk, by legal moves, from its edge's source
-        // to its target: queries copy them without further checks. Walks
-        // run on padded nodes, each transition's found once.
-        let node_at: Vec<crate::grid::Node> = e
-            .cells
-            .par_iter()
-            .map(|c| grid.node(grid.point_of(crate::CellIndex(*c))))
-            .collect();
-        (0..nodes)
-            .into_par_iter()
-            .with_min_len(256)
-            .try_for_each(|v| {
-                let from = node_at[v];
-                for edge in g.edge_first[v] as usize..g.edge_first[v + 1] as usize {
-                    let Some(codes) = g.edge_path(edge) else {
-                        continue;
-                    };
-                    // Walk on padded nodes: a legal move only ever reaches a
-                    // passable cell, so the walk cannot leave the map.
-                    let mut n = from;
-                    for c in codes {
-                        let step = (*c < 8)
-                            .then(|| grid.neighbor_in(n, *c, &settings.movement))
-                            .flatten();
-                        let Some((m, _)) = step else {
-                            return Err(invalid(format!(
-                                "stored path of edge {edge} makes an illegal move"
-                            )));
-                        };
-                        n = m;
-                    }
-                    if n != node_at[g.edge_to[edge] as usize] {
-                        return Err(invalid(format!(
-                            "stored path of edge {edge} ends off its target"
-                        )));
-                    }
-                }
-                Ok(())
-            })?;
-    }
-    Ok(())
 }
