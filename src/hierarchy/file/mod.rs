@@ -43,6 +43,8 @@ use thiserror::Error;
 
 mod codec;
 mod edges;
+#[cfg(test)]
+mod forge;
 mod layout;
 #[cfg(test)]
 mod tests;
