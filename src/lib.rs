@@ -79,7 +79,8 @@ mod sized;
 mod tiled;
 
 pub use dynamic::{
-    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
+    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer, LayerId,
+    PlayerView, RepairReport,
 };
 pub use grid::{
     CellIndex, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE, Movement,

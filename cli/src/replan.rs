@@ -274,7 +274,9 @@ pub fn run(args: Args) -> CliResult {
                 out.extend(layers.set_terrain(&weights));
                 out
             }
-            Step::Field(p, r, peak) => layers.add_field(field_layer, *p, *r, *peak),
+            Step::Field(p, r, peak) => layers
+                .add_field(field_layer, *p, *r, *peak)
+                .expect("the layer is these layers' own"),
         };
         let t = Instant::now();
         let report = world.apply(&edits)?;
