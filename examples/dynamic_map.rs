@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Danger around the gap: cells near (24, 13) cost up to 6x more.
     let danger = layers.add_layer("danger");
-    let edits = layers.add_field(danger, Point::new(24, 13), 6, 500);
+    let edits = layers.add_field(danger, Point::new(24, 13), 6, 500)?;
     let report = world.apply(&edits)?;
     println!(
         "danger zone: {} cells re-weighted, clusters {:?} repaired",

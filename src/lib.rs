@@ -85,7 +85,8 @@ pub use contraction::{
     ContractionScratch, FORBIDDEN,
 };
 pub use dynamic::{
-    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, LayerId, PlayerView, RepairReport,
+    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer, LayerId,
+    PlayerView, RepairReport,
 };
 pub use grid::{
     CellIndex, Clearance, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE,

@@ -271,8 +271,13 @@ fn default_map(file: &Path) -> CliResult<PathBuf> {
 /// bytes.
 fn file_header(file: &Path) -> std::io::Result<(u64, Option<u32>)> {
     use std::io::Read;
+    // Only a regular file: opening a FIFO would block.
+    let meta = std::fs::metadata(file)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let len = meta.len();
     let mut f = std::fs::File::open(file)?;
-    let len = f.metadata()?.len();
     let mut head = Vec::with_capacity(12);
     Read::by_ref(&mut f).take(12).read_to_end(&mut head)?;
     let version = (head.len() == 12 && &head[..8] == MAGIC)

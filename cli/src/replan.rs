@@ -210,6 +210,9 @@ fn default_script(grid: &Grid, rng: &mut Rng) -> Vec<(usize, String, Step)> {
     steps
 }
 
+/// The longest edit script read.
+const MAX_SCRIPT_BYTES: u64 = 64 << 20;
+
 /// Runs `tierpath replan`.
 pub fn run(args: Args) -> CliResult {
     let map = match args.map {
@@ -220,6 +223,15 @@ pub fn run(args: Args) -> CliResult {
     let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let steps = match &args.script {
         Some(f) => {
+            // A regular file of sane size only (a device or FIFO would never end).
+            let meta = std::fs::metadata(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            if !meta.is_file() || meta.len() > MAX_SCRIPT_BYTES {
+                return Err(format!(
+                    "{}: not a regular file of at most {MAX_SCRIPT_BYTES} bytes",
+                    f.display()
+                )
+                .into());
+            }
             let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
             parse_script(&text, &f.display().to_string())?
         }
@@ -304,7 +316,9 @@ pub fn run(args: Args) -> CliResult {
                 out.extend(layers.set_terrain(&weights));
                 out
             }
-            Step::Field(p, r, peak) => layers.add_field(field_layer, *p, *r, *peak),
+            Step::Field(p, r, peak) => layers
+                .add_field(field_layer, *p, *r, *peak)
+                .expect("the layer is these layers' own"),
         };
         let t = Instant::now();
         let report = world.apply(&edits)?;

@@ -140,23 +140,23 @@ pub fn run() -> Result<Warmth, Box<dyn Error>> {
         &mut layers,
         warmth,
         field(&map.grid, volcano, snow, warmth_factor),
-    );
+    )?;
     scene("the volcano erupts", e, &mut grid, &mut world)?;
-    let mut e = layers.clear(warmth);
+    let mut e = layers.clear(warmth)?;
     e.extend(set(
         &mut layers,
         dread,
         field(&map.grid, tombstone, snow, dread_factor),
-    ));
+    )?);
     scene("only the tombstone", e, &mut grid, &mut world)?;
     let e = set(
         &mut layers,
         warmth,
         field(&map.grid, volcano, snow, warmth_factor),
-    );
+    )?;
     scene("the volcano and the tombstone", e, &mut grid, &mut world)?;
-    let mut e = layers.clear(warmth);
-    e.extend(layers.clear(dread));
+    let mut e = layers.clear(warmth)?;
+    e.extend(layers.clear(dread)?);
     scene("both fields removed", e, &mut grid, &mut world)?;
 
     Ok(Warmth {

@@ -10,7 +10,11 @@
 //! weight = clamp(terrain + sum of layers, 1, 65535)
 //! ```
 //!
-//! so a layer never makes a cell unwalkable (nor free). Each change returns
+//! so a layer never makes a cell unwalkable (nor free). The sum is kept in
+//! 64 bits, so no number of layers at any values can wrap it: two layers at
+//! `i32::MAX` give the largest weight, `i32::MIN` and `-1` the smallest. A
+//! [`LayerId`] names its own [`CostLayers`]: one from another is an error,
+//! never another layer. Each change returns
 //! the [`Edit`]s of the cells whose weight actually changed, for
 //! [`DynamicHierarchy::apply`](crate::DynamicHierarchy::apply), which repairs
 //! the clusters they touch; [`CostLayers::apply_to`] writes the weights into a
@@ -23,17 +27,34 @@
 //! let mut world = DynamicHierarchy::new(Hierarchy::build(grid)?);
 //! let dread = layers.add_layer("dread");
 //! // A tombstone at (24, 24): cells within 10 cost up to 4x more.
-//! world.apply(&layers.add_field(dread, Point::new(24, 24), 10, 300))?;
+//! world.apply(&layers.add_field(dread, Point::new(24, 24), 10, 300)?)?;
 //! assert!(world.grid().weight(Point::new(24, 24)).0 > 300);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::Edit;
 use crate::grid::{Grid, Point, Weight};
 
-/// A layer of a [`CostLayers`].
+/// A layer of a [`CostLayers`] (and of its clones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LayerId(u32);
+pub struct LayerId {
+    /// The identity of the [`CostLayers`] that made it.
+    owner: u64,
+    index: u32,
+}
+
+/// A [`LayerId`] that is not one of this [`CostLayers`]' layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("layer {index} belongs to another set of cost layers")]
+pub struct ForeignLayer {
+    /// The layer's index in the set that made it.
+    pub index: u32,
+}
+
+/// Identities of [`CostLayers`], unique in the process.
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
 #[derive(Debug, Clone)]
 struct Layer {
@@ -45,16 +66,18 @@ struct Layer {
 /// Terrain weights plus named layers of extra cost (see the module docs).
 ///
 /// # Performance
-/// Four bytes per cell per layer written, plus six for the terrain and the
+/// Four bytes per cell per layer written, plus ten for the terrain and the
 /// running sum; a change costs O(cells changed).
 #[derive(Debug, Clone)]
 pub struct CostLayers {
     width: u32,
     height: u32,
     terrain: Vec<u16>,
-    /// Sum of all layers per cell.
-    sum: Vec<i32>,
+    /// Sum of all layers per cell (64 bits: never wraps).
+    sum: Vec<i64>,
     layers: Vec<Layer>,
+    /// Identity, shared with clones, that its [`LayerId`]s carry.
+    owner: u64,
 }
 
 impl CostLayers {
@@ -71,6 +94,17 @@ impl CostLayers {
             terrain,
             sum: vec![0; (w * h) as usize],
             layers: Vec::new(),
+            owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// The index of `layer`, when it is one of these layers.
+    fn slot(&self, layer: LayerId) -> Result<usize, ForeignLayer> {
+        let i = layer.index as usize;
+        if layer.owner == self.owner && i < self.layers.len() {
+            Ok(i)
+        } else {
+            Err(ForeignLayer { index: layer.index })
         }
     }
 
@@ -80,12 +114,15 @@ impl CostLayers {
             name: name.to_owned(),
             values: Vec::new(),
         });
-        LayerId(self.layers.len() as u32 - 1)
+        LayerId {
+            owner: self.owner,
+            index: self.layers.len() as u32 - 1,
+        }
     }
 
     /// A layer's name.
-    pub fn name(&self, layer: LayerId) -> &str {
-        &self.layers[layer.0 as usize].name
+    pub fn name(&self, layer: LayerId) -> Result<&str, ForeignLayer> {
+        Ok(&self.layers[self.slot(layer)?].name)
     }
 
     /// The weight of `p` with every layer added (`Weight::ONE` off the map).
@@ -97,12 +134,12 @@ impl CostLayers {
     }
 
     /// The delta `layer` adds at `p` (0 off the map).
-    pub fn value(&self, layer: LayerId, p: Point) -> i32 {
-        let values = &self.layers[layer.0 as usize].values;
+    pub fn value(&self, layer: LayerId, p: Point) -> Result<i32, ForeignLayer> {
+        let values = &self.layers[self.slot(layer)?].values;
         if p.x >= self.width || p.y >= self.height || values.is_empty() {
-            return 0;
+            return Ok(0);
         }
-        values[self.index(p)]
+        Ok(values[self.index(p)])
     }
 
     fn index(&self, p: Point) -> usize {
@@ -110,33 +147,44 @@ impl CostLayers {
     }
 
     fn combined(&self, i: usize) -> Weight {
-        let w = self.terrain[i] as i64 + self.sum[i] as i64;
+        let w = self.terrain[i] as i64 + self.sum[i];
         Weight(w.clamp(1, u16::MAX as i64) as u16)
     }
 
     /// Sets `layer`'s value at each cell (cells off the map are skipped);
     /// returns the weight edits.
-    pub fn set(&mut self, layer: LayerId, cells: &[(Point, i32)]) -> Vec<Edit> {
+    pub fn set(
+        &mut self,
+        layer: LayerId,
+        cells: &[(Point, i32)],
+    ) -> Result<Vec<Edit>, ForeignLayer> {
         self.change(layer, cells.iter().map(|(p, v)| (*p, Some(*v), 0)))
     }
 
     /// Adds `delta` to `layer` at each cell (for example the cells of a path
     /// another unit has claimed); returns the weight edits.
-    pub fn add(&mut self, layer: LayerId, cells: &[Point], delta: i32) -> Vec<Edit> {
+    pub fn add(
+        &mut self,
+        layer: LayerId,
+        cells: &[Point],
+        delta: i32,
+    ) -> Result<Vec<Edit>, ForeignLayer> {
         self.change(layer, cells.iter().map(|p| (*p, None, delta)))
     }
 
     /// Adds a radial field to `layer`: `peak` at `center`, falling linearly
     /// to zero at Euclidean distance `radius`. A positive peak repels paths
     /// (danger, a tombstone), a negative one attracts them (warmth, a
-    /// volcano). Returns the weight edits.
+    /// volcano). Returns the weight edits. Any radius is fine: one past the
+    /// map covers all of it.
     pub fn add_field(
         &mut self,
         layer: LayerId,
         center: Point,
         radius: u32,
         peak: i32,
-    ) -> Vec<Edit> {
+    ) -> Result<Vec<Edit>, ForeignLayer> {
+        self.slot(layer)?;
         let cells: Vec<_> = super::disk(center, radius, self.width, self.height, false)
             .filter_map(|(p, d)| {
                 let v = (peak as f64 * (1.0 - d / radius as f64)).round() as i32;
@@ -163,17 +211,18 @@ impl CostLayers {
     }
 
     /// Clears `layer`; returns the weight edits.
-    pub fn clear(&mut self, layer: LayerId) -> Vec<Edit> {
-        let values = std::mem::take(&mut self.layers[layer.0 as usize].values);
+    pub fn clear(&mut self, layer: LayerId) -> Result<Vec<Edit>, ForeignLayer> {
+        let slot = self.slot(layer)?;
+        let values = std::mem::take(&mut self.layers[slot].values);
         let mut edits = Vec::new();
         for (i, v) in values.iter().enumerate() {
             if *v != 0 {
                 let before = self.combined(i);
-                self.sum[i] -= v;
+                self.sum[i] -= *v as i64;
                 self.push_edit(i, before, &mut edits);
             }
         }
-        edits
+        Ok(edits)
     }
 
     /// Writes every cell's combined weight into `grid` (same size), for flat
@@ -193,10 +242,11 @@ impl CostLayers {
         &mut self,
         layer: LayerId,
         cells: impl Iterator<Item = (Point, Option<i32>, i32)>,
-    ) -> Vec<Edit> {
+    ) -> Result<Vec<Edit>, ForeignLayer> {
+        let slot = self.slot(layer)?;
         let n = (self.width * self.height) as usize;
         let mut edits = Vec::new();
-        let mut values = std::mem::take(&mut self.layers[layer.0 as usize].values);
+        let mut values = std::mem::take(&mut self.layers[slot].values);
         if values.is_empty() {
             values = vec![0; n];
         }
@@ -207,12 +257,12 @@ impl CostLayers {
             let i = self.index(p);
             let before = self.combined(i);
             let new = set.unwrap_or_else(|| values[i].saturating_add(delta));
-            self.sum[i] = self.sum[i] - values[i] + new;
+            self.sum[i] += new as i64 - values[i] as i64;
             values[i] = new;
             self.push_edit(i, before, &mut edits);
         }
-        self.layers[layer.0 as usize].values = values;
-        edits
+        self.layers[slot].values = values;
+        Ok(edits)
     }
 
     fn push_edit(&self, i: usize, before: Weight, edits: &mut Vec<Edit>) {
@@ -235,7 +285,9 @@ mod tests {
         let mut l = CostLayers::new(&g);
         let a = l.add_layer("a");
         let b = l.add_layer("b");
-        let e = l.set(a, &[(Point::new(1, 1), 50), (Point::new(2, 2), -150)]);
+        let e = l
+            .set(a, &[(Point::new(1, 1), 50), (Point::new(2, 2), -150)])
+            .unwrap();
         assert_eq!(
             e,
             vec![
@@ -244,15 +296,15 @@ mod tests {
             ]
         );
         assert!(
-            l.add(b, &[Point::new(2, 2)], 20).is_empty(),
+            l.add(b, &[Point::new(2, 2)], 20).unwrap().is_empty(),
             "still clamped"
         );
         assert_eq!(l.weight(Point::new(2, 2)), Weight(1));
-        let e = l.clear(a);
+        let e = l.clear(a).unwrap();
         assert!(e.contains(&Edit::Weight(Point::new(2, 2), Weight(120))));
         assert!(e.contains(&Edit::Weight(Point::new(1, 1), Weight(300))));
-        assert_eq!(l.value(a, Point::new(1, 1)), 0);
-        assert_eq!(l.name(b), "b");
+        assert_eq!(l.value(a, Point::new(1, 1)), Ok(0));
+        assert_eq!(l.name(b), Ok("b"));
     }
 
     #[test]
@@ -260,12 +312,79 @@ mod tests {
         let g = Grid::new(21, 21).unwrap();
         let mut l = CostLayers::new(&g);
         let f = l.add_layer("volcano");
-        l.add_field(f, Point::new(10, 10), 5, -80);
+        l.add_field(f, Point::new(10, 10), 5, -80).unwrap();
         assert_eq!(l.weight(Point::new(10, 10)), Weight(20));
         assert!(l.weight(Point::new(12, 10)) > Weight(20));
         assert_eq!(l.weight(Point::new(15, 10)), Weight::ONE);
         let mut g2 = g.clone();
         l.apply_to(&mut g2);
         assert_eq!(g2.weight(Point::new(10, 10)), Weight(20));
+    }
+
+    #[test]
+    fn sums_never_wrap() {
+        let g = Grid::new(4, 4).unwrap();
+        let p = Point::new(1, 1);
+        let mut l = CostLayers::new(&g);
+        let (a, b) = (l.add_layer("a"), l.add_layer("b"));
+        l.set(a, &[(p, i32::MAX)]).unwrap();
+        l.set(b, &[(p, i32::MAX)]).unwrap();
+        assert_eq!(l.weight(p), Weight::MAX, "two layers at i32::MAX");
+        l.set(a, &[(p, i32::MIN)]).unwrap();
+        l.set(b, &[(p, -1)]).unwrap();
+        assert_eq!(l.weight(p), Weight(1), "i32::MIN and -1");
+        // Many layers at the extremes, then cleared: back to the terrain.
+        let many: Vec<LayerId> = (0..40).map(|i| l.add_layer(&i.to_string())).collect();
+        for id in &many {
+            l.add(*id, &[p], i32::MIN).unwrap();
+        }
+        assert_eq!(l.weight(p), Weight(1));
+        for id in many.iter().chain([&a, &b]) {
+            l.clear(*id).unwrap();
+        }
+        assert_eq!(l.weight(p), Weight::ONE);
+    }
+
+    #[test]
+    fn a_foreign_layer_is_an_error() {
+        let g = Grid::new(4, 4).unwrap();
+        let mut mine = CostLayers::new(&g);
+        let mut other = CostLayers::new(&g);
+        for i in 0..3 {
+            other.add_layer(&i.to_string());
+        }
+        let theirs = other.add_layer("theirs");
+        let p = Point::new(0, 0);
+        assert_eq!(mine.name(theirs), Err(ForeignLayer { index: 3 }));
+        assert!(mine.value(theirs, p).is_err());
+        assert!(mine.set(theirs, &[(p, 5)]).is_err());
+        assert!(mine.add(theirs, &[p], 5).is_err());
+        assert!(mine.add_field(theirs, p, 3, 5).is_err());
+        assert!(mine.clear(theirs).is_err());
+        // Same index, another set: still foreign.
+        let own = mine.add_layer("own");
+        let first = other.add_layer("x");
+        assert_eq!(own.index, 0);
+        let _ = first;
+        let zero_of_other = LayerId {
+            owner: other.owner,
+            index: 0,
+        };
+        assert!(mine.set(zero_of_other, &[(p, 5)]).is_err());
+        // A clone shares its layers' ids.
+        let mut copy = mine.clone();
+        assert_eq!(copy.set(own, &[(p, 50)]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn huge_radii_cover_the_map() {
+        let g = Grid::new(9, 7).unwrap();
+        let mut l = CostLayers::new(&g);
+        let f = l.add_layer("f");
+        for radius in [3_037_000_500, u32::MAX] {
+            let edits = l.add_field(f, Point::new(4, 3), radius, 1000).unwrap();
+            assert_eq!(edits.len(), 63, "radius {radius}");
+            l.clear(f).unwrap();
+        }
     }
 }

@@ -61,7 +61,7 @@ use fixedbitset::FixedBitSet;
 use thiserror::Error;
 
 pub use fog::PlayerView;
-pub use layers::{CostLayers, LayerId};
+pub use layers::{CostLayers, ForeignLayer, LayerId};
 
 use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
@@ -678,7 +678,9 @@ pub(crate) fn disk(
     height: u32,
     inclusive: bool,
 ) -> impl Iterator<Item = (Point, f64)> {
-    let r = radius as i64;
+    // Every cell is nearer than width + height: a larger radius covers the
+    // same cells, and clamped its square cannot overflow.
+    let r = (radius as i64).min(width as i64 + height as i64);
     let (cx, cy) = (center.x as i64, center.y as i64);
     let (x0, x1) = ((cx - r).max(0), (cx + r).min(width as i64 - 1));
     let (y0, y1) = ((cy - r).max(0), (cy + r).min(height as i64 - 1));

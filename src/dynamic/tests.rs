@@ -453,13 +453,13 @@ proptest! {
         let mut world = DynamicHierarchy::new(case.builder(0).build(truth.clone()).unwrap());
         for (x, y, r, peak) in &fields {
             let c = Point::new(x % case.w, y % case.h);
-            world.apply(&layers.add_field(heat, c, *r, *peak)).unwrap();
+            world.apply(&layers.add_field(heat, c, *r, *peak).unwrap()).unwrap();
             let mut g = truth.clone();
             layers.apply_to(&mut g);
             let rebuilt = case.builder(0).build(g).unwrap();
             assert_same(world.hierarchy(), &rebuilt, &format!("after a field of {peak} around {c}"));
         }
-        world.apply(&layers.clear(heat)).unwrap();
+        world.apply(&layers.clear(heat).unwrap()).unwrap();
         let rebuilt = case.builder(0).build(truth.clone()).unwrap();
         assert_same(world.hierarchy(), &rebuilt, "after clearing the layer");
     }

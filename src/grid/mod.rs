@@ -81,7 +81,7 @@ pub enum GridError {
     },
     /// Unusable movement costs.
     #[error(
-        "movement costs straight={straight} diagonal={diagonal} are unusable: need 0 < straight <= diagonal <= 2*straight"
+        "movement costs straight={straight} diagonal={diagonal} are unusable: need 0 < straight <= diagonal <= 2*straight and diagonal <= 262144"
     )]
     BadMovement {
         /// Straight cost.

@@ -116,12 +116,28 @@ impl Movement {
         cost.0 as f64 / self.straight_step().0 as f64
     }
 
-    /// Checks the rule is usable: positive costs, and a diagonal no cheaper than
-    /// a straight step and no dearer than two.
+    /// The largest base cost of a move, 2^18 = 262,144: a path through every
+    /// cell of the largest map ([`MAX_CELLS`](crate::MAX_CELLS)) by diagonal
+    /// moves onto the heaviest ground ([`Weight::MAX`]) then costs under
+    /// 2^62, so a sum of two path costs (a cost so far and an estimate, a
+    /// landmark distance and an edge) never overflows a `u64`.
+    pub const MAX_BASE_COST: u32 = 1 << 18;
+
+    /// Checks the rule is usable: positive costs, a diagonal no cheaper than
+    /// a straight step and no dearer than two, and no base cost above
+    /// [`Movement::MAX_BASE_COST`] (so no path cost can overflow).
+    ///
+    /// ```
+    /// use tierpath::Movement;
+    /// let huge = Movement { straight: u32::MAX, diagonal: u32::MAX, ..Movement::default() };
+    /// assert!(huge.validate().is_err());
+    /// assert!(Movement::default().validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<(), crate::GridError> {
         let ok = self.straight > 0
             && self.diagonal >= self.straight
-            && (self.diagonal as u64) <= 2 * self.straight as u64;
+            && (self.diagonal as u64) <= 2 * self.straight as u64
+            && self.diagonal <= Self::MAX_BASE_COST;
         if ok {
             Ok(())
         } else {
@@ -151,5 +167,28 @@ impl Movement {
 impl Default for Movement {
     fn default() -> Self {
         Movement::OCTILE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_costs_that_could_overflow_are_rejected() {
+        let with = |straight, diagonal| Movement {
+            straight,
+            diagonal,
+            ..Movement::default()
+        };
+        assert!(with(u32::MAX, u32::MAX).validate().is_err());
+        let top = Movement::MAX_BASE_COST;
+        assert!(with(top / 2, top).validate().is_ok());
+        assert!(with(top, top + 1).validate().is_err());
+        assert!(with(top + 1, top + 1).validate().is_err());
+        // The largest allowed path cost leaves room for a sum of two.
+        let moves = crate::MAX_CELLS;
+        let worst = moves as u128 * top as u128 * Weight::MAX.0 as u128;
+        assert!(2 * worst <= u64::MAX as u128, "{worst}");
     }
 }

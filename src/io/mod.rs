@@ -115,6 +115,23 @@ pub enum IoError {
         #[source]
         source: std::io::Error,
     },
+    /// Not a regular file: a directory, a device such as `/dev/zero`, or a
+    /// pipe (which could block or never end).
+    #[error("{path}: not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
+    /// Longer than any input of its format can be.
+    #[error("{path}: longer than the {limit} bytes the largest {what} can take")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// The format's bound, in bytes.
+        limit: u64,
+        /// The format.
+        what: &'static str,
+    },
     /// The file could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {
@@ -173,20 +190,34 @@ fn list_paths(paths: &[PathBuf]) -> String {
 /// `width`; the [terrain text format](self#the-terrain-text-format) otherwise.
 pub fn read_grid(path: impl AsRef<Path>) -> Result<Grid, IoError> {
     let path = path.as_ref();
-    let bytes = read_bytes(path)?;
+    let limit = if has_map_extension(path) {
+        MAX_MAP_BYTES
+    } else {
+        MAX_TERRAIN_BYTES
+    };
+    let bytes = read_bytes(path, limit, "map")?;
     let origin = path.display().to_string();
     if is_moving_ai(path, &bytes) {
+        if bytes.len() as u64 > MAX_MAP_BYTES {
+            return Err(IoError::TooLarge {
+                path: origin,
+                limit: MAX_MAP_BYTES,
+                what: "Moving AI map",
+            });
+        }
         parse_map(&bytes, &origin)
     } else {
         terrain::parse_terrain_bytes(&bytes, &origin)
     }
 }
 
-fn is_moving_ai(path: &Path, bytes: &[u8]) -> bool {
-    if path
-        .extension()
+fn has_map_extension(path: &Path) -> bool {
+    path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("map"))
-    {
+}
+
+fn is_moving_ai(path: &Path, bytes: &[u8]) -> bool {
+    if has_map_extension(path) {
         return true;
     }
     let first = lines(bytes)
@@ -202,12 +233,54 @@ fn is_moving_ai(path: &Path, bytes: &[u8]) -> bool {
 
 // ----- helpers shared by the parsers -----
 
-/// Reads a whole file, naming it on failure.
-fn read_bytes(path: &Path) -> Result<Vec<u8>, IoError> {
-    std::fs::read(path).map_err(|source| IoError::Read {
-        path: path.display().to_string(),
+/// Slack for header lines, blank lines and trailing blanks in a map file.
+const MAP_SLACK: u64 = 1 << 20;
+
+/// The longest Moving AI `.map` file read: the largest map
+/// ([`MAX_CELLS`](crate::MAX_CELLS) cells in rows of at most
+/// [`MAX_SIDE`](crate::MAX_SIDE)), a CRLF per row, and a megabyte for the
+/// header, blank lines and trailing blanks.
+pub const MAX_MAP_BYTES: u64 = crate::MAX_CELLS + 2 * crate::MAX_SIDE as u64 + MAP_SLACK;
+
+/// The longest terrain text file read: the largest map at four UTF-8 bytes a
+/// cell, plus the slack of [`MAX_MAP_BYTES`] (legend lines included).
+pub const MAX_TERRAIN_BYTES: u64 = 4 * crate::MAX_CELLS + 2 * crate::MAX_SIDE as u64 + MAP_SLACK;
+
+/// The longest scenario file read. The format does not bound the number of
+/// queries; the largest Moving AI scenario is about 200 KiB, so 256 MiB
+/// leaves room for a thousand times more.
+pub const MAX_SCENARIO_BYTES: u64 = 256 << 20;
+
+/// Reads a whole regular file of at most `limit` bytes (a `what` file),
+/// naming it on failure. Devices, pipes and directories are refused before
+/// they are opened (a FIFO would block the open); a file that grows past
+/// the limit while read is cut off there and refused.
+fn read_bytes(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, IoError> {
+    use std::io::Read;
+    let name = || path.display().to_string();
+    let read = |source| IoError::Read {
+        path: name(),
         source,
-    })
+    };
+    let meta = std::fs::metadata(path).map_err(read)?;
+    if !meta.is_file() {
+        return Err(IoError::NotAFile { path: name() });
+    }
+    let too_large = || IoError::TooLarge {
+        path: name(),
+        limit,
+        what,
+    };
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(read)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(read)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 fn parse_error(origin: &str, line: usize, message: impl Into<String>) -> IoError {
@@ -291,6 +364,54 @@ mod tests {
         assert!(e.to_string().starts_with("/definitely/not/here.map: "));
         let e = read_grid("/definitely/not/here.txt").unwrap_err();
         assert!(matches!(e, IoError::Read { .. }));
+    }
+
+    #[test]
+    fn devices_and_directories_are_refused_unread() {
+        for path in ["/dev/zero", "/dev/urandom", "/"] {
+            if !Path::new(path).exists() {
+                continue;
+            }
+            assert!(
+                matches!(read_grid(path), Err(IoError::NotAFile { .. })),
+                "{path}"
+            );
+            assert!(
+                matches!(read_map(path), Err(IoError::NotAFile { .. })),
+                "{path}"
+            );
+            let scen = read_scenario(path);
+            assert!(matches!(scen, Err(IoError::NotAFile { .. })), "{path}");
+            let terrain = read_terrain(path);
+            assert!(matches!(terrain, Err(IoError::NotAFile { .. })), "{path}");
+        }
+    }
+
+    #[test]
+    fn files_past_the_format_bound_are_refused_unread() {
+        let dir = std::env::temp_dir().join(format!("tierpath-io-bound-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A sparse file a byte past each bound: refused by its length.
+        let cases = [
+            ("huge.map", MAX_MAP_BYTES),
+            ("huge.scen", MAX_SCENARIO_BYTES),
+            ("huge.txt", MAX_TERRAIN_BYTES),
+        ];
+        for (name, limit) in cases {
+            let path = dir.join(name);
+            let f = std::fs::File::create(&path).unwrap();
+            f.set_len(limit + 1).unwrap();
+            let e = match name {
+                "huge.map" => read_map(&path).unwrap_err(),
+                "huge.scen" => read_scenario(&path).map(|_| ()).unwrap_err(),
+                _ => read_terrain(&path).unwrap_err(),
+            };
+            assert!(
+                matches!(e, IoError::TooLarge { limit: l, .. } if l == limit),
+                "{name}: {e}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

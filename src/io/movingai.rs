@@ -8,7 +8,7 @@ use crate::{Grid, MAX_CELLS, MAX_SIDE, Point};
 /// Reads a Moving AI `.map` file (see [`parse_map`]).
 pub fn read_map(path: impl AsRef<Path>) -> Result<Grid, IoError> {
     let path = path.as_ref();
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(path, super::MAX_MAP_BYTES, "Moving AI map")?;
     parse_map(&bytes, &path.display().to_string())
 }
 

@@ -41,7 +41,7 @@ pub struct Scenario {
 /// Reads a Moving AI `.scen` file (see [`parse_scenario`]).
 pub fn read_scenario(path: impl AsRef<Path>) -> Result<Scenario, IoError> {
     let path = path.as_ref();
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(path, super::MAX_SCENARIO_BYTES, "scenario")?;
     parse_scenario(&bytes, &path.display().to_string())
 }
 

@@ -21,7 +21,7 @@ const DEFAULT_LEGEND: [(char, &str, Option<Weight>); 6] = [
 pub fn read_terrain(path: impl AsRef<Path>) -> Result<Grid, IoError> {
     let path = path.as_ref();
     let origin = path.display().to_string();
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(path, super::MAX_TERRAIN_BYTES, "terrain map")?;
     parse_terrain_bytes(&bytes, &origin)
 }
 

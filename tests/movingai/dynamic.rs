@@ -110,7 +110,7 @@ fn repairs_on_real_maps_answer_like_rebuilds() {
                             )
                         })
                         .collect();
-                    e.extend(layers.add_field(heat, p, 8, 200));
+                    e.extend(layers.add_field(heat, p, 8, 200).unwrap());
                     e
                 }
             };

@@ -190,3 +190,31 @@ fn info_rejects_damaged_and_foreign_files_cleanly() {
         "cannot read",
     );
 }
+
+#[test]
+fn devices_and_pipes_are_refused_at_once() {
+    // /dev/zero never ends; each command refuses it before reading a byte.
+    if std::path::Path::new("/dev/zero").exists() {
+        let o = tierpath(&["preprocess", "/dev/zero"]);
+        assert!(stdout(&o).contains("not a regular file"), "{}", stdout(&o));
+        assert_fails(&o, "failed");
+        assert_fails(&tierpath(&["info", "/dev/zero"]), "not a regular file");
+        assert_fails(
+            &tierpath(&["replan", "--script", "/dev/zero"]),
+            "not a regular file",
+        );
+    }
+    // A FIFO would block the open of a `.tph`.
+    let dir = scratch("fifo");
+    let a = map(&dir, "a.map", MapKind::Caves, 5);
+    let fifo = dir.join("pipe.tph");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|st| st.success()) {
+        assert_fails(
+            &tierpath(&["info", s(&fifo), "--map", s(&a)]),
+            "not a regular file",
+        );
+    } else {
+        eprintln!("skipped the FIFO case: mkfifo is not available");
+    }
+}

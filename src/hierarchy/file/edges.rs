@@ -1,0 +1,366 @@
+//! The checks of the cluster graph and the landmarks against the map: every
+//! edge stands for a legal path of exactly its cost, and no sum of costs a
+//! query, a repair or a landmark refresh makes can overflow.
+//!
+//! - an edge between clusters is one of the entrances' links (recomputed
+//!   from the map, see `validate`), a legal move of exactly the move's cost,
+//!   and every link is two such edges;
+//! - an edge inside a cluster joins two transitions of that cluster; a
+//!   stored path is walked by legal moves to its target and its cost summed,
+//!   which must be the edge's; an unstored edge's cost is at least the
+//!   straight-line bound and at most what a path inside the cluster can cost,
+//!   and its ends lie in one component of the cluster (labelled once per
+//!   cluster that needs it), so refining it always finds a path;
+//! - every landmark distance is 0 at its landmark, never more than the
+//!   distance along an edge allows (`d(w) <= d(v) + cost`, so the bound it
+//!   gives stays consistent), and small enough to add to.
+
+use rayon::prelude::*;
+
+use super::LoadError;
+use super::codec::invalid;
+use crate::grid::{CornerRule, Grid, Movement, Node, Point, Weight, direction_code};
+use crate::hierarchy::BuildSettings;
+use crate::preprocess::{ClusterGraph, Entrances, Landmarks, UNREACHED};
+
+/// The dearest single move: a diagonal onto the heaviest cell.
+pub(super) fn max_step(m: &Movement) -> u64 {
+    m.diagonal.max(m.straight) as u64 * Weight::MAX.0 as u64
+}
+
+/// The cost of the move from `a` to the neighbouring `b` (`b`'s weight).
+fn move_cost(grid: &Grid, m: &Movement, a: Point, b: Point) -> u64 {
+    let base = if a.x != b.x && a.y != b.y {
+        m.diagonal
+    } else {
+        m.straight
+    };
+    base as u64 * grid.weight(b).0 as u64
+}
+
+/// The legal move from `a` to `b` (neighbours or not): its cost, or `None`.
+fn legal_move(grid: &Grid, m: &Movement, a: Point, b: Point) -> Option<u64> {
+    let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
+    if dx.abs() > 1 || dy.abs() > 1 || (dx, dy) == (0, 0) {
+        return None;
+    }
+    let (to, _) = grid.neighbor_in(grid.node(a), direction_code(dx, dy), m)?;
+    (to == grid.node(b)).then(|| move_cost(grid, m, a, b))
+}
+
+/// Per-thread scratch of the in-cluster component labels, kept per run of
+/// passable cells along a row (open ground makes few runs).
+struct Components {
+    /// The cluster labelled, `u32::MAX` for none yet.
+    cluster: u32,
+    /// Runs of passable cells of each row of the cluster: `(first x, last x)`
+    /// relative to the cluster, in row order.
+    runs: Vec<(u32, u32)>,
+    /// `runs[row_first[r]..row_first[r + 1]]` are row `r`'s.
+    row_first: Vec<u32>,
+    /// Union-find parent of each run, then its component.
+    parent: Vec<u32>,
+}
+
+fn root(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let up = parent[i as usize];
+        parent[i as usize] = parent[up as usize];
+        i = up;
+    }
+    i
+}
+
+impl Components {
+    fn new() -> Self {
+        Components {
+            cluster: u32::MAX,
+            runs: Vec::new(),
+            row_first: Vec::new(),
+            parent: Vec::new(),
+        }
+    }
+
+    /// Labels cluster `c`'s components (moves inside its rectangle) unless
+    /// already done. Straight moves join any two passable neighbours, and a
+    /// diagonal move joins cells a straight detour inside the rectangle
+    /// already joins, except when corners may be cut past two walls: so runs
+    /// are joined where they overlap the run above (or touch it diagonally,
+    /// in that case).
+    fn label(&mut self, grid: &Grid, m: &Movement, e: &Entrances, c: u32) {
+        if self.cluster == c {
+            return;
+        }
+        self.cluster = c;
+        let (x0, y0, x1, y1) = e.layout.bounds(c);
+        let slack = (m.diagonals() && m.corners == CornerRule::Always) as u32;
+        let (passable, pw) = (grid.passable_slice(), grid.padded_width() as usize);
+        let (runs, row_first, parent) = (&mut self.runs, &mut self.row_first, &mut self.parent);
+        runs.clear();
+        row_first.clear();
+        parent.clear();
+        for y in y0..=y1 {
+            row_first.push(runs.len() as u32);
+            let at = (y as usize + 1) * pw + 1;
+            let row = &passable[at + x0 as usize..=at + x1 as usize];
+            let mut x = 0;
+            while x < row.len() {
+                if !row[x] {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                while x < row.len() && row[x] {
+                    x += 1;
+                }
+                runs.push((start as u32, x as u32 - 1));
+            }
+        }
+        row_first.push(runs.len() as u32);
+        parent.extend(0..runs.len() as u32);
+        for r in 1..row_first.len() - 1 {
+            let above = row_first[r - 1] as usize..row_first[r] as usize;
+            let here = row_first[r] as usize..row_first[r + 1] as usize;
+            let (mut i, mut j) = (above.start, here.start);
+            while i < above.end && j < here.end {
+                let ((a0, a1), (b0, b1)) = (runs[i], runs[j]);
+                if a0 <= b1 + slack && b0 <= a1 + slack {
+                    let (ra, rb) = (root(parent, i as u32), root(parent, j as u32));
+                    parent[ra.max(rb) as usize] = ra.min(rb);
+                }
+                if a1 < b1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+        }
+    }
+
+    /// The component of `p` in the labelled cluster, `None` when blocked.
+    fn component(&mut self, e: &Entrances, p: Point) -> Option<u32> {
+        let (x0, y0, _, _) = e.layout.bounds(self.cluster);
+        let (x, r) = (p.x - x0, (p.y - y0) as usize);
+        let row = self.row_first[r] as usize..self.row_first[r + 1] as usize;
+        let i = self.runs[row.clone()].partition_point(|(_, last)| *last < x) + row.start;
+        (i < row.end && self.runs[i].0 <= x).then(|| root(&mut self.parent, i as u32))
+    }
+
+    /// Whether `a` and `b` (in the labelled cluster) are joined inside it.
+    fn joined(&mut self, e: &Entrances, a: Point, b: Point) -> bool {
+        let ca = self.component(e, a);
+        ca.is_some() && ca == self.component(e, b)
+    }
+}
+
+/// Checks the edges of the cluster graph (see the module docs); `e` has
+/// been checked to be the map's entrances.
+pub(super) fn check_edges(
+    grid: &Grid,
+    settings: &BuildSettings,
+    e: &Entrances,
+    g: &ClusterGraph,
+) -> Result<(), LoadError> {
+    let m = &settings.movement;
+    let nodes = e.cells.len();
+    super::validate::check_below(&g.edge_to, nodes, "edge targets")?;
+    if g.edge_cost.len() != g.edge_to.len() {
+        return Err(invalid("edge costs differ in length from edges"));
+    }
+    if settings.keep_paths {
+        super::layout::check_offsets(&g.path_first, g.edges() + 1, g.path_codes.len(), "path")?;
+    } else if !g.path_first.is_empty() || !g.path_codes.is_empty() {
+        return Err(invalid("stored paths in a file saved without keep_paths"));
+    }
+    if e.links
+        .iter()
+        .any(|(a, b)| *a as usize >= nodes || *b as usize >= nodes)
+    {
+        return Err(invalid("link to a missing transition"));
+    }
+    // Each node's links (a node has at most a few), as CSR.
+    let mut link_first = vec![0u32; nodes + 1];
+    for (a, b) in &e.links {
+        link_first[*a as usize + 1] += 1;
+        link_first[*b as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        link_first[i + 1] += link_first[i];
+    }
+    let mut link_to = vec![0u32; link_first[nodes] as usize];
+    let mut fill = link_first.clone();
+    for (a, b) in &e.links {
+        link_to[fill[*a as usize] as usize] = *b;
+        fill[*a as usize] += 1;
+        link_to[fill[*b as usize] as usize] = *a;
+        fill[*b as usize] += 1;
+    }
+    let point = |v: u32| grid.point_of(crate::CellIndex(e.cells[v as usize]));
+    let area = settings.cluster_size as u64 * settings.cluster_size as u64;
+    let max_intra = area * max_step(m);
+    let min_weight = grid.min_weight().0 as u64;
+    let clusters = e.layout.count() as u32;
+    // Clusters in parallel, each with its own component scratch.
+    let counts = (0..clusters)
+        .into_par_iter()
+        .with_min_len(16)
+        .map_init(
+            Components::new,
+            |comp, c| -> Result<(u64, u64), LoadError> {
+                let (mut intra, mut inter) = (0u64, 0u64);
+                for v in e.cluster_first[c as usize]..e.cluster_first[c as usize + 1] {
+                    let a = point(v);
+                    let links = &link_to
+                        [link_first[v as usize] as usize..link_first[v as usize + 1] as usize];
+                    let mut links_seen = 0;
+                    let (first, end) = (g.edge_first[v as usize], g.edge_first[v as usize + 1]);
+                    for edge in first as usize..end as usize {
+                        let w = g.edge_to[edge];
+                        let cost = g.edge_cost.get(edge);
+                        let b = point(w);
+                        if e.layout.cluster_of(b) != c {
+                            inter += 1;
+                            let duplicate = g.edge_to[first as usize..edge].contains(&w);
+                            if !links.contains(&w) || duplicate {
+                                return Err(invalid(format!(
+                                    "edge {edge} joins two clusters but is not an entrance's link"
+                                )));
+                            }
+                            links_seen += 1;
+                            if legal_move(grid, m, a, b) != Some(cost) {
+                                return Err(invalid(format!(
+                                    "edge {edge} between clusters does not cost its move"
+                                )));
+                            }
+                            continue;
+                        }
+                        intra += 1;
+                        if w == v {
+                            return Err(invalid(format!("edge {edge} is a loop")));
+                        }
+                        let bound = m.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
+                            / Weight::ONE.0 as u64
+                            * min_weight;
+                        if cost < bound || cost > max_intra {
+                            return Err(invalid(format!(
+                                "edge {edge} costs {cost}, outside what a path in its cluster can cost"
+                            )));
+                        }
+                        if let Some(codes) = g.edge_path(edge) {
+                            check_stored_path(grid, m, edge, a, b, codes, cost)?;
+                        } else {
+                            // Refined by a straight route or a search inside
+                            // the cluster, which must find a path.
+                            comp.label(grid, m, e, c);
+                            if !comp.joined(e, a, b) {
+                                return Err(invalid(format!(
+                                    "edge {edge} joins transitions not joined inside their cluster"
+                                )));
+                            }
+                        }
+                    }
+                    if links_seen != links.len() {
+                        return Err(invalid(format!("a link of transition {v} has no edge")));
+                    }
+                }
+                Ok((intra, inter))
+            },
+        )
+        .try_reduce(|| (0, 0), |x, y| Ok((x.0 + y.0, x.1 + y.1)))?;
+    if counts != (g.intra_edges, g.inter_edges) {
+        return Err(invalid("edge counts differ from the edges"));
+    }
+    Ok(())
+}
+
+/// A stored path walks by legal moves from `a` to `b` and costs `cost`.
+fn check_stored_path(
+    grid: &Grid,
+    m: &Movement,
+    edge: usize,
+    a: Point,
+    b: Point,
+    codes: &[u8],
+    cost: u64,
+) -> Result<(), LoadError> {
+    // Walk on padded nodes: a legal move only ever reaches a passable cell,
+    // so the walk cannot leave the map.
+    let weights = grid.weight_slice();
+    let mut n: Node = grid.node(a);
+    let mut sum = 0u64;
+    for c in codes {
+        let step = (*c < 8).then(|| grid.neighbor_in(n, *c, m)).flatten();
+        let Some((next, base)) = step else {
+            return Err(invalid(format!(
+                "stored path of edge {edge} makes an illegal move"
+            )));
+        };
+        n = next;
+        sum += base as u64 * weights.map_or(Weight::ONE.0, |w| w[n.index()]) as u64;
+    }
+    if n != grid.node(b) {
+        return Err(invalid(format!(
+            "stored path of edge {edge} ends off its target"
+        )));
+    }
+    if sum != cost {
+        return Err(invalid(format!(
+            "edge {edge} costs {cost} but its stored path costs {sum}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the landmark tables against the graph (see the module docs).
+pub(super) fn check_landmarks(
+    settings: &BuildSettings,
+    g: &ClusterGraph,
+    l: &Landmarks,
+    nodes: usize,
+) -> Result<(), LoadError> {
+    let k = l.count as usize;
+    if l.count > settings.landmarks
+        || l.nodes.len() != k
+        || l.dist.len() != nodes * k
+        || (nodes == 0 && k != 0)
+    {
+        return Err(invalid("landmark tables have the wrong shape"));
+    }
+    super::validate::check_below(&l.nodes, nodes, "landmarks")?;
+    // No sum of a distance and a path cost may overflow: a distance is at
+    // most one dearest edge per node.
+    let max_edge = (settings.cluster_size as u64).pow(2) * max_step(&settings.movement);
+    let max_dist = max_edge.saturating_mul(nodes as u64);
+    for (i, n) in l.nodes.iter().enumerate() {
+        if l.get(*n, i) != 0 {
+            return Err(invalid(format!(
+                "landmark {i} is not at distance 0 from itself"
+            )));
+        }
+    }
+    (0..nodes as u32)
+        .into_par_iter()
+        .with_min_len(1024)
+        .try_for_each(|v| {
+            for i in 0..k {
+                let dv = l.get(v, i);
+                if dv == UNREACHED {
+                    continue;
+                }
+                if dv > max_dist {
+                    return Err(invalid(format!(
+                        "landmark distance of node {v} is too large"
+                    )));
+                }
+                for (w, cost, _) in g.out_edges(v) {
+                    let dw = l.get(w, i);
+                    if dw == UNREACHED || dw > dv + cost {
+                        return Err(invalid(format!(
+                            "landmark {i}'s distances break the triangle inequality at node {v}"
+                        )));
+                    }
+                }
+            }
+            Ok(())
+        })
+}

@@ -1,0 +1,305 @@
+//! The layout of a hierarchy file: the settings and sections after the
+//! header, in order, and the largest length each may claim.
+//!
+//! ```text
+//! settings            cluster size u32, connectivity u8, corner rule u8,
+//!                     straight u32, diagonal u32, single_below u32,
+//!                     max_gap u32, keep_paths u8, landmarks u32
+//! dead ends           the cell table in canonical tile form (cells u64,
+//!                     per tile its open-cell mask, shared value and mixed
+//!                     row, then the mixed rows), block ends and islands,
+//!                     island cores and sizes, two counts
+//! entrances           transition cells, cluster offsets, links, a count
+//! cluster graph       edge offsets, targets, costs, path offsets and moves,
+//!                     two counts
+//! landmarks           count, nodes, distances
+//! stats               the build's per-stage names, times and sizes
+//! ```
+//!
+//! Arrays are `(u64 length, elements)`. Every length is checked against
+//! what the map and the settings allow ([`Bounds`]) before the array is
+//! allocated. A new optional section goes after the landmarks and before the
+//! stats, behind a tag byte, so files without it keep their layout.
+
+use super::codec::{Reader, Source, Writer, invalid};
+use super::{LoadError, StageStats};
+use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::hierarchy::{BuildSettings, Hierarchy};
+use crate::preprocess::{
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks,
+};
+use crate::tiled::{TILE, TileColumn};
+
+/// Most stages a file may list.
+pub(super) const MAX_STAGES: usize = 64;
+/// Longest stage name, in bytes.
+pub(super) const MAX_STAGE_NAME: usize = 256;
+/// Most landmarks.
+pub(super) const MAX_LANDMARKS: u32 = 16;
+/// Most moves a cell has (eight neighbours).
+const MAX_MOVES: usize = 8;
+
+/// Everything a file holds after its header, parsed (not yet checked).
+pub(super) type Content = (
+    BuildSettings,
+    DeadEnds,
+    Entrances,
+    ClusterGraph,
+    Landmarks,
+    Vec<StageStats>,
+);
+
+/// Writes the settings and sections of `h` after the header.
+pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
+    let s = &h.settings;
+    w.u32(s.cluster_size);
+    w.u8(match s.movement.connectivity {
+        Connectivity::Four => 4,
+        Connectivity::Eight => 8,
+    });
+    w.u8(match s.movement.corners {
+        CornerRule::Never => 0,
+        CornerRule::IfOneFree => 1,
+        CornerRule::Always => 2,
+    });
+    w.u32(s.movement.straight);
+    w.u32(s.movement.diagonal);
+    w.u32(s.entrances.single_below);
+    w.u32(s.entrances.max_gap);
+    w.u8(s.keep_paths as u8);
+    w.u32(s.landmarks);
+
+    let d = &h.dead_ends;
+    let anchors = d.cell_anchor.canonical();
+    w.u64(anchors.len() as u64);
+    w.u64s(&anchors.present);
+    w.u32s(&anchors.value);
+    w.u32s(&anchors.row);
+    w.col32(&anchors.rows);
+    w.u32s(&d.block_end);
+    w.u32s(&d.block_island);
+    w.u32s(&d.island_core);
+    w.u32s(&d.island_sizes);
+    w.u64(d.dead_end_cells);
+    w.u64(d.articulation_cells);
+
+    let e = &h.entrances;
+    w.u32s(&e.cells);
+    w.u32s(&e.cluster_first);
+    let links: Vec<u32> = e.links.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    w.u32s(&links);
+    w.u64(e.entrances);
+
+    let g = &h.graph;
+    w.u32s(&g.edge_first);
+    w.u32s(&g.edge_to);
+    w.col64(&g.edge_cost);
+    w.u32s(&g.path_first);
+    w.bytes(&g.path_codes);
+    w.u64(g.intra_edges);
+    w.u64(g.inter_edges);
+
+    let l = &h.landmarks;
+    w.u32(l.count);
+    w.u32s(&l.nodes);
+    w.col64(&l.dist);
+
+    w.u64(h.stats.stages.len() as u64);
+    for st in &h.stats.stages {
+        w.str(&st.name);
+        w.f64(st.seconds);
+        w.u64(st.bytes);
+    }
+}
+
+/// The settings, checked to be in range (the bounds of the sections depend
+/// on them).
+fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadError> {
+    let cluster_size = r.u32("settings")?;
+    let connectivity = match r.u8("settings")? {
+        4 => Connectivity::Four,
+        8 => Connectivity::Eight,
+        c => return Err(invalid(format!("unknown connectivity {c}"))),
+    };
+    let corners = match r.u8("settings")? {
+        0 => CornerRule::Never,
+        1 => CornerRule::IfOneFree,
+        2 => CornerRule::Always,
+        c => return Err(invalid(format!("unknown corner rule {c}"))),
+    };
+    let movement = Movement {
+        connectivity,
+        corners,
+        straight: r.u32("settings")?,
+        diagonal: r.u32("settings")?,
+    };
+    movement.validate().map_err(|e| invalid(e.to_string()))?;
+    let entrances = EntrancePolicy {
+        single_below: r.u32("settings")?,
+        max_gap: r.u32("settings")?,
+    };
+    let keep_paths = match r.u8("settings")? {
+        0 => false,
+        1 => true,
+        k => return Err(invalid(format!("keep_paths is {k}, not 0 or 1"))),
+    };
+    let landmarks = r.u32("settings")?;
+    if !(2..=1024).contains(&cluster_size) {
+        return Err(invalid(format!(
+            "cluster size {cluster_size} is out of range"
+        )));
+    }
+    if landmarks > MAX_LANDMARKS {
+        return Err(invalid(format!("{landmarks} landmarks is out of range")));
+    }
+    Ok(BuildSettings {
+        cluster_size,
+        movement,
+        entrances,
+        keep_paths,
+        landmarks,
+    })
+}
+
+/// The largest length each array may claim, from the map and the settings
+/// and the arrays read before it.
+struct Bounds {
+    cells: usize,
+    tiles: usize,
+}
+
+impl Bounds {
+    fn new(grid: &Grid) -> Self {
+        Bounds {
+            cells: grid.len(),
+            tiles: TileColumn::tiles_for(grid.len()),
+        }
+    }
+    /// Blocks of the block-cut forest: at most one per passable cell and
+    /// one per pair of cells (a bridge), so at most twice the cells.
+    fn blocks(&self) -> usize {
+        2 * self.cells + 1
+    }
+}
+
+/// Checks `v` starts at 0, never decreases and ends at `end` (`end` is
+/// then the length of the array it indexes).
+pub(super) fn check_offsets(
+    v: &[u32],
+    len: usize,
+    end: usize,
+    what: &str,
+) -> Result<(), LoadError> {
+    if v.len() != len || v.first() != Some(&0) || v.last().map(|x| *x as usize) != Some(end) {
+        return Err(invalid(format!("{what} offsets have the wrong shape")));
+    }
+    // Folded without early exits, so the comparisons vectorise.
+    if v.iter()
+        .zip(&v[1..])
+        .fold(false, |bad, (a, b)| bad | (a > b))
+    {
+        return Err(invalid(format!("{what} offsets decrease")));
+    }
+    Ok(())
+}
+
+/// Parses the settings and sections after the header for `grid` (of the
+/// file's size): the shape of the file, every length bounded before it is
+/// allocated; `validate` checks what it says.
+pub(super) fn parse_content<S: Source>(
+    grid: &Grid,
+    r: &mut Reader<S>,
+) -> Result<Content, LoadError> {
+    let settings = parse_settings(r)?;
+    let b = Bounds::new(grid);
+    let layout = ClusterLayout::new(grid, settings.cluster_size);
+
+    let cell_anchor = TileColumn::from_parts(
+        r.u64("dead ends")?.min(usize::MAX as u64) as usize,
+        r.u64s("cell table masks", b.tiles)?,
+        r.u32s("cell table values", b.tiles)?,
+        r.u32s("cell table rows", b.tiles)?,
+        r.col32("cell table mixed rows", b.tiles * TILE)?,
+    );
+    let dead_ends = DeadEnds {
+        cell_anchor,
+        block_end: r.u32s("block ends", b.blocks())?,
+        block_island: r.u32s("block islands", b.blocks())?,
+        island_core: r.u32s("island cores", b.cells)?,
+        island_sizes: r.u32s("island sizes", b.cells)?,
+        dead_end_cells: r.u64("dead ends")?,
+        articulation_cells: r.u64("dead ends")?,
+    };
+
+    let cells = r.u32s("transition cells", b.cells)?;
+    let nodes = cells.len();
+    let cluster_first = r.u32s("cluster offsets", layout.count() + 1)?;
+    check_offsets(&cluster_first, layout.count() + 1, nodes, "cluster")?;
+    let flat_links = r.u32s("links", 2 * MAX_MOVES * nodes)?;
+    if flat_links.len() % 2 != 0 {
+        return Err(invalid("odd link list"));
+    }
+    let entrances = Entrances {
+        layout,
+        cells,
+        cluster_first,
+        links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+        entrances: r.u64("entrances")?,
+    };
+
+    // Edges: at most one per ordered pair of a cluster's transitions, and
+    // two per link.
+    let pairs: u64 = entrances
+        .cluster_first
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as u64 * (w[1] - w[0]) as u64)
+        .sum();
+    let max_edges = (pairs + 2 * entrances.links.len() as u64).min(u32::MAX as u64) as usize;
+    let edge_first = r.u32s("edge offsets", nodes + 1)?;
+    let edge_to = r.u32s("edge targets", max_edges)?;
+    let edges = edge_to.len();
+    check_offsets(&edge_first, nodes + 1, edges, "edge")?;
+    let edge_cost = r.col64("edge costs", edges)?;
+    let path_first = r.u32s("path offsets", edges + 1)?;
+    // A stored path is a least-cost path inside one cluster: fewer moves
+    // than the cluster has cells.
+    let area = settings.cluster_size as usize * settings.cluster_size as usize;
+    let path_codes = r.bytes("path moves", edges.saturating_mul(area))?;
+    let graph = ClusterGraph {
+        edge_first,
+        edge_to,
+        edge_cost,
+        path_first,
+        path_codes,
+        intra_edges: r.u64("cluster graph")?,
+        inter_edges: r.u64("cluster graph")?,
+    };
+    let count = r.u32("landmarks")?;
+    if count > MAX_LANDMARKS {
+        return Err(invalid(format!("{count} landmarks is out of range")));
+    }
+    let landmark_nodes = r.u32s("landmark nodes", count as usize)?;
+    let landmarks = Landmarks {
+        count,
+        nodes: landmark_nodes,
+        dist: r.col64("landmark distances", nodes * count as usize)?,
+    };
+    let n_stages = r.len(1, MAX_STAGES, "stats")?;
+    let mut stages = Vec::with_capacity(n_stages);
+    for _ in 0..n_stages {
+        stages.push(StageStats {
+            name: r.str("stage name", MAX_STAGE_NAME)?,
+            seconds: r.f64("stats")?,
+            bytes: r.u64("stats")?,
+        });
+    }
+    let trailing = r.src.remaining();
+    if trailing != 0 {
+        return Err(LoadError::TooLarge {
+            what: "trailing bytes after the stats",
+            length: trailing,
+            max: 0,
+        });
+    }
+    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+}

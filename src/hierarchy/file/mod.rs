@@ -1,0 +1,283 @@
+//! Saving and loading: the hierarchy file.
+//!
+//! # Format (all integers little-endian)
+//!
+//! ```text
+//! magic      8 bytes  "TIERPATH"
+//! version    u32      FORMAT_VERSION
+//! fingerprint u64     Grid::fingerprint of the map it was built from
+//! width, height u32   map size
+//! content             settings and sections (see `layout`)
+//! checksum   u64      word hash of every byte before it
+//! ```
+//!
+//! Three parts: `codec` reads and writes integers and arrays through a
+//! checksummed stream, `layout` says which sections come in which order and
+//! how long each may be, and `validate` checks what they say.
+//!
+//! # A file that loads is as good as a freshly built hierarchy
+//!
+//! The checksum catches damage, not intent: anyone can recompute it. So
+//! loading checks meaning, not only bytes, and the rule is: **a file that
+//! loads is as good as a freshly built hierarchy for every operation** (no
+//! query, repair or landmark refresh can panic, hang, overflow or return an
+//! illegal path on it). A forged file is a [`LoadError`] naming what is
+//! inconsistent.
+//!
+//! Loading reads a file a small piece at a time, checksumming each piece as
+//! it arrives and decoding it straight into the hierarchy's arrays; the map's
+//! fingerprint is computed beside. Every length is checked against what the
+//! map and settings allow before anything is allocated, and a length beyond
+//! that (or bytes after the end) stops reading at once
+//! ([`LoadError::TooLarge`]), so a huge or sparse file costs nothing. Other
+//! errors come in a fixed order whatever the damage: not a hierarchy (magic),
+//! another version, a damaged file (checksum, so a damaged byte is never
+//! reported as anything else), another map (fingerprint and size), then
+//! invalid content (see `validate`). Nothing is rebuilt but the entrances,
+//! which are cheap; the bulk of the checks run in parallel.
+
+use std::io::Write;
+use std::path::Path;
+
+use thiserror::Error;
+
+mod codec;
+mod edges;
+#[cfg(test)]
+mod forge;
+mod layout;
+#[cfg(test)]
+mod tests;
+mod validate;
+
+use super::{Hierarchy, StageStats};
+use crate::checksum::WordHasher;
+use crate::grid::Grid;
+use codec::{CHUNK, FileSource, Reader, SliceSource, Source, Writer};
+
+/// Bytes of the magic and version at the start of a file.
+const HEADER: usize = 12;
+
+/// The first eight bytes of a saved hierarchy.
+pub const MAGIC: &[u8; 8] = b"TIERPATH";
+/// The file format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Why a saved hierarchy could not be loaded.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with the magic bytes.
+    #[error("not a tierpath hierarchy file (bad magic bytes)")]
+    NotAHierarchy,
+    /// Written by another format version.
+    #[error(
+        "hierarchy format version {found} is not supported (this build reads version {supported})"
+    )]
+    Version {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The file ends early.
+    #[error("hierarchy file is truncated ({0})")]
+    Truncated(&'static str),
+    /// The checksum does not match: the file is damaged.
+    #[error("hierarchy file is corrupted: checksum mismatch")]
+    Checksum,
+    /// Built from another map.
+    #[error(
+        "hierarchy was built for another map (fingerprint {file:016x}, {file_width}x{file_height}; this map is {map:016x}, {map_width}x{map_height})"
+    )]
+    MapMismatch {
+        /// Fingerprint in the file.
+        file: u64,
+        /// Width in the file.
+        file_width: u32,
+        /// Height in the file.
+        file_height: u32,
+        /// Fingerprint of the map given.
+        map: u64,
+        /// Width of the map given.
+        map_width: u32,
+        /// Height of the map given.
+        map_height: u32,
+    },
+    /// Not a regular file (a directory, a device, a pipe).
+    #[error("{path}: not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
+    /// A length beyond what the map and settings allow (or bytes after the
+    /// end): reading stopped there, before allocating anything for it.
+    #[error(
+        "hierarchy file is invalid: {what} claims length {length}, more than the {max} this map allows"
+    )]
+    TooLarge {
+        /// What the length is of.
+        what: &'static str,
+        /// The length in the file.
+        length: u64,
+        /// The largest this map and these settings allow.
+        max: u64,
+    },
+    /// Inconsistent content: the message names what.
+    #[error("hierarchy file is invalid: {0}")]
+    Invalid(String),
+}
+
+impl Hierarchy {
+    /// Serialises the hierarchy (not the grid: the file records the grid's
+    /// fingerprint, and loading needs the same grid).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer { buf: Vec::new() };
+        w.buf.extend_from_slice(MAGIC);
+        w.u32(FORMAT_VERSION);
+        w.u64(self.grid.fingerprint());
+        w.u32(self.grid.width());
+        w.u32(self.grid.height());
+        layout::write_content(self, &mut w);
+
+        let mut h = WordHasher::new();
+        h.write(&w.buf);
+        let sum = h.finish();
+        w.u64(sum);
+        w.buf
+    }
+
+    /// Writes the hierarchy to `out`.
+    pub fn save(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(&self.to_bytes())
+    }
+
+    /// Writes the hierarchy to a file (via a temporary file and a rename, so a
+    /// failed write never leaves a half-written hierarchy behind).
+    pub fn save_file(&self, path: impl AsRef<Path>) -> Result<(), LoadError> {
+        let path = path.as_ref();
+        let io = |source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let tmp = path.with_extension("tmp-tierpath");
+        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Loads a hierarchy file for `grid`, which must be the map it was built
+    /// from.
+    ///
+    /// The file is read a small piece at a time, checksummed as it arrives
+    /// and decoded straight into the hierarchy's arrays, beside the map's
+    /// fingerprint: no copy of the whole file is made.
+    pub fn load_file(grid: Grid, path: impl AsRef<Path>) -> Result<Hierarchy, LoadError> {
+        Hierarchy::load_file_in_pieces(grid, path.as_ref(), CHUNK)
+    }
+
+    /// [`Hierarchy::load_file`], reading `chunk` bytes at a time.
+    fn load_file_in_pieces(grid: Grid, path: &Path, chunk: usize) -> Result<Hierarchy, LoadError> {
+        let io = |source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        // A FIFO would block the open, a device never end: only regular
+        // files are read.
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(LoadError::NotAFile {
+                path: path.display().to_string(),
+            });
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < (HEADER + 8) as u64 {
+            // Too short to hold a header: read whole, so the error names what
+            // is missing exactly as for bytes in memory.
+            let bytes = std::fs::read(path).map_err(io)?;
+            return Hierarchy::from_bytes(grid, &bytes);
+        }
+        let source = FileSource::new(file, path.display().to_string(), len, chunk);
+        Hierarchy::read(grid, source)
+    }
+
+    /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
+    /// be the map it was built from.
+    pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(LoadError::NotAHierarchy);
+        }
+        if bytes.len() < HEADER + 8 {
+            return Err(LoadError::Truncated("header"));
+        }
+        Hierarchy::read(grid, SliceSource::new(bytes))
+    }
+
+    /// Reads a hierarchy for `grid` from `src`, whose body holds the magic
+    /// bytes and version at least.
+    fn read<S: Source + Send>(grid: Grid, src: S) -> Result<Hierarchy, LoadError> {
+        let mut r = Reader { src };
+        if &r.array::<8>("header")? != MAGIC {
+            return Err(LoadError::NotAHierarchy);
+        }
+        let version = r.u32("header")?;
+        if version != FORMAT_VERSION {
+            return Err(LoadError::Version {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
+        // Parsing (for a file of the map's size), the checksum, then checking
+        // the content, which cannot go wrong on another map's cells, only
+        // fail; the map's fingerprint is computed beside them. The errors
+        // keep their order: a damaged file, then another map, then invalid
+        // content.
+        let read = || {
+            let parsed = (|| {
+                let fingerprint = r.u64("header")?;
+                let (width, height) = (r.u32("header")?, r.u32("header")?);
+                let content =
+                    same_size(width, height).then(|| layout::parse_content(&grid, &mut r));
+                Ok(((fingerprint, width, height), content))
+            })();
+            if let Ok((_, Some(Err(e @ LoadError::TooLarge { .. })))) = parsed {
+                // Reading stops at a length the map cannot need.
+                return Err(e);
+            }
+            if !r.src.checksum_matches()? {
+                return Err(LoadError::Checksum);
+            }
+            let (header, content) = parsed?;
+            let content =
+                content.map(|c| c.and_then(|c| validate::check_content(&grid, &c).map(|()| c)));
+            Ok((header, content))
+        };
+        let (read, map_fingerprint) = rayon::join(read, || grid.fingerprint());
+        let ((fingerprint, width, height), content) = read?;
+        if !same_size(width, height) || fingerprint != map_fingerprint {
+            return Err(LoadError::MapMismatch {
+                file: fingerprint,
+                file_width: width,
+                file_height: height,
+                map: map_fingerprint,
+                map_width: grid.width(),
+                map_height: grid.height(),
+            });
+        }
+        let (settings, dead_ends, entrances, graph, landmarks, stages) =
+            content.expect("read for a map of the same size")?;
+        let mut h = Hierarchy::assemble(
+            grid, settings, dead_ends, entrances, graph, landmarks, stages,
+        );
+        h.stats.stages.shrink_to_fit();
+        Ok(h)
+    }
+}

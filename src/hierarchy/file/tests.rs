@@ -1,0 +1,332 @@
+use super::validate::check_anchors;
+use super::*;
+use crate::Point;
+use crate::preprocess::NO_NODE;
+use crate::tiled::{TILE, TileColumn};
+
+fn sample() -> Hierarchy {
+    let grid = Grid::from_fn(40, 30, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
+    Hierarchy::builder().cluster_size(8).build(grid).unwrap()
+}
+
+#[test]
+fn round_trip_is_identical() {
+    let h = sample();
+    let bytes = h.to_bytes();
+    let back = Hierarchy::from_bytes(h.grid().clone(), &bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    assert_eq!(back.dead_ends, h.dead_ends);
+    assert_eq!(back.entrances, h.entrances);
+    assert_eq!(back.graph, h.graph);
+    assert_eq!(back.stats, h.stats);
+}
+
+/// The hierarchy in a file read `chunk` bytes at a time, or the error.
+fn load_in_pieces(h: &Hierarchy, bytes: &[u8], chunk: usize) -> Result<Hierarchy, LoadError> {
+    let dir = std::env::temp_dir().join(format!("tierpath-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{chunk}-{}.tph", bytes.len()));
+    std::fs::write(&file, bytes).unwrap();
+    let loaded = Hierarchy::load_file_in_pieces(h.grid().clone(), &file, chunk);
+    std::fs::remove_file(&file).unwrap();
+    loaded
+}
+
+#[test]
+fn files_read_in_pieces_load_like_bytes() {
+    // A maze keeps many stored paths, so the file crosses many pieces.
+    let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 40, 5).unwrap();
+    let h = Hierarchy::builder().cluster_size(8).build(grid).unwrap();
+    let bytes = h.to_bytes();
+    assert!(bytes.len() > 20 * 1000, "{} bytes", bytes.len());
+    for chunk in [8, 9, 13, 64, 4096, CHUNK] {
+        let back = load_in_pieces(&h, &bytes, chunk).unwrap();
+        assert_eq!(back.to_bytes(), bytes, "pieces of {chunk}");
+    }
+    // Damage and cuts anywhere give the error bytes in memory give.
+    let same = |bad: &[u8], chunk: usize| {
+        let want = format!(
+            "{:?}",
+            Hierarchy::from_bytes(h.grid().clone(), bad).map(|_| ())
+        );
+        let got = format!("{:?}", load_in_pieces(&h, bad, chunk).map(|_| ()));
+        assert_eq!(got, want, "{} bytes in pieces of {chunk}", bad.len());
+        assert!(want.starts_with("Err"));
+    };
+    for (n, i) in (0..bytes.len()).step_by(997).enumerate() {
+        let mut bad = bytes.clone();
+        bad[i] ^= 0x04;
+        same(&bad, [8, 13, 4096][n % 3]);
+    }
+    for cut in [0, 3, 8, 12, 19, 20, 40, bytes.len() / 3, bytes.len() - 1] {
+        same(&bytes[..cut], 13);
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    same(&longer, 9);
+}
+
+#[test]
+fn every_damaged_byte_is_caught() {
+    let h = sample();
+    let bytes = h.to_bytes();
+    for i in (0..bytes.len()).step_by(7) {
+        let mut bad = bytes.clone();
+        bad[i] ^= 0x10;
+        assert!(
+            Hierarchy::from_bytes(h.grid().clone(), &bad).is_err(),
+            "byte {i}"
+        );
+    }
+    for cut in [0, 5, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Hierarchy::from_bytes(h.grid().clone(), &bytes[..cut]).is_err());
+    }
+}
+
+#[test]
+fn anchor_check_catches_each_kind_of_bad_cell() {
+    let h = sample();
+    let (grid, blocks) = (h.grid(), h.dead_ends.blocks());
+    let good: Vec<u32> = (0..grid.len()).map(|i| h.dead_ends.anchor_of(i)).collect();
+    let wall = (0..grid.len())
+        .rev()
+        .find(|i| !grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+        .unwrap();
+    let open = (0..grid.len())
+        .rev()
+        .find(|i| grid.is_passable(grid.point_of(crate::CellIndex(*i as u32))))
+        .unwrap();
+    let packed = |v: &[u32]| TileColumn::pack_slice(v, NO_NODE);
+    assert!(check_anchors(grid, &packed(&good), blocks).is_ok());
+    for (cell, anchor) in [(wall, 0), (open, NO_NODE), (open, blocks as u32)] {
+        let mut bad = good.clone();
+        bad[cell] = anchor;
+        let p = grid.point_of(crate::CellIndex(cell as u32));
+        match check_anchors(grid, &packed(&bad), blocks) {
+            Err(LoadError::Invalid(msg)) => {
+                assert!(msg.contains(&format!("cell ({}, {}) ", p.x, p.y)), "{msg}")
+            }
+            other => panic!("cell {cell} anchored at {anchor}: {other:?}"),
+        }
+    }
+    // Layouts that read right but are not the canonical one.
+    let canon = packed(&good);
+    let uniform = (0..canon.row.len())
+        .find(|t| canon.row[*t] == NO_NODE && canon.present[*t] != 0)
+        .expect("a uniform tile");
+    let mut split = canon.clone();
+    split.set(uniform * TILE, canon.value[uniform] + 1);
+    split.set(uniform * TILE, canon.value[uniform]);
+    assert!(split == canon, "same values");
+    let msg = format!("{:?}", check_anchors(grid, &split, blocks));
+    assert!(
+        msg.contains("out of order") || msg.contains("canonical form"),
+        "{msg}"
+    );
+    let mut stale = canon.clone();
+    let empty = (0..canon.row.len()).find(|t| canon.present[*t] == 0);
+    if let Some(t) = empty {
+        stale.value[t] = 1;
+        let msg = format!("{:?}", check_anchors(grid, &stale, blocks));
+        assert!(msg.contains("canonical form"), "{msg}");
+    }
+    let mut short = canon.clone();
+    short.present.pop();
+    let msg = format!("{:?}", check_anchors(grid, &short, blocks));
+    assert!(msg.contains("wrong shape"), "{msg}");
+}
+
+/// Serialises `h` (the checksum made to match whatever it holds), and
+/// the message `from_bytes` rejects the file with.
+fn rejection(h: &Hierarchy, extra: bool) -> String {
+    let mut bytes = h.to_bytes();
+    if extra {
+        // One byte more before the checksum, and the checksum remade.
+        bytes.insert(bytes.len() - 8, 0);
+        let body = bytes.len() - 8;
+        let mut hasher = WordHasher::new();
+        hasher.write(&bytes[..body]);
+        bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+    }
+    match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
+        Err(e @ (LoadError::Invalid(_) | LoadError::TooLarge { .. })) => e.to_string(),
+        other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[test]
+fn forged_content_is_rejected_in_order() {
+    let h = sample();
+    let open = (0..h.grid().len())
+        .find(|i| {
+            h.grid()
+                .is_passable(h.grid().point_of(crate::CellIndex(*i as u32)))
+        })
+        .unwrap();
+    let mut bad_anchor = h.clone();
+    bad_anchor.dead_ends.cell_anchor.set(open, NO_NODE);
+    assert!(rejection(&bad_anchor, false).contains("invalid anchor"));
+    // The file's layout is wrong too: that comes first.
+    assert!(rejection(&bad_anchor, true).contains("trailing bytes"));
+
+    let mut bad_block = h.clone();
+    bad_block.dead_ends.block_end[0] = 0;
+    assert!(rejection(&bad_block, false).contains("block preorder"));
+    // The cell table is checked first.
+    bad_block.dead_ends.cell_anchor = bad_anchor.dead_ends.cell_anchor.clone();
+    assert!(rejection(&bad_block, false).contains("invalid anchor"));
+
+    let mut bad_edge = h.clone();
+    bad_edge.graph.edge_to[0] = h.entrances.cells.len() as u32;
+    assert!(rejection(&bad_edge, false).contains("edge targets"));
+
+    let mut bad_landmarks = h.clone();
+    bad_landmarks.landmarks.nodes.push(0);
+    // More landmark nodes than the count: reading stops at the length.
+    assert!(rejection(&bad_landmarks, false).contains("landmark nodes claims length"));
+
+    let mut bad_transition = h.clone();
+    let wall = (0..h.grid().len() as u32)
+        .find(|i| {
+            !h.grid()
+                .is_passable(h.grid().point_of(crate::CellIndex(*i)))
+        })
+        .unwrap();
+    bad_transition.entrances.cells[0] = wall;
+    assert!(rejection(&bad_transition, false).contains("transitions differ"));
+}
+
+#[test]
+fn forged_stored_paths_are_rejected() {
+    let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 48, 3).unwrap();
+    let h = Hierarchy::builder().cluster_size(16).build(grid).unwrap();
+    let edge = (0..h.graph.edges())
+        .find(|e| h.graph.edge_path(*e).is_some())
+        .expect("a maze keeps winding paths");
+    let at = h.graph.path_first[edge] as usize;
+    let mut illegal = h.clone();
+    illegal.graph.path_codes[at] = 9;
+    assert!(rejection(&illegal, false).contains("illegal move"));
+    // Every stored move turned around: legal moves (on an open maze
+    // corridor) that end elsewhere, or illegal ones.
+    let mut astray = h.clone();
+    let end = h.graph.path_first[edge + 1] as usize;
+    for c in &mut astray.graph.path_codes[at..end] {
+        *c = crate::grid::opposite_direction(*c);
+    }
+    let msg = rejection(&astray, false);
+    assert!(
+        msg.contains("ends off its target") || msg.contains("illegal move"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn foreign_map_and_version_are_named() {
+    let h = sample();
+    let bytes = h.to_bytes();
+    let mut other = h.grid().clone();
+    other
+        .set_passable(Point::new(0, 0), !other.is_passable(Point::new(0, 0)))
+        .unwrap();
+    assert!(matches!(
+        Hierarchy::from_bytes(other, &bytes),
+        Err(LoadError::MapMismatch { .. })
+    ));
+    // A map of another size, and one whose cells make the content
+    // invalid: still named as another map.
+    let smaller = Grid::from_fn(40, 29, |_| true).unwrap();
+    assert!(matches!(
+        Hierarchy::from_bytes(smaller, &bytes),
+        Err(LoadError::MapMismatch {
+            file_height: 30,
+            map_height: 29,
+            ..
+        })
+    ));
+    let walled = Grid::from_fn(40, 30, |_| false).unwrap();
+    assert!(matches!(
+        Hierarchy::from_bytes(walled, &bytes),
+        Err(LoadError::MapMismatch { .. })
+    ));
+    let mut newer = bytes.clone();
+    newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    assert!(matches!(
+        Hierarchy::from_bytes(h.grid().clone(), &newer),
+        Err(LoadError::Version { found, .. }) if found == FORMAT_VERSION + 1
+    ));
+    assert!(matches!(
+        Hierarchy::from_bytes(h.grid().clone(), b"PNG\x89 whatever"),
+        Err(LoadError::NotAHierarchy)
+    ));
+}
+
+/// Offset of the cell table's mask-array length: magic, version,
+/// fingerprint, size, 27 bytes of settings, the cell count.
+const MASKS_LENGTH_AT: usize = 8 + 4 + 8 + 8 + 27 + 8;
+
+#[test]
+fn a_sparse_file_claiming_a_huge_array_stops_at_the_length() {
+    let h = sample();
+    let mut bytes = h.to_bytes();
+    let tiles = TileColumn::tiles_for(h.grid().len()) as u64;
+    let at = MASKS_LENGTH_AT;
+    assert_eq!(bytes[at..at + 8], tiles.to_le_bytes(), "layout moved");
+    // 1.25e9 masks of eight bytes: a 10 GB array, in a 10 GB sparse file.
+    bytes[at..at + 8].copy_from_slice(&1_250_000_000u64.to_le_bytes());
+    let dir = std::env::temp_dir().join(format!("tierpath-sparse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.tph");
+    std::fs::write(&path, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(10_000_000_000)
+        .unwrap();
+    let got = Hierarchy::load_file(h.grid().clone(), &path).map(|_| ());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Named by its length and the bound, so nothing was allocated for it
+    // (the bound is the map's tile count) and the rest was never read.
+    match got {
+        Err(LoadError::TooLarge { what, length, max }) => {
+            assert_eq!(
+                (what, length, max),
+                ("cell table masks", 1_250_000_000, tiles)
+            );
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+}
+
+#[test]
+fn devices_and_directories_are_not_read() {
+    let h = sample();
+    for path in ["/dev/zero", "/dev/urandom", "/"] {
+        if std::path::Path::new(path).exists() {
+            let got = Hierarchy::load_file(h.grid().clone(), path).map(|_| ());
+            assert!(
+                matches!(got, Err(LoadError::NotAFile { .. })),
+                "{path}: {got:?}"
+            );
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let h = sample();
+    let dir = std::env::temp_dir().join(format!("tierpath-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe.tph");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    // Opening a FIFO with no writer would block: it must not be opened.
+    let got = Hierarchy::load_file(h.grid().clone(), &fifo).map(|_| ());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(matches!(got, Err(LoadError::NotAFile { .. })), "{got:?}");
+}
