@@ -1,7 +1,7 @@
 //! The cost of the C ABI: the same queries answered by the Rust call
 //! (`Hierarchy::find_path`) and through the C functions (`tierpath_find_path`
-//! into a caller buffer, and `tierpath_find_path_handle` + reading the cells
-//! + freeing the handle), on `data/default.map` or the map in
+//! into a caller buffer, and `tierpath_find_path_handle`, reading the cells
+//! and freeing the handle), on `data/default.map` or the map in
 //! `TIERPATH_BENCH_MAP`. Setup (map, hierarchy, handles, 200 reachable
 //! queries) is outside the timing. After criterion's report, one plain line
 //! gives the ratio of each C path to the Rust call, from interleaved whole
