@@ -30,7 +30,7 @@ fn checked_in_header_is_fresh() {
             .unwrap_or_else(|| checked_in.lines().count().min(fresh.lines().count()));
         panic!(
             "include/tierpath.h differs from a fresh cbindgen run (first difference at line {}); \
-             regenerate it with TIERPATH_BLESS=1 cargo test --release -p tierpath-ffi --test header",
+             regenerate it with TIERPATH_BLESS=1 cargo test --release -p tierpath-ffi --test ffi header",
             line + 1
         );
     }
