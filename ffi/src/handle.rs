@@ -65,6 +65,15 @@ pub(crate) fn fail<T>(status: TierpathStatus, message: impl Into<String>) -> Res
     })
 }
 
+impl Fail {
+    fn of(status: TierpathStatus, e: impl std::fmt::Display) -> Fail {
+        Fail {
+            status,
+            message: e.to_string(),
+        }
+    }
+}
+
 impl From<QueryError> for Fail {
     fn from(e: QueryError) -> Fail {
         let status = match e {
@@ -73,10 +82,7 @@ impl From<QueryError> for Fail {
             QueryError::Unsupported(_) => TierpathStatus::WrongHierarchy,
             _ => TierpathStatus::InvalidArgument,
         };
-        Fail {
-            status,
-            message: e.to_string(),
-        }
+        Fail::of(status, e)
     }
 }
 
@@ -87,10 +93,7 @@ impl From<LoadError> for Fail {
             LoadError::MapMismatch { .. } => TierpathStatus::WrongHierarchy,
             _ => TierpathStatus::BadHierarchy,
         };
-        Fail {
-            status,
-            message: e.to_string(),
-        }
+        Fail::of(status, e)
     }
 }
 
@@ -100,10 +103,7 @@ impl From<IoError> for Fail {
             IoError::Read { .. } | IoError::Write { .. } => TierpathStatus::Io,
             _ => TierpathStatus::BadMap,
         };
-        Fail {
-            status,
-            message: e.to_string(),
-        }
+        Fail::of(status, e)
     }
 }
 
@@ -113,19 +113,13 @@ impl From<GridError> for Fail {
             GridError::OutOfBounds { .. } => TierpathStatus::OffMap,
             _ => TierpathStatus::InvalidArgument,
         };
-        Fail {
-            status,
-            message: e.to_string(),
-        }
+        Fail::of(status, e)
     }
 }
 
 impl From<BuildError> for Fail {
     fn from(e: BuildError) -> Fail {
-        Fail {
-            status: TierpathStatus::InvalidArgument,
-            message: e.to_string(),
-        }
+        Fail::of(TierpathStatus::InvalidArgument, e)
     }
 }
 
@@ -135,10 +129,7 @@ impl From<EditError> for Fail {
             EditError::OffMap { .. } => TierpathStatus::OffMap,
             _ => TierpathStatus::InvalidArgument,
         };
-        Fail {
-            status,
-            message: e.to_string(),
-        }
+        Fail::of(status, e)
     }
 }
 
@@ -270,6 +261,20 @@ pub(crate) unsafe fn clear_out<T>(out: *mut *mut T) {
         // SAFETY: non-null and writable by the caller's contract.
         unsafe { *out = std::ptr::null_mut() };
     }
+}
+
+/// Checks a required output handle pointer and clears it, before any work,
+/// so a failed call leaves null behind.
+pub(crate) unsafe fn required_out<T>(out: *mut *mut T) -> Res {
+    if out.is_null() {
+        return fail(
+            TierpathStatus::NullArgument,
+            "the output handle pointer is null",
+        );
+    }
+    // SAFETY: forwarded caller contract.
+    unsafe { clear_out(out) };
+    Ok(())
 }
 
 /// The live handle behind `ptr`.

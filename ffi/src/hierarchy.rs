@@ -6,7 +6,7 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tierpath::{BuildSettings, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError, Point};
 
 use crate::handle::{
-    Handle, Kind, Res, TierpathStatus, clear_out, copy_out, get, guard, publish, put, release,
+    Handle, Kind, Res, TierpathStatus, copy_out, get, guard, publish, put, release, required_out,
     slice, text,
 };
 use crate::map::{TierpathMap, TierpathPoint, passable_in};
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
     out: *mut *mut TierpathHierarchy,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let map = get(map)?;
         let mut builder = HierarchyBuilder::new();
         if let Some(s) = settings.as_ref() {
@@ -144,7 +144,7 @@ pub unsafe extern "C" fn tierpath_hierarchy_load(
     out: *mut *mut TierpathHierarchy,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let map = get(map)?;
         let path = text(path, "hierarchy path")?;
         publish_hierarchy(Hierarchy::load_file(map.grid.clone(), path)?, out)
@@ -161,7 +161,7 @@ pub unsafe extern "C" fn tierpath_hierarchy_from_bytes(
     out: *mut *mut TierpathHierarchy,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let map = get(map)?;
         let bytes = slice(bytes, len, "hierarchy bytes")?;
         publish_hierarchy(Hierarchy::from_bytes(map.grid.clone(), bytes)?, out)

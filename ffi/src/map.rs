@@ -6,8 +6,8 @@ use std::ffi::c_char;
 use tierpath::{Grid, Point, Weight, io};
 
 use crate::handle::{
-    Handle, Kind, Res, TierpathStatus, clear_out, fail, get, guard, publish, put, release, slice,
-    text,
+    Handle, Kind, Res, TierpathStatus, fail, get, guard, publish, put, release, required_out,
+    slice, text,
 };
 
 /// A cell of the map: column `x` from the left, row `y` from the top.
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn tierpath_map_load(
     out: *mut *mut TierpathMap,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let path = text(path, "map path")?;
         let grid = io::read_grid(path)?;
         publish(TierpathMap { grid }, out)
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn tierpath_map_parse(
     out: *mut *mut TierpathMap,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let bytes = slice(bytes, len, "map text")?;
         let grid = io::parse_map(bytes, "<memory>")?;
         publish(TierpathMap { grid }, out)
@@ -90,7 +90,7 @@ pub unsafe extern "C" fn tierpath_map_from_cells(
     out: *mut *mut TierpathMap,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         let cells = (width as u64 * height as u64) as usize;
         // Size checks first, so a huge width * height is refused before the
         // arrays are read.

@@ -9,7 +9,7 @@ use tierpath::{
 
 use crate::handle::{
     Handle, Kind, Res, TierpathStatus, clear_out, copy_out, fail, get, guard, lock, publish, put,
-    put_opt, release, slice,
+    put_opt, release, required_out, slice,
 };
 use crate::hierarchy::TierpathHierarchy;
 use crate::map::TierpathPoint;
@@ -161,7 +161,7 @@ impl Request {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_cache_new(out: *mut *mut TierpathCache) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         publish(
             TierpathCache {
                 cache: Mutex::new(QueryCache::new()),
@@ -248,13 +248,7 @@ pub unsafe extern "C" fn tierpath_find_path_handle(
     out: *mut *mut TierpathPath,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
-        if out.is_null() {
-            return fail(
-                TierpathStatus::NullArgument,
-                "the output path pointer is null",
-            );
-        }
+        required_out(out)?;
         let request = Request::new(start, goal, options);
         let held = get(hierarchy)?.read();
         let h = held.get();

@@ -6,7 +6,8 @@ use std::sync::Mutex;
 use tierpath::{PathQueue, RequestId, RequestStatus, SliceStatus, SlicedQuery};
 
 use crate::handle::{
-    Handle, Kind, TierpathStatus, clear_out, fail, get, guard, lock, publish, put, put_opt, release,
+    Handle, Kind, TierpathStatus, clear_out, fail, get, guard, lock, publish, put, put_opt,
+    release, required_out,
 };
 use crate::hierarchy::TierpathHierarchy;
 use crate::map::TierpathPoint;
@@ -40,7 +41,7 @@ impl Handle for TierpathSliced {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_sliced_new(out: *mut *mut TierpathSliced) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         publish(
             TierpathSliced {
                 query: Mutex::new(SlicedQuery::new()),
@@ -110,13 +111,7 @@ pub unsafe extern "C" fn tierpath_sliced_finish(
     out: *mut *mut TierpathPath,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
-        if out.is_null() {
-            return fail(
-                TierpathStatus::NullArgument,
-                "the output path pointer is null",
-            );
-        }
+        required_out(out)?;
         let mut query = lock(&get(sliced)?.query, "sliced query")?;
         let held = get(hierarchy)?.read();
         match query.finish() {
@@ -188,7 +183,7 @@ pub enum TierpathRequestState {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_queue_new(out: *mut *mut TierpathQueue) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
+        required_out(out)?;
         publish(
             TierpathQueue {
                 queue: Mutex::new(Served::default()),
@@ -287,13 +282,7 @@ pub unsafe extern "C" fn tierpath_queue_take(
     out: *mut *mut TierpathPath,
 ) -> TierpathStatus {
     guard(|| unsafe {
-        clear_out(out);
-        if out.is_null() {
-            return fail(
-                TierpathStatus::NullArgument,
-                "the output path pointer is null",
-            );
-        }
+        required_out(out)?;
         let mut queue = lock(&get(queue)?.queue, "queue")?;
         let held = get(hierarchy)?.read();
         match queue.status(id) {
