@@ -96,6 +96,8 @@ pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
     Hierarchy, HierarchyBuilder, LoadError, MAGIC, StageStats, TOTAL_STAGE,
 };
+#[cfg(feature = "petgraph")]
+pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
 pub use preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
     build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,

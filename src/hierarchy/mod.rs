@@ -5,8 +5,12 @@
 //! own scratch (see the query module).
 
 mod file;
+#[cfg(feature = "petgraph")]
+mod graph_view;
 
 pub use file::{FORMAT_VERSION, LoadError, MAGIC};
+#[cfg(feature = "petgraph")]
+pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
 
 use std::time::Instant;
 

@@ -1,0 +1,174 @@
+//! The plugin in a headless app: every requested path arrives within a
+//! bounded number of frames, is legal and goes from the start to the goal,
+//! no frame expands more than the budget, and an edit across answered paths
+//! has them planned again around it.
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_tierpath::{
+    EditMap, MapRepaired, NavGrid, Path, PathFailed, PathFailure, PathFrameStats, PathRequest,
+    TierpathPlugin,
+};
+use tierpath::{Edit, Grid, Hierarchy, Point, QueryCache, io};
+
+const BUDGET: u64 = 1500;
+
+fn app() -> (App, Vec<Point>) {
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/default.map");
+    let grid: Grid = io::read_map(map).expect("data/default.map reads");
+    let open: Vec<Point> = grid.passable_points().collect();
+    let mut app = App::new();
+    app.add_plugins(TierpathPlugin { budget: BUDGET })
+        .insert_resource(NavGrid::new(Hierarchy::build(grid).unwrap()));
+    (app, open)
+}
+
+fn run_until_answered(app: &mut App, max_frames: usize) -> usize {
+    for frame in 0..max_frames {
+        app.update();
+        assert!(app.world().resource::<PathFrameStats>().expanded <= BUDGET);
+        if app.world().resource::<NavGrid>().pending() == 0 {
+            return frame + 1;
+        }
+    }
+    panic!("requests still pending after {max_frames} frames");
+}
+
+/// Checks every unit's path is legal and joins its request's ends; with
+/// `fresh`, also that it costs what `find_path` answers now (paths an edit
+/// did not touch are kept, so after an edit only legality is asked).
+fn check_paths(app: &mut App, units: &[Entity], fresh: bool) {
+    let world = app.world();
+    let nav = world.resource::<NavGrid>();
+    let h = nav.hierarchy();
+    let mut cache = QueryCache::new();
+    for &unit in units {
+        let request = world.get::<PathRequest>(unit).unwrap();
+        let path = world
+            .get::<Path>(unit)
+            .unwrap_or_else(|| panic!("unit {unit:?} ({request:?}) has no path"));
+        path.validate(h.grid(), h.movement()).expect("a legal path");
+        assert_eq!(path.start(), Some(request.start));
+        assert_eq!(path.goal(), Some(request.goal));
+        if !fresh {
+            continue;
+        }
+        let direct = h
+            .find_path(&mut cache, request.start, request.goal)
+            .unwrap()
+            .path
+            .unwrap();
+        assert_eq!(path.cost, direct.cost, "the queue answers as find_path");
+    }
+}
+
+#[test]
+fn every_request_arrives_legal_and_edits_replan_touched_paths() {
+    let (mut app, open) = app();
+    let h = app.world().resource::<NavGrid>().hierarchy().clone();
+    // Reachable pairs, picked deterministically.
+    let mut units = Vec::new();
+    let mut i = 0usize;
+    while units.len() < 60 {
+        let (s, g) = (
+            open[(i * 7919) % open.len()],
+            open[(i * 104_729 + 17) % open.len()],
+        );
+        i += 1;
+        if h.same_island(s, g) {
+            units.push(app.world_mut().spawn(PathRequest::new(s, g)).id());
+        }
+    }
+    let frames = run_until_answered(&mut app, 2000);
+    assert!(frames > 1, "the budget spreads the work over frames");
+    check_paths(&mut app, &units, true);
+
+    // Close a cell in the middle of the first long path (not an endpoint of
+    // any request): that path is planned again around it.
+    let world = app.world();
+    let (victim, wall) = units
+        .iter()
+        .find_map(|u| {
+            let path = world.get::<Path>(*u).unwrap();
+            let mid = path.cells[path.cells.len() / 2];
+            let endpoint = units.iter().any(|v| {
+                let r = world.get::<PathRequest>(*v).unwrap();
+                r.start == mid || r.goal == mid
+            });
+            (path.cells.len() > 20 && !endpoint).then_some((*u, mid))
+        })
+        .expect("a long path");
+    app.world_mut()
+        .write_message(EditMap(vec![Edit::Passable(wall, false)]));
+    app.update();
+    let repaired: Vec<MapRepaired> = app
+        .world_mut()
+        .resource_mut::<Messages<MapRepaired>>()
+        .drain()
+        .collect();
+    assert_eq!(repaired.len(), 1);
+    assert_eq!(repaired[0].result.as_ref().map(|r| r.0), Ok(1));
+    assert!(repaired[0].requested_again >= 1);
+    run_until_answered(&mut app, 2000);
+    let failed: Vec<PathFailed> = app
+        .world_mut()
+        .resource_mut::<Messages<PathFailed>>()
+        .drain()
+        .collect();
+    // Closing one cell may seal a pocket; those units are told so.
+    let sealed: Vec<Entity> = failed
+        .iter()
+        .inspect(|f| assert_eq!(f.reason, PathFailure::Unreachable))
+        .map(|f| f.entity)
+        .collect();
+    let alive: Vec<Entity> = units
+        .iter()
+        .copied()
+        .filter(|u| !sealed.contains(u))
+        .collect();
+    check_paths(&mut app, &alive, false);
+    if !sealed.contains(&victim) {
+        let path = app.world().get::<Path>(victim).unwrap();
+        assert!(!path.cells.contains(&wall), "the new path avoids the wall");
+    }
+}
+
+#[test]
+fn bad_and_unreachable_requests_are_messages() {
+    let (mut app, open) = app();
+    let h = app.world().resource::<NavGrid>().hierarchy().clone();
+    let wall = Point::new(0, 0);
+    assert!(!h.grid().is_passable(wall));
+    let bad = app.world_mut().spawn(PathRequest::new(open[0], wall)).id();
+    let off = app
+        .world_mut()
+        .spawn(PathRequest::new(open[0], Point::new(9999, 1)))
+        .id();
+    let other_island = open.iter().copied().find(|p| !h.same_island(open[0], *p));
+    let unreachable =
+        other_island.map(|g| app.world_mut().spawn(PathRequest::new(open[0], g)).id());
+    run_until_answered(&mut app, 100);
+    let failed: Vec<PathFailed> = app
+        .world_mut()
+        .resource_mut::<Messages<PathFailed>>()
+        .drain()
+        .collect();
+    let reason = |e: Entity| {
+        failed
+            .iter()
+            .find(|f| f.entity == e)
+            .map(|f| f.reason.clone())
+    };
+    assert!(matches!(
+        reason(bad),
+        Some(PathFailure::Invalid(tierpath::QueryError::Blocked { .. }))
+    ));
+    assert!(matches!(
+        reason(off),
+        Some(PathFailure::Invalid(tierpath::QueryError::OffMap { .. }))
+    ));
+    if let Some(u) = unreachable {
+        assert_eq!(reason(u), Some(PathFailure::Unreachable));
+        assert!(app.world().get::<Path>(u).is_none());
+    }
+}

@@ -1,0 +1,80 @@
+// The C# binding's test program: the same query as the C and C++ programs
+// (each path printed as "path sx sy gx gy cost cells x0 y0 ..." for the Rust
+// test to check against the Rust API), the queue, and bad input.
+//
+//   mcs -out:/tmp/tierpath-check.exe bindings/csharp/Tierpath.cs bindings/csharp/Check.cs
+//   LD_LIBRARY_PATH=target/release mono /tmp/tierpath-check.exe data/default.map /tmp
+using System;
+using System.IO;
+using Tierpath;
+
+static class Check
+{
+    static int failures = 0;
+
+    static void Expect(bool cond, string what)
+    {
+        if (!cond) { failures++; Console.Error.WriteLine("FAILED: " + what); }
+    }
+
+    static void ExpectStatus(Action call, Status want, string what)
+    {
+        try { call(); Expect(false, what + ": no exception"); }
+        catch (TierpathException e) { Expect(e.Status == want, what + ": " + e.Message); }
+    }
+
+    static int Main(string[] args)
+    {
+        if (args.Length < 2) { Console.Error.WriteLine("usage: Check.exe MAP TMPDIR"); return 2; }
+        using (var map = Map.Load(args[0]))
+        using (var h = Hierarchy.Build(map))
+        using (var cache = new Cache())
+        using (var queue = new Queue())
+        {
+            uint width = map.Width, height = map.Height;
+            ulong seed = 4242;
+            Func<Point> cell = () =>
+            {
+                for (;;)
+                {
+                    seed = unchecked(seed * 6364136223846793005UL + 1442695040888963407UL);
+                    var p = new Point((uint)(seed >> 33) % width, (uint)(seed >> 13) % height);
+                    if (h.IsPassable(p)) return p;
+                }
+            };
+            var ids = new ulong[12];
+            var costs = new ulong[12];
+            var buffer = new Point[4096];
+            for (int q = 0; q < 12; q++)
+            {
+                Point s = cell(), g = cell();
+                var path = h.FindPath(cache, s, g);
+                costs[q] = path.Cost;
+                ids[q] = queue.Push(h, s, g);
+                PathInfo info;
+                int n = h.FindPath(cache, s, g, buffer, out info);
+                Expect(n == path.Cells.Length && info.Cost == path.Cost, "buffer and handle agree");
+                if (!path.Found) continue;
+                var line = new System.Text.StringBuilder();
+                line.AppendFormat("path {0} {1} {2} {3} {4} {5}", s.X, s.Y, g.X, g.Y, path.Cost, path.Cells.Length);
+                foreach (var c in path.Cells) line.AppendFormat(" {0} {1}", c.X, c.Y);
+                Console.WriteLine(line);
+            }
+            while (queue.Pending > 0) Expect(queue.Update(h, 80).Expanded <= 80, "budget kept");
+            for (int q = 0; q < ids.Length; q++) Expect(queue.Take(h, ids[q]).Cost == costs[q], "queue answers as FindPath");
+
+            var wall = new Point(0, 0);
+            while (h.IsPassable(wall)) wall.X++;
+            ExpectStatus(() => h.FindPath(cache, cell(), wall), Status.Blocked, "goal on a wall");
+            ExpectStatus(() => Map.Load("/nonexistent/nowhere.map"), Status.Io, "missing map file");
+            ExpectStatus(() => h.FindPath(cache, new Point(width + 3, 0), cell()), Status.OffMap, "start off the map");
+            var small = new Point[1];
+            PathInfo tooSmall;
+            Point a = cell(), b = cell();
+            if (h.FindPath(cache, a, b).Cells.Length > 1)
+                ExpectStatus(() => h.FindPath(cache, a, b, small, out tooSmall), Status.BufferTooSmall, "small buffer");
+        }
+        Console.WriteLine("C# checks: " + failures + " failed");
+        return failures == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,307 @@
+//! Hierarchies: build, load, save, statistics.
+
+use std::ffi::c_char;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use tierpath::{BuildSettings, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError, Point};
+
+use crate::handle::{
+    Handle, Kind, Res, TierpathStatus, copy_out, get, guard, publish, put, release, required_out,
+    slice, text,
+};
+use crate::map::{TierpathMap, TierpathPoint, passable_in};
+
+/// Settings a hierarchy is built with; start from
+/// `tierpath_build_settings_default`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TierpathBuildSettings {
+    /// Side of a cluster in cells (2 to 1024; default 16).
+    pub cluster_size: u32,
+    /// Landmarks for the planner's heuristic (0 to 16; default 4).
+    pub landmarks: u32,
+    /// Non-zero: keep the cell paths behind winding abstract edges (faster
+    /// queries, more memory; default 1).
+    pub keep_paths: u8,
+}
+
+/// A preprocessed map (opaque): the map, its islands, dead ends, cluster
+/// graph and landmarks. Shared by threads: queries take a shared lock, edits
+/// (`tierpath_hierarchy_edit`) an exclusive one. Released by
+/// `tierpath_hierarchy_free`.
+pub struct TierpathHierarchy {
+    held: RwLock<Held>,
+}
+
+/// The hierarchy, made dynamic (repairable) on its first edit. One per
+/// handle, so the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Held {
+    Fixed(Hierarchy),
+    Dynamic(DynamicHierarchy),
+    /// Only while switching from one to the other.
+    Switching,
+}
+
+impl Held {
+    pub(crate) fn get(&self) -> &Hierarchy {
+        match self {
+            Held::Fixed(h) => h,
+            Held::Dynamic(d) => d.hierarchy(),
+            Held::Switching => unreachable!("a hierarchy is never left switching"),
+        }
+    }
+
+    pub(crate) fn dynamic(&mut self) -> &mut DynamicHierarchy {
+        if let Held::Fixed(_) = self
+            && let Held::Fixed(h) = std::mem::replace(self, Held::Switching)
+        {
+            *self = Held::Dynamic(DynamicHierarchy::new(h));
+        }
+        match self {
+            Held::Dynamic(d) => d,
+            _ => unreachable!("switched above"),
+        }
+    }
+}
+
+impl Handle for TierpathHierarchy {
+    const KIND: Kind = Kind::Hierarchy;
+    const NAME: &'static str = "hierarchy";
+}
+
+impl TierpathHierarchy {
+    pub(crate) fn read(&self) -> RwLockReadGuard<'_, Held> {
+        self.held.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn write(&self) -> RwLockWriteGuard<'_, Held> {
+        self.held.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+unsafe fn publish_hierarchy(h: Hierarchy, out: *mut *mut TierpathHierarchy) -> Res {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        publish(
+            TierpathHierarchy {
+                held: RwLock::new(Held::Fixed(h)),
+            },
+            out,
+        )
+    }
+}
+
+/// Writes the default build settings.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_build_settings_default(
+    settings: *mut TierpathBuildSettings,
+) -> TierpathStatus {
+    let d = BuildSettings::default();
+    guard(|| unsafe {
+        put(
+            settings,
+            TierpathBuildSettings {
+                cluster_size: d.cluster_size,
+                landmarks: d.landmarks,
+                keep_paths: u8::from(d.keep_paths),
+            },
+            "settings",
+        )
+    })
+}
+
+/// Preprocesses a map into a hierarchy (the map is copied; free it when you
+/// like). `settings` may be null for the defaults. Errors:
+/// `TIERPATH_STATUS_INVALID_ARGUMENT` (settings out of range).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_build(
+    map: *const TierpathMap,
+    settings: *const TierpathBuildSettings,
+    out: *mut *mut TierpathHierarchy,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        required_out(out)?;
+        let map = get(map)?;
+        let mut builder = HierarchyBuilder::new();
+        if let Some(s) = settings.as_ref() {
+            builder = builder
+                .cluster_size(s.cluster_size)
+                .landmarks(s.landmarks)
+                .keep_paths(s.keep_paths != 0);
+        }
+        publish_hierarchy(builder.build(map.grid.clone())?, out)
+    })
+}
+
+/// Loads a hierarchy saved by `tierpath_hierarchy_save` for this map.
+/// Errors: `TIERPATH_STATUS_IO`, `TIERPATH_STATUS_BAD_HIERARCHY` (damaged, truncated,
+/// another version), `TIERPATH_STATUS_WRONG_HIERARCHY` (built for another map).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_load(
+    map: *const TierpathMap,
+    path: *const c_char,
+    out: *mut *mut TierpathHierarchy,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        required_out(out)?;
+        let map = get(map)?;
+        let path = text(path, "hierarchy path")?;
+        publish_hierarchy(Hierarchy::load_file(map.grid.clone(), path)?, out)
+    })
+}
+
+/// Loads a hierarchy from `len` bytes written by
+/// `tierpath_hierarchy_to_bytes`. Errors as `tierpath_hierarchy_load`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_from_bytes(
+    map: *const TierpathMap,
+    bytes: *const u8,
+    len: usize,
+    out: *mut *mut TierpathHierarchy,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        required_out(out)?;
+        let map = get(map)?;
+        let bytes = slice(bytes, len, "hierarchy bytes")?;
+        publish_hierarchy(Hierarchy::from_bytes(map.grid.clone(), bytes)?, out)
+    })
+}
+
+/// Saves the hierarchy (as it stands, edits included) to a file.
+/// Errors: `TIERPATH_STATUS_IO`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_save(
+    hierarchy: *const TierpathHierarchy,
+    path: *const c_char,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let h = get(hierarchy)?;
+        let path = text(path, "hierarchy path")?;
+        h.read()
+            .get()
+            .save_file(path)
+            .map_err(|e: LoadError| e.into())
+    })
+}
+
+/// Serialises the hierarchy into `buffer` (`capacity` bytes). The size
+/// needed is written to `needed` (may be null); with a buffer too small
+/// (null with capacity 0 to ask for the size) nothing is copied and the call
+/// returns `TIERPATH_STATUS_BUFFER_TOO_SMALL`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_to_bytes(
+    hierarchy: *const TierpathHierarchy,
+    buffer: *mut u8,
+    capacity: usize,
+    needed: *mut usize,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let h = get(hierarchy)?;
+        let bytes = h.read().get().to_bytes();
+        copy_out(&bytes, buffer, capacity, needed, "hierarchy bytes")
+    })
+}
+
+/// What a hierarchy holds and what building it cost.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TierpathStats {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Side of a cluster in cells.
+    pub cluster_size: u32,
+    /// Landmarks.
+    pub landmarks: u32,
+    /// Passable cells.
+    pub passable_cells: u64,
+    /// Islands (connected components).
+    pub islands: u64,
+    /// Cells in dead-end regions.
+    pub dead_end_cells: u64,
+    /// Clusters.
+    pub clusters: u64,
+    /// Abstract nodes (transition cells).
+    pub nodes: u64,
+    /// Abstract edges inside clusters.
+    pub intra_edges: u64,
+    /// Abstract edges between clusters.
+    pub inter_edges: u64,
+    /// Bytes held in memory, excluding the grid.
+    pub memory_bytes: u64,
+    /// Repairs applied since it was built or loaded.
+    pub revision: u64,
+    /// Seconds the build took (0 for a loaded hierarchy).
+    pub build_seconds: f64,
+}
+
+/// Writes the hierarchy's statistics.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_stats(
+    hierarchy: *const TierpathHierarchy,
+    stats: *mut TierpathStats,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let held = get(hierarchy)?.read();
+        let h = held.get();
+        let s = h.stats();
+        let value = TierpathStats {
+            width: s.width,
+            height: s.height,
+            cluster_size: h.settings().cluster_size,
+            landmarks: h.settings().landmarks,
+            passable_cells: s.passable_cells,
+            islands: s.islands,
+            dead_end_cells: s.dead_end_cells,
+            clusters: s.clusters,
+            nodes: s.nodes,
+            intra_edges: s.intra_edges,
+            inter_edges: s.inter_edges,
+            memory_bytes: s.memory_bytes,
+            revision: h.revision(),
+            build_seconds: s.total_seconds(),
+        };
+        put(stats, value, "stats")
+    })
+}
+
+/// Writes 1 to `passable` when the cell is passable now (edits included), 0
+/// when blocked. Errors: `TIERPATH_STATUS_OFF_MAP`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_passable(
+    hierarchy: *const TierpathHierarchy,
+    cell: TierpathPoint,
+    passable: *mut u8,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let held = get(hierarchy)?.read();
+        passable_in(held.get().grid(), cell, passable)
+    })
+}
+
+/// Writes 1 to `same` when `a` and `b` are passable and on one island (a
+/// path exists), else 0. Constant time; off-map points give 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_same_island(
+    hierarchy: *const TierpathHierarchy,
+    a: TierpathPoint,
+    b: TierpathPoint,
+    same: *mut u8,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let held = get(hierarchy)?.read();
+        let same_island = held.get().same_island(Point::from(a), Point::from(b));
+        put(same, u8::from(same_island), "same")
+    })
+}
+
+/// Releases a hierarchy (null: nothing). Caches, sliced queries and queues
+/// used with it stay valid (free them separately).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_free(
+    hierarchy: *mut TierpathHierarchy,
+) -> TierpathStatus {
+    unsafe { release(hierarchy) }
+}

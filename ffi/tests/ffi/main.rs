@@ -1,0 +1,3 @@
+mod abuse;
+mod header;
+mod programs;
