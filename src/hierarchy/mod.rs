@@ -5,6 +5,7 @@
 //! own scratch (see the query module).
 
 mod file;
+mod repair;
 
 pub use file::{FORMAT_VERSION, LoadError, MAGIC};
 
@@ -316,25 +317,25 @@ fn entrances_bytes(e: &Entrances) -> usize {
 /// over 15 times faster than building.
 #[derive(Debug, Clone)]
 pub struct Hierarchy {
-    pub(crate) grid: Grid,
-    pub(crate) settings: BuildSettings,
-    pub(crate) dead_ends: DeadEnds,
-    pub(crate) entrances: Entrances,
-    pub(crate) graph: ClusterGraph,
-    pub(crate) landmarks: Landmarks,
+    grid: Grid,
+    settings: BuildSettings,
+    dead_ends: DeadEnds,
+    entrances: Entrances,
+    graph: ClusterGraph,
+    landmarks: Landmarks,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
-    pub(crate) node_anchor: Vec<(u32, u32)>,
+    node_anchor: Vec<(u32, u32)>,
     /// Per abstract node: its cell (derived at assembly, not saved).
-    pub(crate) node_points: Vec<Point>,
+    node_points: Vec<Point>,
     /// The smallest weight of a passable cell (heuristics scale by it).
-    pub(crate) min_weight: crate::Weight,
-    pub(crate) stats: BuildStats,
+    min_weight: crate::Weight,
+    stats: BuildStats,
     /// Bumped by every repair of a [`DynamicHierarchy`](crate::DynamicHierarchy)
     /// (not saved), so searches in progress can tell the map changed.
-    pub(crate) revision: u64,
+    revision: u64,
     /// Who this hierarchy is, for queries that span calls (not saved).
-    pub(crate) identity: Identity,
+    identity: Identity,
 }
 
 /// A hierarchy's identity in this process, so that a query spanning calls
@@ -463,13 +464,6 @@ impl Hierarchy {
         self.revision
     }
 
-    /// Records a change of content (a repair): the revision goes up and the
-    /// identity takes a fresh id in the same lineage.
-    pub(crate) fn mark_changed(&mut self) {
-        self.revision += 1;
-        self.identity = self.identity.repaired();
-    }
-
     /// The grid this hierarchy describes.
     pub fn grid(&self) -> &Grid {
         &self.grid
@@ -552,6 +546,48 @@ impl Hierarchy {
                 (p(v), p(w), crate::Cost(c))
             })
         })
+    }
+
+    /// Islands and the dead-end forest.
+    pub(crate) fn dead_ends(&self) -> &DeadEnds {
+        &self.dead_ends
+    }
+
+    /// The transitions (abstract nodes) by cluster, and the links between
+    /// clusters.
+    pub(crate) fn entrances(&self) -> &Entrances {
+        &self.entrances
+    }
+
+    /// The cluster graph: abstract edges, their costs and stored paths.
+    pub(crate) fn graph(&self) -> &ClusterGraph {
+        &self.graph
+    }
+
+    /// Landmark distances over the cluster graph.
+    pub(crate) fn landmarks(&self) -> &Landmarks {
+        &self.landmarks
+    }
+
+    /// Each abstract node's cell, by node.
+    pub(crate) fn node_points(&self) -> &[Point] {
+        &self.node_points
+    }
+
+    /// Each abstract node's anchor in the dead-end forest and the end of the
+    /// anchor's preorder range, by node.
+    pub(crate) fn node_anchors(&self) -> &[(u32, u32)] {
+        &self.node_anchor
+    }
+
+    /// The smallest weight of a passable cell.
+    pub(crate) fn min_weight(&self) -> crate::Weight {
+        self.min_weight
+    }
+
+    /// Who this hierarchy is in this process.
+    pub(crate) fn identity(&self) -> Identity {
+        self.identity
     }
 
     /// Bytes held, excluding the grid.

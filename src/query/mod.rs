@@ -248,7 +248,7 @@ impl Hierarchy {
         start: Point,
         goal: Point,
     ) -> Result<Option<PathPlan>, QueryError> {
-        let grid = &self.grid;
+        let grid = self.grid();
         let s = check_endpoint(grid, start, "start")?;
         let t = check_endpoint(grid, goal, "goal")?;
         let _ = (s, t);
@@ -303,7 +303,7 @@ impl Hierarchy {
         clock.add_to(&mut phases.connect);
 
         let clock = Clock::start(timing);
-        let anchor = |p: Point| self.dead_ends.anchor_of(grid.cell_index(p).index());
+        let anchor = |p: Point| self.dead_ends().anchor_of(grid.cell_index(p).index());
         let mut route = std::mem::take(&mut cache.route);
         let trace = cache.recording.then_some(&mut cache.abstract_trace);
         let (found, expanded) = cache.abs.search(
@@ -329,7 +329,7 @@ impl Hierarchy {
             // the answer right regardless.
             stats.method = Method::Fallback;
             let out = crate::search::AStar::new(grid)
-                .movement(self.settings.movement)
+                .movement(self.settings().movement)
                 .find_path(&mut cache.grid, start, goal)?;
             cache.collect_fine();
             stats.fine_expanded += out.stats.expanded;
@@ -369,7 +369,7 @@ impl Hierarchy {
     /// The least cost of one move on this map: a straight move onto the
     /// lightest terrain.
     pub(crate) fn min_step(&self) -> u64 {
-        self.settings.movement.straight as u64 * self.min_weight.0 as u64
+        self.settings().movement.straight as u64 * self.min_weight().0 as u64
     }
 
     /// Exact A* from `a` to `b` inside `area`; `None` when no path lies inside.
@@ -382,7 +382,7 @@ impl Hierarchy {
     ) -> Option<Path> {
         let (est, t) = self.bounded_begin(cache, a, b);
         match self.bounded_run(cache, est, t, area, u64::MAX) {
-            Status::Found(n) => Some(path_to(cache, &self.grid, n)),
+            Status::Found(n) => Some(path_to(cache, self.grid(), n)),
             _ => None,
         }
     }
@@ -395,12 +395,12 @@ impl Hierarchy {
         a: Point,
         b: Point,
     ) -> (Estimator, Node) {
-        let grid = &self.grid;
+        let grid = self.grid();
         let (s, t) = (grid.node(a), grid.node(b));
         let est = Estimator::new(
             Heuristic::Auto,
-            &self.settings.movement,
-            self.min_weight,
+            &self.settings().movement,
+            self.min_weight(),
             t,
             grid.padded_width(),
             crate::search::FACTOR_ONE,
@@ -422,7 +422,7 @@ impl Hierarchy {
     ) -> Status {
         run_space(
             cache,
-            Plain::new(&self.grid, &self.settings.movement),
+            Plain::new(self.grid(), &self.settings().movement),
             area,
             est,
             Goal::Node(t),
@@ -464,16 +464,16 @@ impl Hierarchy {
         out: &mut Vec<(u32, u64)>,
     ) -> bool {
         out.clear();
-        let grid = &self.grid;
-        let movement = &self.settings.movement;
+        let grid = self.grid();
+        let movement = &self.settings().movement;
         let c = self.layout().cluster_of(p);
         let (a, b) = (
-            self.entrances.cluster_first[c as usize],
-            self.entrances.cluster_first[c as usize + 1],
+            self.entrances().cluster_first[c as usize],
+            self.entrances().cluster_first[c as usize + 1],
         );
         let mut pending = false;
         for i in a..b {
-            let q = self.node_points[i as usize];
+            let q = self.node_points()[i as usize];
             if !grid.is_weighted() && straight_route(grid, movement, p, q).is_some() {
                 out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
             } else {
@@ -490,7 +490,7 @@ impl Hierarchy {
             if k < resolved && out[k].0 == i {
                 k += 1;
             } else {
-                cache.mark_target(grid.node(self.node_points[i as usize]));
+                cache.mark_target(grid.node(self.node_points()[i as usize]));
             }
         }
         cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
@@ -509,7 +509,7 @@ impl Hierarchy {
         let c = self.layout().cluster_of(p);
         run_space(
             cache,
-            Plain::new(&self.grid, &self.settings.movement),
+            Plain::new(self.grid(), &self.settings().movement),
             self.layout().rect(c, c),
             Estimator::zero(),
             Goal::AllTargets,
@@ -523,15 +523,15 @@ impl Hierarchy {
     /// The last part of [`connect`](Self::connect): adds the transitions the
     /// finished Dijkstra reached to `out`.
     pub(crate) fn connect_end(&self, cache: &SearchCache, p: Point, out: &mut Vec<(u32, u64)>) {
-        let grid = &self.grid;
+        let grid = self.grid();
         let c = self.layout().cluster_of(p);
         let (a, b) = (
-            self.entrances.cluster_first[c as usize],
-            self.entrances.cluster_first[c as usize + 1],
+            self.entrances().cluster_first[c as usize],
+            self.entrances().cluster_first[c as usize + 1],
         );
         let resolved = out.len();
         for i in a..b {
-            let n = grid.node(self.node_points[i as usize]);
+            let n = grid.node(self.node_points()[i as usize]);
             if !out[..resolved].iter().any(|(v, _)| *v == i) && cache.is_closed(n) {
                 out.push((i, cache.g(n).expect("closed nodes have a cost")));
             }

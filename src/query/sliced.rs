@@ -71,22 +71,22 @@ pub(crate) struct HierarchyKey {
 impl HierarchyKey {
     pub(crate) fn of(h: &Hierarchy) -> HierarchyKey {
         HierarchyKey {
-            identity: h.identity,
-            width: h.grid.width(),
-            height: h.grid.height(),
-            nodes: h.entrances.cells.len(),
-            revision: h.revision,
+            identity: h.identity(),
+            width: h.grid().width(),
+            height: h.grid().height(),
+            nodes: h.entrances().cells.len(),
+            revision: h.revision(),
         }
     }
 
     /// Whether `h` is this key's hierarchy, perhaps repaired since.
     pub(crate) fn same_map(&self, h: &Hierarchy) -> bool {
-        self.identity.lineage == h.identity.lineage
+        self.identity.lineage == h.identity().lineage
     }
 
     /// Whether `h` is this key's hierarchy, unchanged.
     pub(crate) fn is(&self, h: &Hierarchy) -> bool {
-        self.identity == h.identity
+        self.identity == h.identity()
     }
 
     /// `Ok` when `h` is the hierarchy this key was taken from, unchanged.
@@ -168,7 +168,7 @@ impl SlicedQuery {
     /// nothing: a goal on another island is answered here at once.
     pub fn start(&mut self, h: &Hierarchy, start: Point, goal: Point) -> Result<(), QueryError> {
         self.job = None;
-        let grid = &h.grid;
+        let grid = h.grid();
         check_endpoint(grid, start, "start")?;
         check_endpoint(grid, goal, "goal")?;
         let cache = &mut self.cache;
@@ -270,8 +270,8 @@ impl SlicedQuery {
     /// loading rather than in a frame.
     pub fn reserve(&mut self, h: &Hierarchy) {
         self.job = None;
-        self.cache.grid.begin(&h.grid);
-        self.cache.abs.begin(h.entrances.cells.len());
+        self.cache.grid.begin(h.grid());
+        self.cache.abs.begin(h.entrances().cells.len());
     }
 }
 
@@ -306,7 +306,7 @@ impl Job {
                 };
                 stats.fine_expanded += cache.grid.stats().expanded;
                 if let Status::Found(n) = status {
-                    let path = path_to(&cache.grid, &h.grid, n);
+                    let path = path_to(&cache.grid, h.grid(), n);
                     if path.cost.0 <= h.layout().escape_bound(s, t, &area, h.min_step()) {
                         self.step = Step::Done(QueryOutcome {
                             path: Some(path),
@@ -334,7 +334,7 @@ impl Job {
             }
             Step::Abstract { begun } => {
                 if !*begun {
-                    let anchor = |p: Point| h.dead_ends.anchor_of(h.grid.cell_index(p).index());
+                    let anchor = |p: Point| h.dead_ends().anchor_of(h.grid().cell_index(p).index());
                     cache
                         .abs
                         .start(h, &cache.starts, &cache.goals, t, anchor(s), anchor(t));
@@ -365,7 +365,7 @@ impl Job {
                         // Unreachable by construction (same island); a full
                         // search keeps the answer right regardless.
                         stats.method = Method::Fallback;
-                        let astar = AStar::new(&h.grid).movement(h.settings.movement);
+                        let astar = AStar::new(h.grid()).movement(h.settings().movement);
                         let (est, goal) = astar
                             .prepare(&mut cache.grid, s, t)
                             .expect("endpoints were checked at the start");
@@ -375,7 +375,7 @@ impl Job {
             }
             Step::Fallback { est, goal } => {
                 let (est, goal) = (*est, *goal);
-                let astar = AStar::new(&h.grid).movement(h.settings.movement);
+                let astar = AStar::new(h.grid()).movement(h.settings().movement);
                 let Some(status) = grid_run(spent, cache, left, |c, budget| {
                     astar.advance(c, est, goal, budget)
                 }) else {
@@ -384,7 +384,7 @@ impl Job {
                 stats.fine_expanded += cache.grid.stats().expanded;
                 self.step = Step::Done(match status {
                     Status::Found(n) => {
-                        let path = path_to(&cache.grid, &h.grid, n);
+                        let path = path_to(&cache.grid, h.grid(), n);
                         against_near(self.near.take(), path, *stats)
                     }
                     _ => unreachable(stats.phases),
@@ -400,7 +400,7 @@ impl Job {
                     let Status::Found(n) = status else {
                         panic!("abstract edges and connections stand for in-cluster paths");
                     };
-                    let path = path_to(&cache.grid, &h.grid, n);
+                    let path = path_to(&cache.grid, h.grid(), n);
                     plan.refine_next_with(h, &path.cells, cache.grid.stats().expanded);
                     *leg = None;
                 } else if plan.has_legs_left() {
@@ -584,10 +584,10 @@ mod tests {
             Hierarchy::build(right).unwrap(),
         );
         let again = Hierarchy::build(left).unwrap();
-        assert_ne!(a.identity, again.identity, "every build is its own");
+        assert_ne!(a.identity(), again.identity(), "every build is its own");
         assert_eq!(
-            (a.entrances.cells.len(), a.graph.edges()),
-            (again.entrances.cells.len(), again.graph.edges())
+            (a.entrances().cells.len(), a.graph().edges()),
+            (again.entrances().cells.len(), again.graph().edges())
         );
         let (s, t) = (Point::new(0, 39), Point::new(39, 0));
         for other in [&b, &again] {
