@@ -50,6 +50,7 @@
 //! --bench repair`). The global dead-end path costs about as much as stages 1
 //! and 2 of a build.
 
+mod cluster_repair;
 mod dead_end_repair;
 mod fog;
 mod layers;
@@ -65,12 +66,9 @@ pub use layers::{CostLayers, ForeignLayer, LayerId};
 
 use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
+use crate::preprocess::ClusterLayout;
 use crate::preprocess::cluster_search::ClusterSearch;
-use crate::preprocess::clusters::{Border, border_pairs};
-use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
-use crate::preprocess::{ClusterLayout, Entrances, find_dead_ends, find_islands, find_landmarks};
 use dead_end_repair::{BlockSizes, LocalScratch};
-use splice::{renumber, splice_graph};
 
 /// One change to the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,13 +201,13 @@ impl DynamicHierarchy {
     /// Takes a hierarchy for run-time changes. Costs one pass over its graph
     /// and its map.
     pub fn new(h: Hierarchy) -> DynamicHierarchy {
-        let layout = h.entrances.layout;
+        let layout = h.entrances().layout;
         let mut d = DynamicHierarchy {
             vertical: vec![0; layout.count()],
             horizontal: vec![0; layout.count()],
             corner: vec![0; layout.count()],
-            sizes: BlockSizes::new(&h.dead_ends),
-            landmarks_wanted: h.settings.landmarks,
+            sizes: BlockSizes::new(h.dead_ends()),
+            landmarks_wanted: h.settings().landmarks,
             search: ClusterSearch::default(),
             local: LocalScratch::default(),
             h,
@@ -261,7 +259,7 @@ impl DynamicHierarchy {
         for (index, e) in edits.iter().enumerate() {
             let (Edit::Passable(p, _) | Edit::Weight(p, _)) = *e;
             self.h
-                .grid
+                .grid()
                 .check(p)
                 .map_err(|source| EditError::OffMap { index, source })?;
             if let Edit::Weight(p, w) = *e
@@ -301,7 +299,7 @@ impl DynamicHierarchy {
                 last.push((p, pass, weight));
             }
         }
-        let grid = &self.h.grid;
+        let grid = self.h.grid();
         for (p, pass, weight) in &last {
             match pass {
                 Some(true) if !grid.is_passable(*p) => opened.push(*p),
@@ -325,31 +323,32 @@ impl DynamicHierarchy {
 
         // Weights first: they do not touch islands or dead ends. The smallest
         // passable weight follows cheaply unless the smallest one goes.
-        let mut min = self.h.min_weight;
+        let mut min = self.h.min_weight();
         let mut rescan_min = false;
         for (p, w) in &weighted {
-            let old = self.h.grid.weight(*p);
-            self.h.grid.set_weight(*p, *w).expect("checked above");
-            if self.h.grid.is_passable(*p) {
+            let old = self.h.grid().weight(*p);
+            self.h.set_cell_weight(*p, *w).expect("checked above");
+            if self.h.grid().is_passable(*p) {
                 rescan_min |= old == min;
                 min = min.min(*w);
             }
         }
         // A map with no passable cell reports weight one, which is no cell's.
-        rescan_min |= !opened.is_empty() && self.h.dead_ends.island_sizes.iter().all(|n| *n == 0);
+        rescan_min |= !opened.is_empty() && self.h.dead_ends().island_sizes.iter().all(|n| *n == 0);
         for p in &opened {
-            min = min.min(self.h.grid.weight(*p));
+            min = min.min(self.h.grid().weight(*p));
         }
         for p in &closed {
-            rescan_min |= self.h.grid.weight(*p) == min;
+            rescan_min |= self.h.grid().weight(*p) == min;
         }
         let dead_ends = self.repair_dead_ends(&opened, &closed);
-        self.h.min_weight = if rescan_min {
-            self.h.grid.min_weight()
+        let min = if rescan_min {
+            self.h.grid().min_weight()
         } else {
             min
         };
-        let layout = self.h.entrances.layout;
+        self.h.set_min_weight(min);
+        let layout = self.h.entrances().layout;
         let mut touched = FixedBitSet::with_capacity(layout.count());
         let landmarks_dropped = if changed.is_empty() {
             false
@@ -357,9 +356,7 @@ impl DynamicHierarchy {
             let renumbered = dead_ends == DeadEndRepair::Recomputed;
             self.repair_clusters(&changed, renumbered, &mut touched);
             self.h.mark_changed();
-            let dropped = self.h.settings.landmarks > 0;
-            self.h.landmarks = find_landmarks(&self.h.graph, &[], 0, 0, 0);
-            self.h.settings.landmarks = 0;
+            let dropped = self.h.drop_landmarks();
             self.h.refresh_stats();
             dropped
         };
@@ -376,25 +373,18 @@ impl DynamicHierarchy {
     /// Recomputes landmark distances dropped by repairs (global: about as
     /// long as the build's landmark stage). A no-op when they are current.
     pub fn refresh_landmarks(&mut self) {
-        if self.h.settings.landmarks == self.landmarks_wanted {
+        if self.h.settings().landmarks == self.landmarks_wanted {
             return;
         }
         let h = &mut self.h;
-        h.landmarks = find_landmarks(
-            &h.graph,
-            &h.node_points,
-            h.grid.width(),
-            h.grid.height(),
-            self.landmarks_wanted,
-        );
-        h.settings.landmarks = self.landmarks_wanted;
+        h.compute_landmarks(self.landmarks_wanted);
         h.mark_changed();
         h.refresh_stats();
     }
 
     /// Whether landmark distances are current.
     pub fn landmarks_current(&self) -> bool {
-        self.h.settings.landmarks == self.landmarks_wanted
+        self.h.settings().landmarks == self.landmarks_wanted
     }
 
     /// Opens and closes cells on the grid, keeping islands and dead ends
@@ -403,7 +393,7 @@ impl DynamicHierarchy {
         if opened.is_empty() && closed.is_empty() {
             return DeadEndRepair::Unchanged;
         }
-        let movement = self.h.settings.movement;
+        let movement = self.h.settings().movement;
         let mut local = true;
         for (cells, open) in [(closed, false), (opened, true)] {
             if cells.is_empty() {
@@ -420,12 +410,13 @@ impl DynamicHierarchy {
                 (x1 - x0) <= 24 && (y1 - y0) <= 24
             };
             let h = &mut self.h;
+            let (grid, dead_ends) = h.grid_and_dead_ends_mut();
             let together = local
                 && compact
                 && dead_end_repair::try_local(
-                    &mut h.grid,
+                    grid,
                     &movement,
-                    &mut h.dead_ends,
+                    dead_ends,
                     &mut self.sizes,
                     cells,
                     open,
@@ -435,237 +426,27 @@ impl DynamicHierarchy {
                 continue;
             }
             for p in cells {
+                let (grid, dead_ends) = h.grid_and_dead_ends_mut();
                 local = local
                     && dead_end_repair::try_local(
-                        &mut h.grid,
+                        grid,
                         &movement,
-                        &mut h.dead_ends,
+                        dead_ends,
                         &mut self.sizes,
                         std::slice::from_ref(p),
                         open,
                         &mut self.local,
                     );
                 if !local {
-                    h.grid.set_passable(*p, open).expect("checked above");
+                    h.set_cell_passable(*p, open).expect("checked above");
                 }
             }
         }
         if local {
             return DeadEndRepair::Local;
         }
-        let islands = find_islands(&self.h.grid, &movement);
-        self.h.dead_ends = find_dead_ends(&self.h.grid, &movement, &islands);
-        self.sizes = BlockSizes::new(&self.h.dead_ends);
+        self.sizes = BlockSizes::new(self.h.recompute_dead_ends());
         DeadEndRepair::Recomputed
-    }
-
-    /// Rescans the borders next to `changed` cells, recomputes the inside
-    /// edges of clusters whose cells or transitions changed, and reassembles
-    /// the graph. Marks those clusters in `touched`.
-    /// With `renumbered`, the dead-end forest was recomputed and every node's
-    /// anchor is looked up again.
-    fn repair_clusters(&mut self, changed: &[Point], renumbered: bool, touched: &mut FixedBitSet) {
-        let layout = self.h.entrances.layout;
-        // Clusters holding a changed cell need new inside edges.
-        let mut inside = FixedBitSet::with_capacity(layout.count());
-        let mut borders = Vec::new();
-        for p in changed {
-            inside.insert(layout.cluster_of(*p) as usize);
-            layout.borders_at(*p, &mut borders);
-        }
-        // Clusters next to a changed border get their transitions again.
-        let mut rescan = inside.clone();
-        let mut around = Vec::new();
-        for b in &borders {
-            around.clear();
-            layout.clusters_at(*b, &mut around);
-            for c in &around {
-                rescan.insert(*c as usize);
-            }
-        }
-        let mut rescanned: Vec<Border> = Vec::new();
-        for c in rescan.ones() {
-            rescanned.extend(layout.borders_of(c as u32));
-        }
-        rescanned.sort_unstable_by_key(border_key);
-        rescanned.dedup();
-
-        // New pairs of every rescanned border; entrance counts follow.
-        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
-        let mut entrances = self.h.entrances.entrances;
-        for b in &rescanned {
-            let n = self.scan(*b, &mut offsets, &mut pairs);
-            let slot = self.border_count(*b);
-            entrances = entrances - *slot as u64 + n;
-            *slot = n as u32;
-        }
-        let width = self.h.grid.width();
-        let cluster_of_cell = |c: u32| layout.cluster_of(Point::new(c % width, c / width));
-
-        // New transition lists of the rescanned clusters.
-        let mut fresh: Vec<(u32, u32)> = pairs
-            .iter()
-            .flat_map(|(a, b)| [*a, *b])
-            .map(|c| (cluster_of_cell(c), c))
-            .filter(|(k, _)| rescan.contains(*k as usize))
-            .collect();
-        fresh.sort_unstable();
-        fresh.dedup();
-
-        // Splice the node list: old clusters keep theirs.
-        let old = &self.h.entrances;
-        let mut cells = Vec::with_capacity(old.cells.len() + fresh.len());
-        let mut cluster_first = Vec::with_capacity(layout.count() + 1);
-        cluster_first.push(0u32);
-        let mut f = 0;
-        for c in 0..layout.count() {
-            if rescan.contains(c) {
-                let start = cells.len();
-                while f < fresh.len() && fresh[f].0 as usize == c {
-                    cells.push(fresh[f].1);
-                    f += 1;
-                }
-                if cells[start..] != *old.cluster_cells(c as u32) {
-                    inside.insert(c);
-                }
-            } else {
-                cells.extend_from_slice(old.cluster_cells(c as u32));
-            }
-            cluster_first.push(cells.len() as u32);
-        }
-        let index_of = |c: u32| -> u32 {
-            let k = cluster_of_cell(c) as usize;
-            let (a, b) = (cluster_first[k] as usize, cluster_first[k + 1] as usize);
-            (a + cells[a..b]
-                .binary_search(&c)
-                .expect("every paired cell is a node")) as u32
-        };
-        // Links: the old ones between clusters not rescanned (renumbered),
-        // and those of the rescanned borders.
-        let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
-        let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
-        let links: Vec<(u32, u32)> = old
-            .links
-            .iter()
-            .filter(|(a, b)| !old_fresh[*a as usize] && !old_fresh[*b as usize])
-            .map(|(a, b)| (remap[*a as usize], remap[*b as usize]))
-            .collect();
-        // The kept links stay sorted (renumbering keeps order); merge in the
-        // rescanned borders' links.
-        let mut fresh_links: Vec<(u32, u32)> = pairs
-            .iter()
-            .map(|(a, b)| (index_of(*a), index_of(*b)))
-            .collect();
-        fresh_links.sort_unstable();
-        let mut merged = Vec::with_capacity(links.len() + fresh_links.len());
-        let (mut i, mut j) = (0, 0);
-        while i < links.len() || j < fresh_links.len() {
-            let next = if j == fresh_links.len() || (i < links.len() && links[i] <= fresh_links[j])
-            {
-                i += 1;
-                links[i - 1]
-            } else {
-                j += 1;
-                fresh_links[j - 1]
-            };
-            if merged.last() != Some(&next) {
-                merged.push(next);
-            }
-        }
-        let links = merged;
-        let entrances = Entrances {
-            layout,
-            cells,
-            cluster_first,
-            links,
-            entrances,
-        };
-
-        // Inside edges of the rescanned clusters: computed again where the
-        // cluster changed, else read back from the graph. Then the graph.
-        let movement = self.h.settings.movement;
-        let keep_paths = self.h.settings.keep_paths;
-        let fresh_edges: Vec<ClusterEdges> = rescan
-            .ones()
-            .map(|c| {
-                if inside.contains(c) {
-                    intra_cluster_edges(
-                        &self.h.grid,
-                        &movement,
-                        &layout,
-                        c as u32,
-                        entrances.cluster_cells(c as u32),
-                        keep_paths,
-                        &mut self.search,
-                    )
-                } else {
-                    self.h.graph.cluster_edges(&self.h.entrances, c as u32)
-                }
-            })
-            .collect();
-        self.h.graph = splice_graph(&self.h, &entrances, &fresh, &remap, &fresh_edges);
-        // Node cells and anchors: copied for unchanged clusters.
-        let old = &self.h.entrances;
-        let mut points = Vec::with_capacity(entrances.cells.len());
-        let mut anchors = Vec::with_capacity(entrances.cells.len());
-        let d = &self.h.dead_ends;
-        for (c, is_fresh) in fresh.iter().enumerate() {
-            let (oa, ob) = (
-                old.cluster_first[c] as usize,
-                old.cluster_first[c + 1] as usize,
-            );
-            if *is_fresh || renumbered {
-                for cell in entrances.cluster_cells(c as u32) {
-                    if *is_fresh {
-                        points.push(self.h.grid.point_of(crate::CellIndex(*cell)));
-                    }
-                    let a = d.anchor_of(*cell as usize);
-                    anchors.push((a, d.block_end[a as usize]));
-                }
-                if !*is_fresh {
-                    points.extend_from_slice(&self.h.node_points[oa..ob]);
-                }
-            } else {
-                points.extend_from_slice(&self.h.node_points[oa..ob]);
-                anchors.extend_from_slice(&self.h.node_anchor[oa..ob]);
-            }
-        }
-        self.h.node_points = points;
-        self.h.node_anchor = anchors;
-        self.h.entrances = entrances;
-        touched.union_with(&inside);
-        touched.union_with(&rescan);
-        // A rescanned cluster whose transitions and inside are unchanged
-        // kept everything: it is not reported.
-        for c in rescan.ones() {
-            if !inside.contains(c) {
-                touched.set(c, false);
-            }
-        }
-    }
-
-    /// Scans one border on the current grid.
-    fn scan(&self, border: Border, offsets: &mut Vec<u32>, pairs: &mut Vec<(u32, u32)>) -> u64 {
-        let h = &self.h;
-        border_pairs(
-            &h.grid,
-            &h.settings.movement,
-            &h.entrances.layout,
-            &h.settings.entrances,
-            border,
-            offsets,
-            pairs,
-        )
-    }
-
-    /// The stored entrance count of a border.
-    fn border_count(&mut self, border: Border) -> &mut u32 {
-        let cols = self.h.entrances.layout.cols;
-        match border {
-            Border::Vertical { cx, cy } => &mut self.vertical[(cy * cols + cx) as usize],
-            Border::Horizontal { cx, cy } => &mut self.horizontal[(cy * cols + cx) as usize],
-            Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
-        }
     }
 }
 
@@ -691,15 +472,6 @@ pub(crate) fn disk(
             let inside = if inclusive { d2 <= r * r } else { d2 < r * r };
             inside.then(|| (Point::new(x as u32, y as u32), (d2 as f64).sqrt()))
         })
-}
-
-/// A sort key for borders (kind, then position).
-fn border_key(b: &Border) -> (u8, u32, u32) {
-    match *b {
-        Border::Vertical { cx, cy } => (0, cy, cx),
-        Border::Horizontal { cx, cy } => (1, cy, cx),
-        Border::Corner { cx, cy } => (2, cy, cx),
-    }
 }
 
 #[cfg(test)]

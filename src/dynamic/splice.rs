@@ -114,8 +114,8 @@ pub(crate) fn splice_graph(
     remap: &[u32],
     intra: &[ClusterEdges],
 ) -> ClusterGraph {
-    let (grid, movement, keep_paths) = (&h.grid, &h.settings.movement, h.settings.keep_paths);
-    let (old, old_graph) = (&h.entrances, &h.graph);
+    let (grid, movement, keep_paths) = (h.grid(), &h.settings().movement, h.settings().keep_paths);
+    let (old, old_graph) = (h.entrances(), h.graph());
     let clusters = new.layout.count();
     let new_n = new.cells.len();
     let mut fresh_node = vec![false; new_n];

@@ -79,34 +79,45 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
 
 /// Asserts two hierarchies describe the same thing (see the module docs).
 fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
-    assert!(repaired.grid == rebuilt.grid, "grids differ {context}");
-    assert_eq!(repaired.entrances, rebuilt.entrances, "entrances {context}");
-    assert_eq!(repaired.graph, rebuilt.graph, "graph {context}");
+    assert!(repaired.grid() == rebuilt.grid(), "grids differ {context}");
     assert_eq!(
-        repaired.min_weight, rebuilt.min_weight,
+        repaired.entrances(),
+        rebuilt.entrances(),
+        "entrances {context}"
+    );
+    assert_eq!(repaired.graph(), rebuilt.graph(), "graph {context}");
+    assert_eq!(
+        repaired.min_weight(),
+        rebuilt.min_weight(),
         "min weight {context}"
     );
-    assert_eq!(repaired.node_points, rebuilt.node_points, "{context}");
+    assert_eq!(repaired.node_points(), rebuilt.node_points(), "{context}");
     assert_eq!(
-        canonical(&repaired.dead_ends),
-        canonical(&rebuilt.dead_ends),
+        canonical(repaired.dead_ends()),
+        canonical(rebuilt.dead_ends()),
         "dead ends {context}"
     );
     assert_eq!(
-        repaired.landmarks.count, rebuilt.landmarks.count,
+        repaired.landmarks().count,
+        rebuilt.landmarks().count,
         "{context}"
     );
     assert_eq!(
-        repaired.landmarks.nodes, rebuilt.landmarks.nodes,
+        repaired.landmarks().nodes,
+        rebuilt.landmarks().nodes,
         "{context}"
     );
-    let (a, b) = (&repaired.landmarks.dist, &rebuilt.landmarks.dist);
+    let (a, b) = (&repaired.landmarks().dist, &rebuilt.landmarks().dist);
     assert!(
         (0..a.len()).all(|i| a.get(i) == b.get(i)),
         "landmarks {context}"
     );
-    assert_eq!(repaired.settings, rebuilt.settings, "settings {context}");
-    let (mut s1, mut s2) = (repaired.stats.clone(), rebuilt.stats.clone());
+    assert_eq!(
+        repaired.settings(),
+        rebuilt.settings(),
+        "settings {context}"
+    );
+    let (mut s1, mut s2) = (repaired.stats().clone(), rebuilt.stats().clone());
     s1.stages.clear();
     s2.stages.clear();
     (s1.memory_bytes, s2.memory_bytes) = (0, 0);
@@ -517,7 +528,7 @@ fn the_first_open_cell_sets_the_smallest_weight() {
         .unwrap();
     grid.set_passable(Point::new(2, 1), true).unwrap();
     grid.set_passable(Point::new(3, 1), true).unwrap();
-    assert_eq!(world.min_weight, Weight(160));
+    assert_eq!(world.min_weight(), Weight(160));
     world.refresh_landmarks();
     assert_same(
         world.hierarchy(),

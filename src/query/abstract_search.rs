@@ -99,11 +99,11 @@ impl AbstractScratch {
         sa: u32,
         ta: u32,
     ) {
-        let n = h.entrances.cells.len();
+        let n = h.entrances().cells.len();
         self.begin(n);
         let open = self.generation.open();
         // Landmark bounds: d(L, goal) through the goal's transitions.
-        let lm = &h.landmarks;
+        let lm = h.landmarks();
         let k = lm.count as usize;
         let mut to_goal = [UNREACHED; 16];
         for (v, c) in goals {
@@ -125,7 +125,7 @@ impl AbstractScratch {
         // least-cost route (see `preprocess::dead_ends`): the start's and the
         // goal's clusters may reach them, the search does not use them.
         let relevant = |v: u32| {
-            let (a, end) = h.node_anchor[v as usize];
+            let (a, end) = h.node_anchors()[v as usize];
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         for (v, c) in goals.iter().filter(|(v, _)| relevant(*v)) {
@@ -158,13 +158,13 @@ impl AbstractScratch {
         budget: u64,
         mut trace: Option<&mut Vec<Point>>,
     ) -> Progress {
-        let n = h.entrances.cells.len();
+        let n = h.entrances().cells.len();
         let virtual_goal = n as u32;
         let open = self.generation.open();
         let closed = open + 1;
         let (sa, ta) = (self.run.sa, self.run.ta);
         let relevant = |v: u32| {
-            let (a, end) = h.node_anchor[v as usize];
+            let (a, end) = h.node_anchors()[v as usize];
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         let mut spent = 0u64;
@@ -178,7 +178,7 @@ impl AbstractScratch {
             if let Some(t) = trace.as_deref_mut()
                 && node != virtual_goal
             {
-                t.push(h.node_points[v]);
+                t.push(h.node_points()[v]);
             }
             if node == virtual_goal {
                 return Progress::Found;
@@ -214,7 +214,7 @@ impl AbstractScratch {
             if self.goal_stamp[v] == open {
                 relax(virtual_goal, self.goal_cost[v], NONE);
             }
-            for (w, cost, e) in h.graph.out_edges(node) {
+            for (w, cost, e) in h.graph().out_edges(node) {
                 if relevant(w) {
                     relax(w, cost, e as u32);
                 }
@@ -235,7 +235,7 @@ impl AbstractScratch {
     /// Writes the route of a search that `found` the goal into `route`
     /// (emptied otherwise).
     pub(crate) fn take_route(&self, h: &Hierarchy, found: bool, route: &mut AbstractRoute) {
-        let n = h.entrances.cells.len();
+        let n = h.entrances().cells.len();
         route.nodes.clear();
         route.edges.clear();
         if !found {
@@ -293,16 +293,16 @@ impl Run {
     /// The lower bound from abstract node `v` to the goal: the open-ground
     /// distance at the least weight, sharpened by the landmarks.
     fn estimate(&self, h: &Hierarchy, v: u32) -> u64 {
-        let movement = h.settings.movement;
-        let p = h.node_points[v as usize];
+        let movement = h.settings().movement;
+        let p = h.node_points()[v as usize];
         let mut best = movement
             .distance(p.x.abs_diff(self.goal.x), p.y.abs_diff(self.goal.y))
             .0
             / Weight::ONE.0 as u64
-            * h.min_weight.0 as u64;
-        let lm = &h.landmarks;
+            * h.min_weight().0 as u64;
+        let lm = h.landmarks();
         let k = lm.count as usize;
-        let symmetric = !h.grid.is_weighted();
+        let symmetric = !h.grid().is_weighted();
         for (l, dt) in self.to_goal.iter().enumerate().take(k) {
             let d = lm.get(v, l);
             if d == UNREACHED || *dt == UNREACHED {

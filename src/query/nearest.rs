@@ -187,8 +187,8 @@ impl Hierarchy {
         targets: &[Point],
         local_expansions: u64,
     ) -> Result<NearestOutcome, QueryError> {
-        let grid = &self.grid;
-        let movement = &self.settings.movement;
+        let grid = self.grid();
+        let movement = &self.settings().movement;
         movement.validate()?;
         let s = check_endpoint(grid, start, "start")?;
         let island = self.island_of(start);
@@ -259,7 +259,7 @@ impl Hierarchy {
         stats.radius = Cost(radius);
 
         // 3. Hierarchical: upper bounds in order of the lower bounds.
-        let min_w = self.min_weight.0 as u64;
+        let min_w = self.min_weight().0 as u64;
         for c in cands.iter_mut() {
             let open_ground = movement
                 .distance(start.x.abs_diff(c.point.x), start.y.abs_diff(c.point.y))

@@ -78,8 +78,8 @@ impl Hierarchy {
         if !options.partial {
             return self.find_path(cache, start, goal);
         }
-        check_endpoint(&self.grid, start, "start")?;
-        check_endpoint(&self.grid, goal, "goal")?;
+        check_endpoint(self.grid(), start, "start")?;
+        check_endpoint(self.grid(), goal, "goal")?;
         if self.same_island(start, goal) {
             return self.find_path(cache, start, goal);
         }
@@ -109,9 +109,9 @@ impl Hierarchy {
     /// `goal`, in row-major order: rings of growing Chebyshev radius around
     /// the goal, until a ring's least possible distance exceeds the best found.
     pub(crate) fn closest_cells(&self, start: Point, goal: Point) -> Vec<Point> {
-        let movement = &self.settings.movement;
+        let movement = &self.settings().movement;
         let island = self.island_of(start);
-        let (w, h) = (self.grid.width() as i64, self.grid.height() as i64);
+        let (w, h) = (self.grid().width() as i64, self.grid().height() as i64);
         let (gx, gy) = (goal.x as i64, goal.y as i64);
         let mut best = (u64::MAX, Vec::new());
         let consider = |best: &mut (u64, Vec<Point>), x: i64, y: i64| {

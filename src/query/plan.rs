@@ -80,7 +80,7 @@ impl PathPlan {
         stats: QueryStats,
         phases: PhaseTimes,
     ) -> PathPlan {
-        let point = |v: u32| h.node_points[v as usize];
+        let point = |v: u32| h.node_points()[v as usize];
         let mut waypoints = Vec::with_capacity(route.nodes.len() + 2);
         waypoints.push(start);
         waypoints.extend(route.nodes.iter().map(|v| point(*v)));
@@ -189,7 +189,7 @@ impl PathPlan {
         } else if cu != cv {
             Leg::Cells(vec![u, v])
         } else if let Some(codes) = (self.edges[i] != NO_EDGE)
-            .then(|| h.graph.edge_path(self.edges[i] as usize))
+            .then(|| h.graph().edge_path(self.edges[i] as usize))
             .flatten()
         {
             // A stored path: replay its moves.
@@ -202,14 +202,14 @@ impl PathPlan {
                 cells.push(p);
             }
             Leg::Cells(cells)
-        } else if let Some(shape) = (!h.grid.is_weighted())
-            .then(|| super::straight_route(&h.grid, &h.settings.movement, u, v))
+        } else if let Some(shape) = (!h.grid().is_weighted())
+            .then(|| super::straight_route(h.grid(), &h.settings().movement, u, v))
             .flatten()
         {
             // A free straight route is an optimal in-cluster path.
             let mut cells = vec![u];
             route::cells(
-                &Plain::new(&h.grid, &h.settings.movement),
+                &Plain::new(h.grid(), &h.settings().movement),
                 u,
                 v,
                 shape,
@@ -266,10 +266,10 @@ impl PathPlan {
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
     /// window reachable by a cheaper straight route (or the next cell).
     fn smooth_step(&mut self, h: &Hierarchy) {
-        let space = Plain::new(&h.grid, &h.settings.movement);
+        let space = Plain::new(h.grid(), &h.settings().movement);
         let (j, cost) = route::smooth_step(
             &space,
-            h.min_weight,
+            h.min_weight(),
             &self.raw,
             &self.cum,
             self.head,
@@ -290,11 +290,11 @@ pub(crate) enum Leg {
 
 /// The cost of one legal move.
 fn step_cost(h: &Hierarchy, a: Point, b: Point) -> u64 {
-    let m = &h.settings.movement;
+    let m = &h.settings().movement;
     let base = if a.x != b.x && a.y != b.y {
         m.diagonal
     } else {
         m.straight
     };
-    base as u64 * h.grid.weight(b).0 as u64
+    base as u64 * h.grid().weight(b).0 as u64
 }

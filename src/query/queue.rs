@@ -126,8 +126,8 @@ impl PathQueue {
         goal: Point,
     ) -> Result<RequestId, QueryError> {
         self.check(h)?;
-        check_endpoint(&h.grid, start, "start")?;
-        check_endpoint(&h.grid, goal, "goal")?;
+        check_endpoint(h.grid(), start, "start")?;
+        check_endpoint(h.grid(), goal, "goal")?;
         let id = RequestId(self.next);
         self.next += 1;
         self.waiting.push_back((id, start, goal));

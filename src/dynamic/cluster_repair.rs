@@ -1,0 +1,241 @@
+//! Cluster repair: the borders next to changed cells are scanned again, the
+//! transitions of the clusters around them listed again, the inside edges of
+//! clusters whose cells or transitions changed recomputed, and the node list
+//! and graph spliced from the kept and the new parts.
+
+use fixedbitset::FixedBitSet;
+
+use super::DynamicHierarchy;
+use super::splice::{renumber, splice_graph};
+use crate::grid::Point;
+use crate::preprocess::Entrances;
+use crate::preprocess::clusters::{Border, border_pairs};
+use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
+
+impl DynamicHierarchy {
+    /// Rescans the borders next to `changed` cells, recomputes the inside
+    /// edges of clusters whose cells or transitions changed, and reassembles
+    /// the graph. Marks those clusters in `touched`.
+    /// With `renumbered`, the dead-end forest was recomputed and every node's
+    /// anchor is looked up again.
+    pub(super) fn repair_clusters(
+        &mut self,
+        changed: &[Point],
+        renumbered: bool,
+        touched: &mut FixedBitSet,
+    ) {
+        let layout = self.h.entrances().layout;
+        // Clusters holding a changed cell need new inside edges.
+        let mut inside = FixedBitSet::with_capacity(layout.count());
+        let mut borders = Vec::new();
+        for p in changed {
+            inside.insert(layout.cluster_of(*p) as usize);
+            layout.borders_at(*p, &mut borders);
+        }
+        // Clusters next to a changed border get their transitions again.
+        let mut rescan = inside.clone();
+        let mut around = Vec::new();
+        for b in &borders {
+            around.clear();
+            layout.clusters_at(*b, &mut around);
+            for c in &around {
+                rescan.insert(*c as usize);
+            }
+        }
+        let mut rescanned: Vec<Border> = Vec::new();
+        for c in rescan.ones() {
+            rescanned.extend(layout.borders_of(c as u32));
+        }
+        rescanned.sort_unstable_by_key(border_key);
+        rescanned.dedup();
+
+        // New pairs of every rescanned border; entrance counts follow.
+        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+        let mut entrances = self.h.entrances().entrances;
+        for b in &rescanned {
+            let n = self.scan(*b, &mut offsets, &mut pairs);
+            let slot = self.border_count(*b);
+            entrances = entrances - *slot as u64 + n;
+            *slot = n as u32;
+        }
+        let width = self.h.grid().width();
+        let cluster_of_cell = |c: u32| layout.cluster_of(Point::new(c % width, c / width));
+
+        // New transition lists of the rescanned clusters.
+        let mut fresh: Vec<(u32, u32)> = pairs
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .map(|c| (cluster_of_cell(c), c))
+            .filter(|(k, _)| rescan.contains(*k as usize))
+            .collect();
+        fresh.sort_unstable();
+        fresh.dedup();
+
+        // Splice the node list: old clusters keep theirs.
+        let old = self.h.entrances();
+        let mut cells = Vec::with_capacity(old.cells.len() + fresh.len());
+        let mut cluster_first = Vec::with_capacity(layout.count() + 1);
+        cluster_first.push(0u32);
+        let mut f = 0;
+        for c in 0..layout.count() {
+            if rescan.contains(c) {
+                let start = cells.len();
+                while f < fresh.len() && fresh[f].0 as usize == c {
+                    cells.push(fresh[f].1);
+                    f += 1;
+                }
+                if cells[start..] != *old.cluster_cells(c as u32) {
+                    inside.insert(c);
+                }
+            } else {
+                cells.extend_from_slice(old.cluster_cells(c as u32));
+            }
+            cluster_first.push(cells.len() as u32);
+        }
+        let index_of = |c: u32| -> u32 {
+            let k = cluster_of_cell(c) as usize;
+            let (a, b) = (cluster_first[k] as usize, cluster_first[k + 1] as usize);
+            (a + cells[a..b]
+                .binary_search(&c)
+                .expect("every paired cell is a node")) as u32
+        };
+        // Links: the old ones between clusters not rescanned (renumbered),
+        // and those of the rescanned borders.
+        let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
+        let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
+        let links: Vec<(u32, u32)> = old
+            .links
+            .iter()
+            .filter(|(a, b)| !old_fresh[*a as usize] && !old_fresh[*b as usize])
+            .map(|(a, b)| (remap[*a as usize], remap[*b as usize]))
+            .collect();
+        // The kept links stay sorted (renumbering keeps order); merge in the
+        // rescanned borders' links.
+        let mut fresh_links: Vec<(u32, u32)> = pairs
+            .iter()
+            .map(|(a, b)| (index_of(*a), index_of(*b)))
+            .collect();
+        fresh_links.sort_unstable();
+        let mut merged = Vec::with_capacity(links.len() + fresh_links.len());
+        let (mut i, mut j) = (0, 0);
+        while i < links.len() || j < fresh_links.len() {
+            let next = if j == fresh_links.len() || (i < links.len() && links[i] <= fresh_links[j])
+            {
+                i += 1;
+                links[i - 1]
+            } else {
+                j += 1;
+                fresh_links[j - 1]
+            };
+            if merged.last() != Some(&next) {
+                merged.push(next);
+            }
+        }
+        let links = merged;
+        let entrances = Entrances {
+            layout,
+            cells,
+            cluster_first,
+            links,
+            entrances,
+        };
+
+        // Inside edges of the rescanned clusters: computed again where the
+        // cluster changed, else read back from the graph. Then the graph.
+        let movement = self.h.settings().movement;
+        let keep_paths = self.h.settings().keep_paths;
+        let fresh_edges: Vec<ClusterEdges> = rescan
+            .ones()
+            .map(|c| {
+                if inside.contains(c) {
+                    intra_cluster_edges(
+                        self.h.grid(),
+                        &movement,
+                        &layout,
+                        c as u32,
+                        entrances.cluster_cells(c as u32),
+                        keep_paths,
+                        &mut self.search,
+                    )
+                } else {
+                    self.h.graph().cluster_edges(self.h.entrances(), c as u32)
+                }
+            })
+            .collect();
+        let graph = splice_graph(&self.h, &entrances, &fresh, &remap, &fresh_edges);
+        // Node cells and anchors: copied for unchanged clusters.
+        let old = self.h.entrances();
+        let mut points = Vec::with_capacity(entrances.cells.len());
+        let mut anchors = Vec::with_capacity(entrances.cells.len());
+        let d = self.h.dead_ends();
+        for (c, is_fresh) in fresh.iter().enumerate() {
+            let (oa, ob) = (
+                old.cluster_first[c] as usize,
+                old.cluster_first[c + 1] as usize,
+            );
+            if *is_fresh || renumbered {
+                for cell in entrances.cluster_cells(c as u32) {
+                    if *is_fresh {
+                        points.push(self.h.grid().point_of(crate::CellIndex(*cell)));
+                    }
+                    let a = d.anchor_of(*cell as usize);
+                    anchors.push((a, d.block_end[a as usize]));
+                }
+                if !*is_fresh {
+                    points.extend_from_slice(&self.h.node_points()[oa..ob]);
+                }
+            } else {
+                points.extend_from_slice(&self.h.node_points()[oa..ob]);
+                anchors.extend_from_slice(&self.h.node_anchors()[oa..ob]);
+            }
+        }
+        self.h.replace_nodes(entrances, graph, points, anchors);
+        touched.union_with(&inside);
+        touched.union_with(&rescan);
+        // A rescanned cluster whose transitions and inside are unchanged
+        // kept everything: it is not reported.
+        for c in rescan.ones() {
+            if !inside.contains(c) {
+                touched.set(c, false);
+            }
+        }
+    }
+
+    /// Scans one border on the current grid.
+    pub(super) fn scan(
+        &self,
+        border: Border,
+        offsets: &mut Vec<u32>,
+        pairs: &mut Vec<(u32, u32)>,
+    ) -> u64 {
+        let h = &self.h;
+        border_pairs(
+            h.grid(),
+            &h.settings().movement,
+            &h.entrances().layout,
+            &h.settings().entrances,
+            border,
+            offsets,
+            pairs,
+        )
+    }
+
+    /// The stored entrance count of a border.
+    pub(super) fn border_count(&mut self, border: Border) -> &mut u32 {
+        let cols = self.h.entrances().layout.cols;
+        match border {
+            Border::Vertical { cx, cy } => &mut self.vertical[(cy * cols + cx) as usize],
+            Border::Horizontal { cx, cy } => &mut self.horizontal[(cy * cols + cx) as usize],
+            Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
+        }
+    }
+}
+
+/// A sort key for borders (kind, then position).
+fn border_key(b: &Border) -> (u8, u32, u32) {
+    match *b {
+        Border::Vertical { cx, cy } => (0, cy, cx),
+        Border::Horizontal { cx, cy } => (1, cy, cx),
+        Border::Corner { cx, cy } => (2, cy, cx),
+    }
+}

@@ -1,0 +1,86 @@
+//! The narrow changes a repair makes to a hierarchy (see
+//! [`DynamicHierarchy`](crate::DynamicHierarchy)): the only writes to a built
+//! hierarchy, so that its parts can only change together as a repair changes
+//! them.
+
+use super::Hierarchy;
+use crate::grid::{Grid, GridError, Point, Weight};
+use crate::preprocess::{
+    ClusterGraph, DeadEnds, Entrances, find_dead_ends, find_islands, find_landmarks,
+};
+
+impl Hierarchy {
+    /// Sets a cell's terrain weight on the grid (nothing else follows).
+    pub(crate) fn set_cell_weight(&mut self, p: Point, w: Weight) -> Result<(), GridError> {
+        self.grid.set_weight(p, w)
+    }
+
+    /// Opens or closes a cell on the grid (nothing else follows).
+    pub(crate) fn set_cell_passable(&mut self, p: Point, open: bool) -> Result<(), GridError> {
+        self.grid.set_passable(p, open)
+    }
+
+    /// The grid and the dead-end forest together, for a local repair that
+    /// changes a cell and its tags at once.
+    pub(crate) fn grid_and_dead_ends_mut(&mut self) -> (&mut Grid, &mut DeadEnds) {
+        (&mut self.grid, &mut self.dead_ends)
+    }
+
+    /// Recomputes islands and dead ends over the whole map (stages 1 and 2).
+    pub(crate) fn recompute_dead_ends(&mut self) -> &DeadEnds {
+        let movement = self.settings.movement;
+        let islands = find_islands(&self.grid, &movement);
+        self.dead_ends = find_dead_ends(&self.grid, &movement, &islands);
+        &self.dead_ends
+    }
+
+    /// Records the smallest weight of a passable cell.
+    pub(crate) fn set_min_weight(&mut self, w: Weight) {
+        self.min_weight = w;
+    }
+
+    /// Replaces the transitions, the cluster graph and the per-node cells and
+    /// anchors, which a repair recomputes together.
+    pub(crate) fn replace_nodes(
+        &mut self,
+        entrances: Entrances,
+        graph: ClusterGraph,
+        node_points: Vec<Point>,
+        node_anchor: Vec<(u32, u32)>,
+    ) {
+        debug_assert_eq!(entrances.cells.len(), node_points.len());
+        debug_assert_eq!(entrances.cells.len(), node_anchor.len());
+        self.entrances = entrances;
+        self.graph = graph;
+        self.node_points = node_points;
+        self.node_anchor = node_anchor;
+    }
+
+    /// Drops the landmark distances (queries fall back to the octile bound).
+    /// Returns whether there were any.
+    pub(crate) fn drop_landmarks(&mut self) -> bool {
+        let dropped = self.settings.landmarks > 0;
+        self.landmarks = find_landmarks(&self.graph, &[], 0, 0, 0);
+        self.settings.landmarks = 0;
+        dropped
+    }
+
+    /// Computes `count` landmarks' distances over the current graph.
+    pub(crate) fn compute_landmarks(&mut self, count: u32) {
+        self.landmarks = find_landmarks(
+            &self.graph,
+            &self.node_points,
+            self.grid.width(),
+            self.grid.height(),
+            count,
+        );
+        self.settings.landmarks = count;
+    }
+
+    /// Records a change of content (a repair): the revision goes up and the
+    /// identity takes a fresh id in the same lineage.
+    pub(crate) fn mark_changed(&mut self) {
+        self.revision += 1;
+        self.identity = self.identity.repaired();
+    }
+}

@@ -1,0 +1,201 @@
+//! The bounded searches a query is made of: exact A* inside an area (the near
+//! search and the refinement of each leg) and the in-cluster Dijkstra that
+//! connects an endpoint to its cluster's transitions, each resumable for the
+//! time-sliced query.
+
+use crate::engine::Plain;
+use crate::engine::route::{self, SHAPES, Shape};
+use crate::grid::{Node, Point};
+use crate::hierarchy::Hierarchy;
+use crate::search::{
+    Estimator, Goal, Heuristic, Path, Pricing, Rect, SearchCache, Status, TieBreak, path_to,
+    run_space,
+};
+
+impl Hierarchy {
+    /// The least cost of one move on this map: a straight move onto the
+    /// lightest terrain.
+    pub(crate) fn min_step(&self) -> u64 {
+        self.settings().movement.straight as u64 * self.min_weight().0 as u64
+    }
+
+    /// Exact A* from `a` to `b` inside `area`; `None` when no path lies inside.
+    pub(crate) fn bounded_astar(
+        &self,
+        cache: &mut SearchCache,
+        a: Point,
+        b: Point,
+        area: Rect,
+    ) -> Option<Path> {
+        let (est, t) = self.bounded_begin(cache, a, b);
+        match self.bounded_run(cache, est, t, area, u64::MAX) {
+            Status::Found(n) => Some(path_to(cache, self.grid(), n)),
+            _ => None,
+        }
+    }
+
+    /// Begins the search of [`bounded_astar`](Self::bounded_astar): returns its
+    /// estimate and goal node.
+    pub(crate) fn bounded_begin(
+        &self,
+        cache: &mut SearchCache,
+        a: Point,
+        b: Point,
+    ) -> (Estimator, Node) {
+        let grid = self.grid();
+        let (s, t) = (grid.node(a), grid.node(b));
+        let est = Estimator::new(
+            Heuristic::Auto,
+            &self.settings().movement,
+            self.min_weight(),
+            t,
+            grid.padded_width(),
+            crate::search::FACTOR_ONE,
+        );
+        cache.begin(grid);
+        cache.push_start(s, 0, &est, TieBreak::default());
+        (est, t)
+    }
+
+    /// Runs (or resumes) a search begun by [`bounded_begin`](Self::bounded_begin)
+    /// inside `area` for at most `budget` expansions.
+    pub(crate) fn bounded_run(
+        &self,
+        cache: &mut SearchCache,
+        est: Estimator,
+        t: Node,
+        area: Rect,
+        budget: u64,
+    ) -> Status {
+        run_space(
+            cache,
+            Plain::new(self.grid(), &self.settings().movement),
+            area,
+            est,
+            Goal::Node(t),
+            TieBreak::default(),
+            false,
+            budget,
+            Pricing::Forward,
+        )
+    }
+
+    /// The least in-cluster costs between `p` and its cluster's transitions:
+    /// fills `out` with (node, cost), cost from `p` (forward) or to `p`
+    /// (reverse). On an unweighted map a transition joined to `p` by a free
+    /// straight route costs the octile distance (no route is cheaper); the
+    /// others come from one Dijkstra inside the cluster. Returns the cells
+    /// expanded.
+    pub(super) fn connect(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        pricing: Pricing,
+        out: &mut Vec<(u32, u64)>,
+    ) -> u64 {
+        if !self.connect_begin(cache, p, out) {
+            return 0;
+        }
+        self.connect_run(cache, p, pricing, u64::MAX);
+        self.connect_end(cache, p, out);
+        cache.stats().expanded
+    }
+
+    /// The first part of [`connect`](Self::connect): fills `out` with the
+    /// transitions a straight route resolves and, when others remain, begins
+    /// the in-cluster Dijkstra for them (returning true).
+    pub(crate) fn connect_begin(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        out: &mut Vec<(u32, u64)>,
+    ) -> bool {
+        out.clear();
+        let grid = self.grid();
+        let movement = &self.settings().movement;
+        let c = self.layout().cluster_of(p);
+        let (a, b) = (
+            self.entrances().cluster_first[c as usize],
+            self.entrances().cluster_first[c as usize + 1],
+        );
+        let mut pending = false;
+        for i in a..b {
+            let q = self.node_points()[i as usize];
+            if !grid.is_weighted() && straight_route(grid, movement, p, q).is_some() {
+                out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
+            } else {
+                pending = true;
+            }
+        }
+        if !pending {
+            return false;
+        }
+        cache.begin(grid);
+        let resolved = out.len();
+        let mut k = 0;
+        for i in a..b {
+            if k < resolved && out[k].0 == i {
+                k += 1;
+            } else {
+                cache.mark_target(grid.node(self.node_points()[i as usize]));
+            }
+        }
+        cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
+        true
+    }
+
+    /// Runs (or resumes) the in-cluster Dijkstra of [`connect_begin`](Self::connect_begin)
+    /// for at most `budget` expansions.
+    pub(crate) fn connect_run(
+        &self,
+        cache: &mut SearchCache,
+        p: Point,
+        pricing: Pricing,
+        budget: u64,
+    ) -> Status {
+        let c = self.layout().cluster_of(p);
+        run_space(
+            cache,
+            Plain::new(self.grid(), &self.settings().movement),
+            self.layout().rect(c, c),
+            Estimator::zero(),
+            Goal::AllTargets,
+            TieBreak::default(),
+            false,
+            budget,
+            pricing,
+        )
+    }
+
+    /// The last part of [`connect`](Self::connect): adds the transitions the
+    /// finished Dijkstra reached to `out`.
+    pub(crate) fn connect_end(&self, cache: &SearchCache, p: Point, out: &mut Vec<(u32, u64)>) {
+        let grid = self.grid();
+        let c = self.layout().cluster_of(p);
+        let (a, b) = (
+            self.entrances().cluster_first[c as usize],
+            self.entrances().cluster_first[c as usize + 1],
+        );
+        let resolved = out.len();
+        for i in a..b {
+            let n = grid.node(self.node_points()[i as usize]);
+            if !out[..resolved].iter().any(|(v, _)| *v == i) && cache.is_closed(n) {
+                out.push((i, cache.g(n).expect("closed nodes have a cost")));
+            }
+        }
+    }
+}
+
+/// On an unweighted map: a free straight route from `a` to `b` (such a route
+/// costs the octile distance, the least any route can), if one exists.
+pub(crate) fn straight_route(
+    grid: &crate::Grid,
+    movement: &crate::Movement,
+    a: Point,
+    b: Point,
+) -> Option<Shape> {
+    debug_assert!(!grid.is_weighted());
+    SHAPES
+        .into_iter()
+        .find(|s| route::is_free(&Plain::new(grid, movement), a, b, *s))
+}

@@ -1,0 +1,300 @@
+//! The steps of a sliced query: the same phases as `find_path` (near search,
+//! connections, the cluster-graph search, refinement, the fallback), each
+//! paused when the budget runs out and resumed on the next update.
+
+use super::HierarchyKey;
+use crate::grid::{Node, Point};
+use crate::hierarchy::Hierarchy;
+use crate::query::abstract_search::Progress;
+use crate::query::plan::Leg;
+use crate::query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
+use crate::search::{AStar, Estimator, Path, Pricing, Rect, SearchCache, Status, path_to};
+
+#[derive(Debug, Clone)]
+pub(super) struct Job {
+    pub(super) key: HierarchyKey,
+    pub(super) start: Point,
+    pub(super) goal: Point,
+    pub(super) stats: QueryStats,
+    /// The near search's path, when it found one it could not prove optimal.
+    pub(super) near: Option<Path>,
+    /// Expansions so far.
+    pub(super) expanded: u64,
+    pub(super) step: Step,
+}
+
+#[derive(Debug, Clone)]
+pub(super) enum Step {
+    /// The exact search bounded to the clusters around both ends.
+    Near {
+        area: Rect,
+        est: Estimator,
+        goal: Node,
+    },
+    /// Connecting the goal to its cluster's transitions; `searching` once the
+    /// in-cluster Dijkstra has begun.
+    ConnectGoal { searching: bool },
+    /// Connecting the start.
+    ConnectStart { searching: bool },
+    /// The search over the cluster graph.
+    Abstract { begun: bool },
+    /// A full flat A* (the safety net when the cluster graph finds no route).
+    Fallback { est: Estimator, goal: Node },
+    /// Refining the abstract route leg by leg; `leg` is the in-cluster search
+    /// under way.
+    Refine {
+        plan: Box<PathPlan>,
+        leg: Option<(Estimator, Node, Rect)>,
+    },
+    /// The answer.
+    Done(QueryOutcome),
+}
+
+/// What one step of [`Job::advance`] did.
+pub(super) enum Flow {
+    /// Moved on: run the next step.
+    Next,
+    /// Out of budget.
+    Yield,
+}
+
+/// The answer for a goal that cannot be reached.
+pub(super) fn unreachable(phases: Option<PhaseTimes>) -> QueryOutcome {
+    QueryOutcome {
+        path: None,
+        stats: QueryStats {
+            method: Method::Unreachable,
+            phases,
+            ..QueryStats::default()
+        },
+        partial: false,
+    }
+}
+
+impl Job {
+    /// Spends up to `left` expansions on the current step, moving on when it
+    /// is complete. Mirrors [`Hierarchy::plan`] and [`Hierarchy::find_path`]
+    /// step for step.
+    pub(super) fn advance(
+        &mut self,
+        h: &Hierarchy,
+        cache: &mut QueryCache,
+        left: &mut u64,
+    ) -> Flow {
+        let (s, t) = (self.start, self.goal);
+        let spent = &mut self.expanded;
+        let stats = &mut self.stats;
+        match &mut self.step {
+            Step::Near { area, est, goal } => {
+                let (area, est, goal) = (*area, *est, *goal);
+                let Some(status) = grid_run(spent, cache, left, |c, budget| {
+                    h.bounded_run(c, est, goal, area, budget)
+                }) else {
+                    return Flow::Yield;
+                };
+                stats.fine_expanded += cache.grid.stats().expanded;
+                if let Status::Found(n) = status {
+                    let path = path_to(&cache.grid, h.grid(), n);
+                    if path.cost.0 <= h.layout().escape_bound(s, t, &area, h.min_step()) {
+                        self.step = Step::Done(QueryOutcome {
+                            path: Some(path),
+                            stats: *stats,
+                            partial: false,
+                        });
+                        return Flow::Next;
+                    }
+                    self.near = Some(path);
+                }
+                self.step = Step::ConnectGoal { searching: false };
+            }
+            Step::ConnectGoal { searching } => {
+                stats.method = Method::Hierarchical;
+                if !connect(h, cache, left, spent, stats, searching, t, Pricing::Reverse) {
+                    return Flow::Yield;
+                }
+                self.step = Step::ConnectStart { searching: false };
+            }
+            Step::ConnectStart { searching } => {
+                if !connect(h, cache, left, spent, stats, searching, s, Pricing::Forward) {
+                    return Flow::Yield;
+                }
+                self.step = Step::Abstract { begun: false };
+            }
+            Step::Abstract { begun } => {
+                if !*begun {
+                    let anchor = |p: Point| h.dead_ends().anchor_of(h.grid().cell_index(p).index());
+                    cache
+                        .abs
+                        .start(h, &cache.starts, &cache.goals, t, anchor(s), anchor(t));
+                    *begun = true;
+                }
+                if *left == 0 {
+                    return Flow::Yield;
+                }
+                let before = cache.abs.expanded();
+                let progress = cache.abs.resume(h, *left, None);
+                let used = cache.abs.expanded() - before;
+                *left -= used.min(*left);
+                *spent += used;
+                stats.abstract_expanded = cache.abs.expanded();
+                match progress {
+                    Progress::Paused => return Flow::Yield,
+                    Progress::Found => {
+                        cache.abs.take_route(h, true, &mut cache.route);
+                        stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
+                        let plan =
+                            PathPlan::route(h, s, t, &cache.route, *stats, PhaseTimes::default());
+                        self.step = Step::Refine {
+                            plan: Box::new(plan),
+                            leg: None,
+                        };
+                    }
+                    Progress::Exhausted => {
+                        // Unreachable by construction (same island); a full
+                        // search keeps the answer right regardless.
+                        stats.method = Method::Fallback;
+                        let astar = AStar::new(h.grid()).movement(h.settings().movement);
+                        let (est, goal) = astar
+                            .prepare(&mut cache.grid, s, t)
+                            .expect("endpoints were checked at the start");
+                        self.step = Step::Fallback { est, goal };
+                    }
+                }
+            }
+            Step::Fallback { est, goal } => {
+                let (est, goal) = (*est, *goal);
+                let astar = AStar::new(h.grid()).movement(h.settings().movement);
+                let Some(status) = grid_run(spent, cache, left, |c, budget| {
+                    astar.advance(c, est, goal, budget)
+                }) else {
+                    return Flow::Yield;
+                };
+                stats.fine_expanded += cache.grid.stats().expanded;
+                self.step = Step::Done(match status {
+                    Status::Found(n) => {
+                        let path = path_to(&cache.grid, h.grid(), n);
+                        against_near(self.near.take(), path, *stats)
+                    }
+                    _ => unreachable(stats.phases),
+                });
+            }
+            Step::Refine { plan, leg } => {
+                if let Some((est, goal, area)) = *leg {
+                    let Some(status) = grid_run(spent, cache, left, |c, budget| {
+                        h.bounded_run(c, est, goal, area, budget)
+                    }) else {
+                        return Flow::Yield;
+                    };
+                    let Status::Found(n) = status else {
+                        panic!("abstract edges and connections stand for in-cluster paths");
+                    };
+                    let path = path_to(&cache.grid, h.grid(), n);
+                    plan.refine_next_with(h, &path.cells, cache.grid.stats().expanded);
+                    *leg = None;
+                } else if plan.has_legs_left() {
+                    match plan.next_leg(h) {
+                        Leg::Cells(cells) => plan.refine_next_with(h, &cells, 0),
+                        Leg::Search { from, to, area } => {
+                            let (est, goal) = h.bounded_begin(&mut cache.grid, from, to);
+                            *leg = Some((est, goal, area));
+                        }
+                    }
+                } else {
+                    // Every leg refined: smoothing expands nothing.
+                    let mut cells = Vec::new();
+                    while let Some(piece) = plan.next_segment(h, cache) {
+                        cells.extend_from_slice(piece);
+                    }
+                    let path = Path {
+                        cells,
+                        cost: plan.cost(),
+                    };
+                    let out = against_near(self.near.take(), path, plan.stats());
+                    self.step = Step::Done(out);
+                }
+            }
+            Step::Done(_) => {}
+        }
+        Flow::Next
+    }
+}
+
+/// One step of connecting `p` to its cluster's transitions (the goal side
+/// into `cache.goals` when pricing in reverse, the start side into
+/// `cache.starts`): false when the budget ran out first.
+#[allow(clippy::too_many_arguments)]
+fn connect(
+    h: &Hierarchy,
+    cache: &mut QueryCache,
+    left: &mut u64,
+    spent: &mut u64,
+    stats: &mut QueryStats,
+    searching: &mut bool,
+    p: Point,
+    pricing: Pricing,
+) -> bool {
+    let goal_side = pricing == Pricing::Reverse;
+    if !*searching {
+        let out = if goal_side {
+            &mut cache.goals
+        } else {
+            &mut cache.starts
+        };
+        if !h.connect_begin(&mut cache.grid, p, out) {
+            return true;
+        }
+        *searching = true;
+    }
+    if grid_run(spent, cache, left, |c, budget| {
+        h.connect_run(c, p, pricing, budget)
+    })
+    .is_none()
+    {
+        return false;
+    }
+    let out = if goal_side {
+        &mut cache.goals
+    } else {
+        &mut cache.starts
+    };
+    h.connect_end(&cache.grid, p, out);
+    stats.fine_expanded += cache.grid.stats().expanded;
+    true
+}
+
+/// Runs (or resumes) a grid search with the budget left, charging its
+/// expansions; `None` when it paused (the budget is spent).
+fn grid_run(
+    spent: &mut u64,
+    cache: &mut QueryCache,
+    left: &mut u64,
+    run: impl FnOnce(&mut SearchCache, u64) -> Status,
+) -> Option<Status> {
+    if *left == 0 {
+        return None;
+    }
+    let before = cache.grid.stats().expanded;
+    let status = run(&mut cache.grid, *left);
+    let used = cache.grid.stats().expanded - before;
+    *left -= used.min(*left);
+    *spent += used;
+    (status != Status::Paused).then_some(status)
+}
+
+/// The final answer from the hierarchical (or fallback) `path`: as
+/// [`Hierarchy::plan`] does, the near search's path wins unless this one is
+/// strictly cheaper.
+fn against_near(near: Option<Path>, path: Path, mut stats: QueryStats) -> QueryOutcome {
+    let best = match near {
+        Some(near) if path.cost >= near.cost => {
+            stats.method = Method::Near;
+            near
+        }
+        _ => path,
+    };
+    QueryOutcome {
+        path: Some(best),
+        stats,
+        partial: false,
+    }
+}
