@@ -86,6 +86,13 @@ pub enum ContractionError {
     /// A changed arc given to `recustomize` does not exist.
     #[error("arc {0} does not exist")]
     NoSuchArc(u32),
+    /// A least cost (or a sum of two) does not fit in the metric's 32-bit
+    /// costs, counted in units of the arc costs' greatest common divisor.
+    #[error("a route cost does not fit in 32 bits in units of {scale}")]
+    CostRange {
+        /// The metric's unit: the arc costs' greatest common divisor.
+        scale: u64,
+    },
 }
 
 /// The shape of a directed graph in compressed sparse rows, borrowed: the
@@ -155,10 +162,11 @@ pub struct Contraction {
     /// `up_to[up_first[u]..up_first[u + 1]]`; the index is the edge id.
     up_first: Vec<u32>,
     up_to: Vec<u32>,
-    /// Downward neighbours of rank `u`, ascending, as `(lower node, edge id)`:
-    /// `down[down_first[u]..down_first[u + 1]]`.
+    /// Downward neighbours of rank `u`, ascending:
+    /// `down[down_first[u]..down_first[u + 1]]` (the edge id is found in the
+    /// lower node's upward list when needed).
     down_first: Vec<u32>,
-    down: Vec<(u32, u32)>,
+    down: Vec<u32>,
     /// The input arcs on the edges whose lower end is rank `u`:
     /// `low_arcs[low_first[u]..low_first[u + 1]]`.
     low_first: Vec<u32>,
@@ -256,6 +264,15 @@ impl Contraction {
         self.up_to.len()
     }
 
+    /// The number of supergraph edges whose lower end is rank `rank` (its
+    /// upward degree), to see where the fill lies; 0 out of range.
+    pub fn upward_degree(&self, rank: u32) -> usize {
+        if rank as usize >= self.nodes() {
+            return 0;
+        }
+        self.up_range(rank).len()
+    }
+
     /// The rank of input node `v` in the contraction order (higher ranks are
     /// contracted later; the top separator ranks highest).
     pub fn rank(&self, v: u32) -> u32 {
@@ -287,8 +304,8 @@ impl Contraction {
             + self.low_first.len()
             + self.low_arcs.len()
             + self.arc_slot.len()
-            + self.shape_first.len())
-            + 8 * self.down.len()
+            + self.shape_first.len()
+            + self.down.len())
     }
 
     /// The upward edge ids of rank `u`.
@@ -362,13 +379,11 @@ fn bucket<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
     (first, values)
 }
 
-/// The transpose of an upward CSR: per node, `(lower node, edge id)`, both
-/// ascending.
-fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
+/// The transpose of an upward CSR: per node, its lower neighbours ascending.
+fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<u32>) {
     bucket(up_first.len() - 1, || {
         (0..up_first.len() as u32 - 1).flat_map(move |u| {
-            (up_first[u as usize]..up_first[u as usize + 1])
-                .map(move |e| (up_to[e as usize], (u, e)))
+            (up_first[u as usize]..up_first[u as usize + 1]).map(move |e| (up_to[e as usize], u))
         })
     })
 }
