@@ -270,8 +270,7 @@ impl Contraction {
             self.down_first[u as usize + 1] as usize,
         );
         let up_u = &self.up_to[range.clone()];
-        for &v in &self.down[a..b] {
-            let e_vu = self.edge(v, u).expect("a lower neighbour's edge");
+        for &(v, e_vu) in &self.down[a..b] {
             let (v_to_u, u_to_v) = (metric.up[e_vu as usize], metric.down[e_vu as usize]);
             if v_to_u == INF && u_to_v == INF {
                 continue;

@@ -162,11 +162,10 @@ pub struct Contraction {
     /// `up_to[up_first[u]..up_first[u + 1]]`; the index is the edge id.
     up_first: Vec<u32>,
     up_to: Vec<u32>,
-    /// Downward neighbours of rank `u`, ascending:
-    /// `down[down_first[u]..down_first[u + 1]]` (the edge id is found in the
-    /// lower node's upward list when needed).
+    /// Downward neighbours of rank `u`, ascending, as `(lower node, edge id)`:
+    /// `down[down_first[u]..down_first[u + 1]]`.
     down_first: Vec<u32>,
-    down: Vec<u32>,
+    down: Vec<(u32, u32)>,
     /// The input arcs on the edges whose lower end is rank `u`:
     /// `low_arcs[low_first[u]..low_first[u + 1]]`.
     low_first: Vec<u32>,
@@ -304,8 +303,8 @@ impl Contraction {
             + self.low_first.len()
             + self.low_arcs.len()
             + self.arc_slot.len()
-            + self.shape_first.len()
-            + self.down.len())
+            + self.shape_first.len())
+            + 8 * self.down.len()
     }
 
     /// The upward edge ids of rank `u`.
@@ -379,11 +378,13 @@ fn bucket<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
     (first, values)
 }
 
-/// The transpose of an upward CSR: per node, its lower neighbours ascending.
-fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<u32>) {
+/// The transpose of an upward CSR: per node, `(lower node, edge id)`, both
+/// ascending.
+fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
     bucket(up_first.len() - 1, || {
         (0..up_first.len() as u32 - 1).flat_map(move |u| {
-            (up_first[u as usize]..up_first[u as usize + 1]).map(move |e| (up_to[e as usize], u))
+            (up_first[u as usize]..up_first[u as usize + 1])
+                .map(move |e| (up_to[e as usize], (u, e)))
         })
     })
 }
