@@ -483,6 +483,22 @@ fn summary(maps: &[BenchMap]) {
             m.hierarchy.memory_bytes() as f64 / cells,
             bytes as f64 / cells,
         );
+        // Where the fill lies: the share of edges whose lower end is among
+        // the top ranks (the top separators).
+        let nodes = m.cch.nodes();
+        let share = |top: f64| {
+            let from = nodes - ((nodes as f64 * top).ceil() as usize).min(nodes);
+            let above: usize = (from..nodes).map(|r| m.cch.upward_degree(r as u32)).sum();
+            100.0 * above as f64 / m.cch.edges().max(1) as f64
+        };
+        println!(
+            "    fill: edges whose lower end ranks in the top 1% {:.0}%, top 5% {:.0}%, top 10% {:.0}%, top 25% {:.0}%; metric scale {}",
+            share(0.01),
+            share(0.05),
+            share(0.10),
+            share(0.25),
+            m.metric.scale(),
+        );
         let (c, d, a, l) = (
             mean_us(cch, n),
             mean_us(dijkstra, n),

@@ -15,6 +15,14 @@
 //! can change: the lower ends of the changed arcs, then, whenever a node's
 //! costs actually changed, its upward neighbours (the only nodes whose
 //! triangles use its edges), in rank order.
+//!
+//! # Storage
+//! Costs are stored as `u32` in units of the metric's *scale*, the greatest
+//! common divisor of its finite arc costs (200 on the default octile movement:
+//! 1,000,000 straight, 1,414,200 diagonal), so a stored cost is exact. Sums
+//! are taken in `u64`; a triangle whose sum does not fit in 32 bits in those
+//! units is refused ([`ContractionError::CostRange`]), never wrapped. On a
+//! 1024x1024 map at 200 units that is over 20,000 straight steps.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -25,17 +33,29 @@ use super::{ArcGraph, Contraction, ContractionError, NONE};
 /// more) is never used.
 pub const FORBIDDEN: u64 = u64::MAX / 4;
 
+/// A stored forbidden cost (or no route so far).
+const INF: u32 = u32::MAX;
+
+/// [`INF`] widened.
+const INF64: u64 = INF as u64;
+
 /// Marks a `how` value as an input arc rather than a middle node.
 const ARC: u32 = 1 << 31;
 
 /// One metric on a [`Contraction`]: the exact cost of every supergraph edge in
 /// both directions, and how each is made up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two metrics are equal when they give every edge the same costs and the
+/// same make-up, whatever their scales.
+#[derive(Debug, Clone)]
 pub struct ContractionMetric {
-    /// Cost of `u -> w` for edge `{u, w}`, `u < w`.
-    pub(super) up: Vec<u64>,
+    /// The unit of the stored costs: every finite arc cost is a multiple.
+    pub(super) scale: u64,
+    /// Cost of `u -> w` for edge `{u, w}`, `u < w`, in units of `scale`
+    /// (`INF` when forbidden).
+    pub(super) up: Vec<u32>,
     /// Cost of `w -> u`.
-    pub(super) down: Vec<u64>,
+    pub(super) down: Vec<u32>,
     /// How `up` is made: `ARC | arc` for an input arc, a middle rank for a
     /// shortcut, `NONE` when forbidden.
     pub(super) up_how: Vec<u32>,
@@ -43,10 +63,40 @@ pub struct ContractionMetric {
     pub(super) down_how: Vec<u32>,
 }
 
+impl PartialEq for ContractionMetric {
+    fn eq(&self, other: &Self) -> bool {
+        let costs =
+            |m: &Self, list: &[u32]| -> Vec<u64> { list.iter().map(|c| m.widen(*c)).collect() };
+        self.up_how == other.up_how
+            && self.down_how == other.down_how
+            && costs(self, &self.up) == costs(other, &other.up)
+            && costs(self, &self.down) == costs(other, &other.down)
+    }
+}
+
+impl Eq for ContractionMetric {}
+
 impl ContractionMetric {
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        8 * (self.up.len() + self.down.len()) + 4 * (self.up_how.len() + self.down_how.len())
+        4 * (self.up.len() + self.down.len() + self.up_how.len() + self.down_how.len())
+    }
+
+    /// The unit the costs are stored in: the greatest common divisor of the
+    /// finite arc costs this metric was customized with (1 when none).
+    pub fn scale(&self) -> u64 {
+        self.scale
+    }
+
+    /// A stored cost in the input's units ([`FORBIDDEN`] when forbidden;
+    /// a finite one is less: the scale is at most `FORBIDDEN / 2^32`).
+    #[inline]
+    pub(super) fn widen(&self, c: u32) -> u64 {
+        if c == INF {
+            FORBIDDEN
+        } else {
+            u64::from(c) * self.scale
+        }
     }
 
     /// Whether `how` names an input arc, and which.
@@ -61,7 +111,7 @@ impl ContractionMetric {
 pub(super) struct Dirty {
     mark: Vec<bool>,
     heap: BinaryHeap<Reverse<u32>>,
-    old: Vec<(u64, u64)>,
+    old: Vec<(u32, u32)>,
 }
 
 impl Contraction {
@@ -70,14 +120,28 @@ impl Contraction {
     pub fn customize(&self, costs: &[u64]) -> Result<ContractionMetric, ContractionError> {
         self.check_costs(costs)?;
         let m = self.edges();
+        let scale = costs
+            .iter()
+            .filter(|c| **c < FORBIDDEN)
+            .fold(0, |g, c| gcd(g, *c))
+            .max(1);
+        // So that any stored finite cost widens below FORBIDDEN.
+        if scale > FORBIDDEN / INF64 {
+            return Err(ContractionError::CostRange { scale });
+        }
         let mut metric = ContractionMetric {
-            up: vec![FORBIDDEN; m],
-            down: vec![FORBIDDEN; m],
+            scale,
+            up: vec![INF; m],
+            down: vec![INF; m],
             up_how: vec![NONE; m],
             down_how: vec![NONE; m],
         };
+        let mut fits = true;
         for u in 0..self.nodes() as u32 {
-            self.pull(&mut metric, costs, u);
+            fits &= self.pull(&mut metric, costs, u);
+        }
+        if !fits {
+            return Err(ContractionError::CostRange { scale });
         }
         Ok(metric)
     }
@@ -86,7 +150,10 @@ impl Contraction {
     /// became those in `costs` (the whole new cost list); `graph` must be
     /// the graph this contraction was built from (its costs are not read).
     /// Equal to a fresh [`customize`](Self::customize) with `costs`. Returns
-    /// the number of nodes recomputed.
+    /// the number of nodes recomputed. When a changed finite cost is not a
+    /// multiple of the metric's [`scale`](ContractionMetric::scale), the
+    /// metric is customized afresh. On [`ContractionError::CostRange`] the
+    /// metric is left part-updated: customize it afresh with smaller costs.
     pub fn recustomize(
         &self,
         graph: &ArcGraph,
@@ -98,6 +165,13 @@ impl Contraction {
         self.check_costs(costs)?;
         if let Some(a) = changed.iter().find(|a| **a as usize >= self.arc_slot.len()) {
             return Err(ContractionError::NoSuchArc(*a));
+        }
+        if changed.iter().any(|a| {
+            let c = costs[*a as usize];
+            c < FORBIDDEN && !c.is_multiple_of(metric.scale)
+        }) {
+            *metric = self.customize(costs)?;
+            return Ok(self.nodes());
         }
         let mut dirty = Dirty::default();
         dirty.mark.resize(self.nodes(), false);
@@ -115,6 +189,7 @@ impl Contraction {
             push(&mut dirty, self.low_of_edge(slot / 2));
         }
         let mut recomputed = 0;
+        let mut fits = true;
         while let Some(Reverse(u)) = dirty.heap.pop() {
             recomputed += 1;
             let range = self.up_range(u);
@@ -122,7 +197,7 @@ impl Contraction {
             dirty
                 .old
                 .extend(range.clone().map(|e| (metric.up[e], metric.down[e])));
-            self.pull(metric, costs, u);
+            fits &= self.pull(metric, costs, u);
             let changed = range
                 .clone()
                 .zip(&dirty.old)
@@ -132,6 +207,11 @@ impl Contraction {
                     push(&mut dirty, self.up_to[e]);
                 }
             }
+        }
+        if !fits {
+            return Err(ContractionError::CostRange {
+                scale: metric.scale,
+            });
         }
         Ok(recomputed)
     }
@@ -148,12 +228,14 @@ impl Contraction {
     }
 
     /// Recomputes the costs of `u`'s upward edges from its input arcs and its
-    /// lower triangles (whose costs must be final).
-    fn pull(&self, metric: &mut ContractionMetric, costs: &[u64], u: u32) {
+    /// lower triangles (whose costs must be final). Whether every least cost
+    /// found fits in 32 bits in units of the metric's scale.
+    fn pull(&self, metric: &mut ContractionMetric, costs: &[u64], u: u32) -> bool {
         let range = self.up_range(u);
+        let mut fits = true;
         for e in range.clone() {
-            metric.up[e] = FORBIDDEN;
-            metric.down[e] = FORBIDDEN;
+            metric.up[e] = INF;
+            metric.down[e] = INF;
             metric.up_how[e] = NONE;
             metric.down_how[e] = NONE;
         }
@@ -163,6 +245,13 @@ impl Contraction {
         );
         for arc in &self.low_arcs[a..b] {
             let cost = costs[*arc as usize];
+            if cost >= FORBIDDEN {
+                continue;
+            }
+            let Ok(cost) = u32::try_from(cost / metric.scale) else {
+                fits = false;
+                continue;
+            };
             let slot = self.arc_slot[*arc as usize];
             let e = (slot / 2) as usize;
             let (best, how) = if slot & 1 == 0 {
@@ -174,6 +263,7 @@ impl Contraction {
                 *best = cost;
                 *how = ARC | arc;
             }
+            fits &= cost != INF;
         }
         let (a, b) = (
             self.down_first[u as usize] as usize,
@@ -182,9 +272,10 @@ impl Contraction {
         let up_u = &self.up_to[range.clone()];
         for &(v, e_vu) in &self.down[a..b] {
             let (v_to_u, u_to_v) = (metric.up[e_vu as usize], metric.down[e_vu as usize]);
-            if v_to_u >= FORBIDDEN && u_to_v >= FORBIDDEN {
+            if v_to_u == INF && u_to_v == INF {
                 continue;
             }
+            let (v_to_u, u_to_v) = (u64::from(v_to_u), u64::from(u_to_v));
             // v's upward neighbours above u, all of which are u's too.
             let end = self.up_first[v as usize + 1] as usize;
             let mut k = 0;
@@ -194,17 +285,32 @@ impl Contraction {
                     k += 1;
                 }
                 let e_uw = range.start + k;
-                let through = u_to_v.saturating_add(metric.up[e_vw]);
-                if through < metric.up[e_uw] {
-                    metric.up[e_uw] = through;
+                // Sums of two stored costs fit in u64; one below the stored
+                // cost (at most INF) fits in u32. A sum of two finite costs
+                // at INF or more does not fit at all.
+                let (vw, wv) = (metric.up[e_vw], metric.down[e_vw]);
+                let through = u_to_v + u64::from(vw);
+                if through < u64::from(metric.up[e_uw]) {
+                    metric.up[e_uw] = through as u32;
                     metric.up_how[e_uw] = v;
                 }
-                let back = metric.down[e_vw].saturating_add(v_to_u);
-                if back < metric.down[e_uw] {
-                    metric.down[e_uw] = back;
+                let back = u64::from(wv) + v_to_u;
+                if back < u64::from(metric.down[e_uw]) {
+                    metric.down[e_uw] = back as u32;
                     metric.down_how[e_uw] = v;
                 }
+                fits &= (through < INF64 || u_to_v == INF64 || vw == INF)
+                    && (back < INF64 || v_to_u == INF64 || wv == INF);
             }
         }
+        fits
     }
+}
+
+/// Greatest common divisor (`gcd(0, b) = b`).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }

@@ -86,6 +86,13 @@ pub enum ContractionError {
     /// A changed arc given to `recustomize` does not exist.
     #[error("arc {0} does not exist")]
     NoSuchArc(u32),
+    /// A least cost (or a sum of two) does not fit in the metric's 32-bit
+    /// costs, counted in units of the arc costs' greatest common divisor.
+    #[error("a route cost does not fit in 32 bits in units of {scale}")]
+    CostRange {
+        /// The metric's unit: the arc costs' greatest common divisor.
+        scale: u64,
+    },
 }
 
 /// The shape of a directed graph in compressed sparse rows, borrowed: the
@@ -254,6 +261,15 @@ impl Contraction {
     /// each counted once for both directions).
     pub fn edges(&self) -> usize {
         self.up_to.len()
+    }
+
+    /// The number of supergraph edges whose lower end is rank `rank` (its
+    /// upward degree), to see where the fill lies; 0 out of range.
+    pub fn upward_degree(&self, rank: u32) -> usize {
+        if rank as usize >= self.nodes() {
+            return 0;
+        }
+        self.up_range(rank).len()
     }
 
     /// The rank of input node `v` in the contraction order (higher ranks are

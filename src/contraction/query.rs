@@ -221,7 +221,8 @@ impl Contraction {
         for e in self.up_range(u) {
             let w = self.up_to[e] as usize;
             debug_assert_eq!(s.stamp[d][w], generation, "ancestors are collected");
-            let nd = du + costs[e];
+            // du < FORBIDDEN and the widened cost is at most FORBIDDEN.
+            let nd = du + metric.widen(costs[e]);
             if nd < s.dist[d][w] {
                 s.dist[d][w] = nd;
                 s.via[d][w] = e as u32;

@@ -250,3 +250,51 @@ fn bad_input_is_an_error() {
         None
     );
 }
+
+#[test]
+fn costs_are_stored_in_units_of_their_common_divisor() {
+    // Octile-like costs: multiples of 200; the route must stay exact.
+    let (mut a, coords) = grid_graph(6, 6, 3);
+    for c in &mut a.cost {
+        *c = 1_000_000 + (*c % 3) * 414_200;
+    }
+    let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+    let mut metric = cch.customize(&a.cost).unwrap();
+    assert_eq!(metric.scale(), 200);
+    all_pairs(&a, &cch, &metric, &a.cost);
+    // A change off the scale re-customizes afresh, still exact.
+    let mut costs = a.cost.clone();
+    costs[4] = 1_000_001;
+    cch.recustomize(&a.graph(), &mut metric, &costs, &[4])
+        .unwrap();
+    assert_eq!(metric.scale(), 1);
+    assert_eq!(metric, cch.customize(&costs).unwrap());
+    all_pairs(&a, &cch, &metric, &costs);
+}
+
+#[test]
+fn costs_too_large_for_32_bits_are_refused() {
+    // 0 -> 1 -> 2, each arc 3 * 2^30 units of 1 (the sum needs 33 bits), and
+    // 0 -> 2 at one more.
+    let big = 3 << 30;
+    let a = Arcs::new(3, vec![(0, 1, big), (1, 2, big), (0, 2, big + 1)]);
+    let cch = Contraction::new(&a.graph(), None).unwrap();
+    // The least costs fit; the triangle through 1 (if 1 is contracted first)
+    // does not: either refused as such, or exact, never wrapped.
+    match cch.customize(&a.cost) {
+        Ok(metric) => all_pairs(&a, &cch, &metric, &a.cost),
+        Err(e) => assert_eq!(e, ContractionError::CostRange { scale: 1 }),
+    }
+    let a = Arcs::new(2, vec![(0, 1, 1 << 33), (1, 0, 1)]);
+    let cch = Contraction::new(&a.graph(), None).unwrap();
+    assert_eq!(
+        cch.customize(&a.cost),
+        Err(ContractionError::CostRange { scale: 1 })
+    );
+    // The same costs scaled by a common divisor fit.
+    let a = Arcs::new(2, vec![(0, 1, 1 << 33), (1, 0, 1 << 20)]);
+    let cch = Contraction::new(&a.graph(), None).unwrap();
+    let metric = cch.customize(&a.cost).unwrap();
+    assert_eq!(metric.scale(), 1 << 20);
+    all_pairs(&a, &cch, &metric, &a.cost);
+}
