@@ -300,6 +300,28 @@ pub(super) fn check_edges(
     Ok(())
 }
 
+/// The end and cost of the moves `codes` from `n`, `None` at an illegal
+/// move; `weight` gives a padded node's weight.
+#[inline(always)]
+fn walk(
+    grid: &Grid,
+    m: &Movement,
+    mut n: Node,
+    codes: &[u8],
+    weight: impl Fn(Node) -> u64,
+) -> Option<(Node, u64)> {
+    let mut sum = 0u64;
+    for c in codes {
+        if *c >= 8 {
+            return None;
+        }
+        let (next, base) = grid.neighbor_in(n, *c, m)?;
+        n = next;
+        sum += base as u64 * weight(n);
+    }
+    Some((n, sum))
+}
+
 /// A stored path walks by legal moves from `a` to `b` and costs `cost`.
 fn check_stored_path(
     grid: &Grid,
@@ -311,20 +333,18 @@ fn check_stored_path(
     cost: u64,
 ) -> Result<(), LoadError> {
     // Walk on padded nodes: a legal move only ever reaches a passable cell,
-    // so the walk cannot leave the map.
-    let weights = grid.weight_slice();
-    let mut n: Node = grid.node(a);
-    let mut sum = 0u64;
-    for c in codes {
-        let step = (*c < 8).then(|| grid.neighbor_in(n, *c, m)).flatten();
-        let Some((next, base)) = step else {
-            return Err(invalid(format!(
-                "stored path of edge {edge} makes an illegal move"
-            )));
-        };
-        n = next;
-        sum += base as u64 * weights.map_or(Weight::ONE.0, |w| w[n.index()]) as u64;
-    }
+    // so the walk cannot leave the map. The weights' presence is matched
+    // once per path, not per move.
+    let start = grid.node(a);
+    let walked = match grid.weight_slice() {
+        Some(w) => walk(grid, m, start, codes, |n| w[n.index()] as u64),
+        None => walk(grid, m, start, codes, |_| Weight::ONE.0 as u64),
+    };
+    let Some((n, sum)) = walked else {
+        return Err(invalid(format!(
+            "stored path of edge {edge} makes an illegal move"
+        )));
+    };
     if n != grid.node(b) {
         return Err(invalid(format!(
             "stored path of edge {edge} ends off its target"

@@ -28,10 +28,17 @@ pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadEr
     check_stats(stages)?;
     let d = dead_ends;
     let blocks = d.block_end.len();
+    // What the landmark check reads unchecked: edge targets and costs.
+    let nodes = entrances.cells.len();
+    check_below(&graph.edge_to, nodes, "edge targets")?;
+    if graph.edge_cost.len() != graph.edge_to.len() {
+        return Err(invalid("edge costs differ in length from edges"));
+    }
     // The cell table (a million cells on the largest maps) and the
-    // entrances beside the edges and their stored paths (themselves checked
-    // in parallel); the errors are reported in this order.
-    let ((cells, transitions), edges) = rayon::join(
+    // entrances beside the edges and their stored paths and the landmarks
+    // (each itself checked in parallel); the errors are reported in this
+    // order.
+    let ((cells, transitions), (edges, landmarks)) = rayon::join(
         || {
             rayon::join(
                 || {
@@ -42,12 +49,17 @@ pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadEr
                 || check_entrances(grid, settings, entrances),
             )
         },
-        || check_edges(grid, settings, entrances, graph),
+        || {
+            rayon::join(
+                || check_edges(grid, settings, entrances, graph),
+                || check_landmarks(settings, graph, landmarks, nodes),
+            )
+        },
     );
     cells?;
     transitions?;
     edges?;
-    check_landmarks(settings, graph, landmarks, entrances.cells.len())
+    landmarks
 }
 
 /// Stage times are finite and not negative (they are printed).
