@@ -32,9 +32,11 @@
 //! ([`LoadError::TooLarge`]), so a huge or sparse file costs nothing. Other
 //! errors come in a fixed order whatever the damage: not a hierarchy (magic),
 //! another version, a damaged file (checksum, so a damaged byte is never
-//! reported as anything else), another map (fingerprint and size), then
-//! invalid content (see `validate`). Nothing is rebuilt but the entrances,
-//! which are cheap; the bulk of the checks run in parallel.
+//! reported as anything else) or one cut short ([`LoadError::CutShort`]:
+//! its content runs past its end), another map (fingerprint and size), then
+//! invalid content (see `validate`). Nothing is rebuilt: the entrances'
+//! borders are scanned again and what they give looked up in the file's
+//! tables; the checks run side by side, each in parallel.
 
 use std::io::Write;
 use std::path::Path;
