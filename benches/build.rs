@@ -10,7 +10,8 @@
 //! per map, from a direct measurement (the median of a few timed runs), checks
 //! the goals: the whole build under 50 ms, at least 5x faster than
 //! `PathCache::new`, at most 8 bytes of hierarchy per map cell, and loading
-//! the saved file at least 10x faster than building.
+//! the saved file at least 5x faster than building (it checks what the file
+//! says against the map).
 //!
 //! `cargo bench --bench build`. Skips with a notice when `../shared/movingai`
 //! is absent.
@@ -39,7 +40,9 @@ const HPF_CHUNK: usize = 16;
 const GOAL_BUILD_MS: f64 = 50.0;
 const GOAL_VS_HPF: f64 = 5.0;
 const GOAL_BYTES_PER_CELL: f64 = 8.0;
-const GOAL_BUILD_OVER_LOAD: f64 = 10.0;
+/// Loading checks the file's meaning against the map (issue #15: keep at
+/// least 5x; see `docs/hostile-input.md`).
+const GOAL_BUILD_OVER_LOAD: f64 = 5.0;
 
 struct BenchMap {
     name: String,

@@ -163,7 +163,7 @@ pub enum IoError {
         message: String,
     },
     /// The map a scenario names could not be found ([`Scenario::map_path`]).
-    #[error("{path}: cannot find map `{map}`; tried {}", list_paths(.tried))]
+    #[error("{path}: cannot find map `{}`; tried {}", shorten(.map), list_paths(.tried))]
     MapNotFound {
         /// The scenario file.
         path: String,
@@ -174,13 +174,25 @@ pub enum IoError {
     },
 }
 
+/// Characters of a long field that an error message repeats.
+const FIELD_SHOWN: usize = 80;
+
+/// `s` whole if short, else its first [`FIELD_SHOWN`] characters and its
+/// length: a scenario's map column can be megabytes long.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(FIELD_SHOWN) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &s[..cut], s.len()),
+    }
+}
+
 fn list_paths(paths: &[PathBuf]) -> String {
     if paths.is_empty() {
         return "nothing (the scenario has no queries)".to_string();
     }
     paths
         .iter()
-        .map(|p| p.display().to_string())
+        .map(|p| shorten(&p.display().to_string()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -426,5 +438,27 @@ mod tests {
         assert!(!scen.queries.is_empty());
         scen.check_against(&map).unwrap();
         assert_eq!(scen.map_path().unwrap(), dir.join("small.map"));
+    }
+
+    #[test]
+    fn a_long_map_field_is_shortened_in_map_not_found() {
+        let map = "é".repeat(1_000_000);
+        let e = IoError::MapNotFound {
+            path: "x.scen".into(),
+            map: map.clone(),
+            tried: vec![
+                PathBuf::from(format!("../../{map}")),
+                PathBuf::from("a.map"),
+            ],
+        };
+        let text = e.to_string();
+        assert!(text.len() < 600, "{} bytes", text.len());
+        let shown = format!("`{}... (2000000 bytes in all)`", "é".repeat(FIELD_SHOWN));
+        assert!(text.contains(&shown), "{text}");
+        assert!(text.contains("2000006 bytes in all"), "{text}");
+        assert!(text.ends_with(", a.map"), "{text}");
+        // Short fields are shown whole.
+        assert_eq!(shorten("maps/dao/arena.map"), "maps/dao/arena.map");
+        assert_eq!(shorten(&"a".repeat(FIELD_SHOWN)), "a".repeat(FIELD_SHOWN));
     }
 }

@@ -228,15 +228,32 @@ impl Source for FileSource {
 /// Decodes the body of a [`Source`].
 pub(super) struct Reader<S> {
     pub(super) src: S,
+    /// The body's length, to say where a file cut short ends.
+    body: u64,
 }
 
 impl<S: Source> Reader<S> {
+    pub(super) fn new(src: S) -> Self {
+        let body = src.remaining();
+        Reader { src, body }
+    }
+
+    /// The error for `more` bytes wanted past the end of the body.
+    fn cut_short(&self, what: &'static str, more: u64) -> LoadError {
+        let at = self.body - self.src.remaining();
+        LoadError::CutShort {
+            what,
+            length: self.body + 8,
+            expected: (at + 8).saturating_add(more),
+        }
+    }
+
     pub(super) fn array<const N: usize>(
         &mut self,
         what: &'static str,
     ) -> Result<[u8; N], LoadError> {
         if self.src.remaining() < N as u64 {
-            return Err(LoadError::Truncated(what));
+            return Err(self.cut_short(what, N as u64));
         }
         let b: [u8; N] = self.src.peek(N)?[..N].try_into().expect("N bytes");
         self.src.consume(N);
@@ -272,7 +289,7 @@ impl<S: Source> Reader<S> {
             });
         }
         if n * elem as u64 > self.src.remaining() {
-            return Err(LoadError::Truncated(what));
+            return Err(self.cut_short(what, n * elem as u64));
         }
         Ok(n as usize)
     }

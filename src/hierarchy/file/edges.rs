@@ -21,6 +21,7 @@ use super::LoadError;
 use super::codec::invalid;
 use crate::grid::{CornerRule, Grid, Movement, Node, Point, Weight, direction_code};
 use crate::hierarchy::BuildSettings;
+use crate::packed::Column64;
 use crate::preprocess::{ClusterGraph, Entrances, Landmarks, UNREACHED};
 
 /// The dearest single move: a diagonal onto the heaviest cell.
@@ -60,6 +61,9 @@ struct Components {
     row_first: Vec<u32>,
     /// Union-find parent of each run, then its component.
     parent: Vec<u32>,
+    /// The component of each transition of the cluster, in node order
+    /// (`u32::MAX` for a blocked cell): looked up once, not per edge.
+    node_component: Vec<u32>,
 }
 
 fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -78,6 +82,7 @@ impl Components {
             runs: Vec::new(),
             row_first: Vec::new(),
             parent: Vec::new(),
+            node_component: Vec::new(),
         }
     }
 
@@ -135,6 +140,17 @@ impl Components {
                 }
             }
         }
+        let mut node_component = std::mem::take(&mut self.node_component);
+        node_component.clear();
+        let nodes = e.cluster_first[c as usize]..e.cluster_first[c as usize + 1];
+        node_component.extend(nodes.map(|v| {
+            let p = grid.point_of(crate::CellIndex(e.cells[v as usize]));
+            if e.layout.cluster_of(p) != c {
+                return u32::MAX;
+            }
+            self.component(e, p).unwrap_or(u32::MAX)
+        }));
+        self.node_component = node_component;
     }
 
     /// The component of `p` in the labelled cluster, `None` when blocked.
@@ -146,10 +162,21 @@ impl Components {
         (i < row.end && self.runs[i].0 <= x).then(|| root(&mut self.parent, i as u32))
     }
 
-    /// Whether `a` and `b` (in the labelled cluster) are joined inside it.
-    fn joined(&mut self, e: &Entrances, a: Point, b: Point) -> bool {
-        let ca = self.component(e, a);
-        ca.is_some() && ca == self.component(e, b)
+    /// Whether nodes `v` at `a` and `w` at `b` (in the labelled cluster)
+    /// are joined inside it.
+    fn joined(&mut self, e: &Entrances, (v, a): (u32, Point), (w, b): (u32, Point)) -> bool {
+        let first = e.cluster_first[self.cluster as usize];
+        let mut of = |n: u32, p: Point| {
+            let known = n
+                .checked_sub(first)
+                .and_then(|i| self.node_component.get(i as usize));
+            match known {
+                Some(c) if *c != u32::MAX => Some(*c),
+                _ => self.component(e, p),
+            }
+        };
+        let ca = of(v, a);
+        ca.is_some() && ca == of(w, b)
     }
 }
 
@@ -252,7 +279,7 @@ pub(super) fn check_edges(
                             // Refined by a straight route or a search inside
                             // the cluster, which must find a path.
                             comp.label(grid, m, e, c);
-                            if !comp.joined(e, a, b) {
+                            if !comp.joined(e, (v, a), (w, b)) {
                                 return Err(invalid(format!(
                                     "edge {edge} joins transitions not joined inside their cluster"
                                 )));
@@ -273,6 +300,28 @@ pub(super) fn check_edges(
     Ok(())
 }
 
+/// The end and cost of the moves `codes` from `n`, `None` at an illegal
+/// move; `weight` gives a padded node's weight.
+#[inline(always)]
+fn walk(
+    grid: &Grid,
+    m: &Movement,
+    mut n: Node,
+    codes: &[u8],
+    weight: impl Fn(Node) -> u64,
+) -> Option<(Node, u64)> {
+    let mut sum = 0u64;
+    for c in codes {
+        if *c >= 8 {
+            return None;
+        }
+        let (next, base) = grid.neighbor_in(n, *c, m)?;
+        n = next;
+        sum += base as u64 * weight(n);
+    }
+    Some((n, sum))
+}
+
 /// A stored path walks by legal moves from `a` to `b` and costs `cost`.
 fn check_stored_path(
     grid: &Grid,
@@ -284,20 +333,18 @@ fn check_stored_path(
     cost: u64,
 ) -> Result<(), LoadError> {
     // Walk on padded nodes: a legal move only ever reaches a passable cell,
-    // so the walk cannot leave the map.
-    let weights = grid.weight_slice();
-    let mut n: Node = grid.node(a);
-    let mut sum = 0u64;
-    for c in codes {
-        let step = (*c < 8).then(|| grid.neighbor_in(n, *c, m)).flatten();
-        let Some((next, base)) = step else {
-            return Err(invalid(format!(
-                "stored path of edge {edge} makes an illegal move"
-            )));
-        };
-        n = next;
-        sum += base as u64 * weights.map_or(Weight::ONE.0, |w| w[n.index()]) as u64;
-    }
+    // so the walk cannot leave the map. The weights' presence is matched
+    // once per path, not per move.
+    let start = grid.node(a);
+    let walked = match grid.weight_slice() {
+        Some(w) => walk(grid, m, start, codes, |n| w[n.index()] as u64),
+        None => walk(grid, m, start, codes, |_| Weight::ONE.0 as u64),
+    };
+    let Some((n, sum)) = walked else {
+        return Err(invalid(format!(
+            "stored path of edge {edge} makes an illegal move"
+        )));
+    };
     if n != grid.node(b) {
         return Err(invalid(format!(
             "stored path of edge {edge} ends off its target"
@@ -338,27 +385,61 @@ pub(super) fn check_landmarks(
             )));
         }
     }
-    (0..nodes as u32)
-        .into_par_iter()
+    // The column's width matched once, not per distance read.
+    match &l.dist {
+        Column64::Narrow(v) => check_distances(g, k, max_dist, v, |x| match x {
+            u32::MAX => UNREACHED,
+            x => x as u64,
+        }),
+        Column64::Wide(v) => check_distances(g, k, max_dist, v, |x| x),
+    }
+}
+
+/// Every landmark distance (`widen(dist[v * k + i])`) at most `max_dist`
+/// and consistent along every edge. Each node's distances are read once,
+/// then each edge's target's compared with them all without a branch.
+fn check_distances<T: Copy + Sync>(
+    g: &ClusterGraph,
+    k: usize,
+    max_dist: u64,
+    dist: &[T],
+    widen: impl Fn(T) -> u64 + Sync,
+) -> Result<(), LoadError> {
+    if k == 0 {
+        return Ok(());
+    }
+    dist.par_chunks(k)
+        .enumerate()
         .with_min_len(1024)
-        .try_for_each(|v| {
-            for i in 0..k {
-                let dv = l.get(v, i);
-                if dv == UNREACHED {
-                    continue;
-                }
-                if dv > max_dist {
+        .try_for_each(|(v, here)| {
+            let mut dv = [UNREACHED; super::layout::MAX_LANDMARKS as usize];
+            let dv = &mut dv[..k];
+            for (d, x) in dv.iter_mut().zip(here) {
+                *d = widen(*x);
+            }
+            if dv.iter().any(|d| *d != UNREACHED && *d > max_dist) {
+                return Err(invalid(format!(
+                    "landmark distance of node {v} is too large"
+                )));
+            }
+            for (w, cost, _) in g.out_edges(v as u32) {
+                let there = &dist[w as usize * k..][..k];
+                let consistent = |(dv, dw): (&u64, u64)| {
+                    (*dv == UNREACHED) | ((dw != UNREACHED) & (dw <= dv.saturating_add(cost)))
+                };
+                let all = dv
+                    .iter()
+                    .zip(there.iter().map(|x| widen(*x)))
+                    .fold(true, |ok, p| ok & consistent(p));
+                if !all {
+                    let i = dv
+                        .iter()
+                        .zip(there.iter().map(|x| widen(*x)))
+                        .position(|p| !consistent(p))
+                        .unwrap_or(0);
                     return Err(invalid(format!(
-                        "landmark distance of node {v} is too large"
+                        "landmark {i}'s distances break the triangle inequality at node {v}"
                     )));
-                }
-                for (w, cost, _) in g.out_edges(v) {
-                    let dw = l.get(w, i);
-                    if dw == UNREACHED || dw > dv + cost {
-                        return Err(invalid(format!(
-                            "landmark {i}'s distances break the triangle inequality at node {v}"
-                        )));
-                    }
                 }
             }
             Ok(())

@@ -32,9 +32,11 @@
 //! ([`LoadError::TooLarge`]), so a huge or sparse file costs nothing. Other
 //! errors come in a fixed order whatever the damage: not a hierarchy (magic),
 //! another version, a damaged file (checksum, so a damaged byte is never
-//! reported as anything else), another map (fingerprint and size), then
-//! invalid content (see `validate`). Nothing is rebuilt but the entrances,
-//! which are cheap; the bulk of the checks run in parallel.
+//! reported as anything else) or one cut short ([`LoadError::CutShort`]:
+//! its content runs past its end), another map (fingerprint and size), then
+//! invalid content (see `validate`). Nothing is rebuilt: the entrances'
+//! borders are scanned again and what they give looked up in the file's
+//! tables; the checks run side by side, each in parallel.
 
 use std::io::Write;
 use std::path::Path;
@@ -91,6 +93,19 @@ pub enum LoadError {
     /// The file ends early.
     #[error("hierarchy file is truncated ({0})")]
     Truncated(&'static str),
+    /// The file ends before its content does: it was cut short (a copy or
+    /// download that stopped early), not damaged.
+    #[error(
+        "hierarchy file is cut short: it ends after {length} bytes, at least {expected} expected (reading {what})"
+    )]
+    CutShort {
+        /// What was being read when the bytes ran out.
+        what: &'static str,
+        /// The file's length in bytes.
+        length: u64,
+        /// The fewest bytes a whole file can have, from what was read.
+        expected: u64,
+    },
     /// The checksum does not match: the file is damaged.
     #[error("hierarchy file is corrupted: checksum mismatch")]
     Checksum,
@@ -215,7 +230,11 @@ impl Hierarchy {
             return Err(LoadError::NotAHierarchy);
         }
         if bytes.len() < HEADER + 8 {
-            return Err(LoadError::Truncated("header"));
+            return Err(LoadError::CutShort {
+                what: "header",
+                length: bytes.len() as u64,
+                expected: (HEADER + 8) as u64,
+            });
         }
         Hierarchy::read(grid, SliceSource::new(bytes))
     }
@@ -223,7 +242,7 @@ impl Hierarchy {
     /// Reads a hierarchy for `grid` from `src`, whose body holds the magic
     /// bytes and version at least.
     fn read<S: Source + Send>(grid: Grid, src: S) -> Result<Hierarchy, LoadError> {
-        let mut r = Reader { src };
+        let mut r = Reader::new(src);
         if &r.array::<8>("header")? != MAGIC {
             return Err(LoadError::NotAHierarchy);
         }
@@ -253,7 +272,13 @@ impl Hierarchy {
                 return Err(e);
             }
             if !r.src.checksum_matches()? {
-                return Err(LoadError::Checksum);
+                // A file whose content runs past its end was cut short (a
+                // damaged byte elsewhere leaves the content whole).
+                return Err(match parsed {
+                    Err(e @ LoadError::CutShort { .. })
+                    | Ok((_, Some(Err(e @ LoadError::CutShort { .. })))) => e,
+                    _ => LoadError::Checksum,
+                });
             }
             let (header, content) = parsed?;
             let content =

@@ -67,6 +67,47 @@ fn files_read_in_pieces_load_like_bytes() {
 }
 
 #[test]
+fn a_cut_file_is_cut_short_and_a_damaged_one_a_checksum_error() {
+    let h = sample();
+    let bytes = h.to_bytes();
+    let len = bytes.len() as u64;
+    for cut in [
+        13,
+        27,
+        40,
+        bytes.len() / 2,
+        bytes.len() - 9,
+        bytes.len() - 1,
+    ] {
+        for loaded in [
+            Hierarchy::from_bytes(h.grid().clone(), &bytes[..cut]),
+            load_in_pieces(&h, &bytes[..cut], 13),
+        ] {
+            match loaded.map(|_| ()).unwrap_err() {
+                e @ LoadError::CutShort {
+                    length, expected, ..
+                } => {
+                    assert_eq!(length, cut as u64);
+                    assert!(expected > length && expected <= len, "{e}");
+                    let text = e.to_string();
+                    assert!(text.contains(&format!("ends after {cut} bytes")), "{text}");
+                }
+                e => panic!("cut to {cut}: {e:?}"),
+            }
+        }
+    }
+    // Damage to any byte of the content's values (not a length) is damage.
+    for i in [bytes.len() / 3, bytes.len() / 2, bytes.len() - 4] {
+        let mut bad = bytes.clone();
+        bad[i] ^= 0x01;
+        let e = Hierarchy::from_bytes(h.grid().clone(), &bad).map(|_| ());
+        assert!(matches!(e, Err(LoadError::Checksum)), "byte {i}: {e:?}");
+        let e = load_in_pieces(&h, &bad, 4096).map(|_| ());
+        assert!(matches!(e, Err(LoadError::Checksum)), "byte {i}: {e:?}");
+    }
+}
+
+#[test]
 fn every_damaged_byte_is_caught() {
     let h = sample();
     let bytes = h.to_bytes();

@@ -8,9 +8,10 @@ use super::LoadError;
 use super::codec::invalid;
 use super::edges::{check_edges, check_landmarks};
 use super::layout::Content;
-use crate::grid::{CornerRule, Grid, pack64};
+use crate::grid::{CornerRule, Grid, Point, pack64};
 use crate::hierarchy::{BuildSettings, StageStats};
-use crate::preprocess::{DeadEnds, Entrances, NO_NODE, find_entrances};
+use crate::preprocess::clusters::{Border, border_pairs};
+use crate::preprocess::{ClusterLayout, DeadEnds, Entrances, NO_NODE};
 use crate::tiled::{TILE, TileColumn};
 
 pub(super) fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), LoadError> {
@@ -27,10 +28,17 @@ pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadEr
     check_stats(stages)?;
     let d = dead_ends;
     let blocks = d.block_end.len();
+    // What the landmark check reads unchecked: edge targets and costs.
+    let nodes = entrances.cells.len();
+    check_below(&graph.edge_to, nodes, "edge targets")?;
+    if graph.edge_cost.len() != graph.edge_to.len() {
+        return Err(invalid("edge costs differ in length from edges"));
+    }
     // The cell table (a million cells on the largest maps) and the
-    // entrances beside the edges and their stored paths (themselves checked
-    // in parallel); the errors are reported in this order.
-    let ((cells, transitions), edges) = rayon::join(
+    // entrances beside the edges and their stored paths and the landmarks
+    // (each itself checked in parallel); the errors are reported in this
+    // order.
+    let ((cells, transitions), (edges, landmarks)) = rayon::join(
         || {
             rayon::join(
                 || {
@@ -41,12 +49,17 @@ pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadEr
                 || check_entrances(grid, settings, entrances),
             )
         },
-        || check_edges(grid, settings, entrances, graph),
+        || {
+            rayon::join(
+                || check_edges(grid, settings, entrances, graph),
+                || check_landmarks(settings, graph, landmarks, nodes),
+            )
+        },
     );
     cells?;
     transitions?;
     edges?;
-    check_landmarks(settings, graph, landmarks, entrances.cells.len())
+    landmarks
 }
 
 /// Stage times are finite and not negative (they are printed).
@@ -61,21 +74,90 @@ fn check_stats(stages: &[StageStats]) -> Result<(), LoadError> {
 }
 
 /// The transitions and links are exactly those the settings place on this
-/// map: recomputed (stage 3 scans only the borders) and compared. This
-/// holds every transition on a border as the entrance policy says, every
-/// link a legal move under the file's connectivity and corner rule, and a
-/// repair that re-places the transitions of a border finds the same ones.
+/// map: the borders are scanned again as stage 3 scans them (in parallel)
+/// and the pairs found compared with the file's, which are sorted and
+/// distinct, so no sort is needed: every pair's cells are transitions of
+/// their clusters and its link is in the file, and every transition and
+/// link of the file is met. This holds every transition on a border as the
+/// entrance policy says, every link a legal move under the file's
+/// connectivity and corner rule, and a repair that re-places the
+/// transitions of a border finds the same ones.
 fn check_entrances(grid: &Grid, s: &BuildSettings, e: &Entrances) -> Result<(), LoadError> {
-    let fresh = find_entrances(grid, &s.movement, s.cluster_size, &s.entrances);
-    if fresh.cells != e.cells || fresh.cluster_first != e.cluster_first {
-        return Err(invalid(
-            "transitions differ from those the settings place on this map",
-        ));
+    let moved = || invalid("transitions differ from those the settings place on this map");
+    let relinked = || invalid("links differ from those the settings place on this map");
+    let layout = ClusterLayout::new(grid, s.cluster_size);
+    let width = grid.width();
+    let cluster_of = |c: u32| layout.cluster_of(Point::new(c % width, c / width));
+    // The file's transitions: grouped by cluster (`cluster_first` was checked
+    // when parsed), each on the map and in its cluster, increasing.
+    let (cells, first) = (&e.cells, &e.cluster_first);
+    let grouped = (0..layout.count()).into_par_iter().all(|c| {
+        let mine = &cells[first[c] as usize..first[c + 1] as usize];
+        mine.iter()
+            .all(|x| (*x as usize) < grid.len() && cluster_of(*x) == c as u32)
+            && mine.windows(2).all(|p| p[0] < p[1])
+    });
+    if !grouped {
+        return Err(moved());
     }
-    if fresh.links != e.links || fresh.entrances != e.entrances {
-        return Err(invalid(
-            "links differ from those the settings place on this map",
-        ));
+    if e.links.windows(2).any(|p| p[0] >= p[1]) {
+        return Err(relinked());
+    }
+    // The borders scanned in parallel; each group of them looks its pairs up
+    // in the file's tables and marks what it met.
+    let borders: Vec<Border> = layout.borders().collect();
+    let index_of = |x: u32| -> Option<u32> {
+        let c = cluster_of(x) as usize;
+        let (lo, hi) = (first[c] as usize, first[c + 1] as usize);
+        let i = cells[lo..hi].binary_search(&x).ok()?;
+        Some((lo + i) as u32)
+    };
+    let words = |n: usize| vec![0u64; n.div_ceil(64)];
+    let met = borders
+        .par_chunks(256)
+        .map(|chunk| -> Result<_, LoadError> {
+            let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+            let mut found = 0u64;
+            for b in chunk {
+                found += border_pairs(
+                    grid,
+                    &s.movement,
+                    &layout,
+                    &s.entrances,
+                    *b,
+                    &mut offsets,
+                    &mut pairs,
+                );
+            }
+            let (mut cells_met, mut links_met) = (words(cells.len()), words(e.links.len()));
+            for (a, b) in &pairs {
+                let (Some(i), Some(j)) = (index_of(*a), index_of(*b)) else {
+                    return Err(moved());
+                };
+                let l = e.links.binary_search(&(i, j)).map_err(|_| relinked())?;
+                for k in [i as usize, j as usize] {
+                    cells_met[k / 64] |= 1 << (k % 64);
+                }
+                links_met[l / 64] |= 1 << (l % 64);
+            }
+            Ok((found, cells_met, links_met))
+        })
+        .try_reduce(
+            || (0, words(cells.len()), words(e.links.len())),
+            |(n, mut c, mut l), (m, c2, l2)| {
+                c.iter_mut().zip(&c2).for_each(|(x, y)| *x |= y);
+                l.iter_mut().zip(&l2).for_each(|(x, y)| *x |= y);
+                Ok((n + m, c, l))
+            },
+        )?;
+    let (found, cells_met, links_met) = met;
+    let all =
+        |set: &[u64], n: usize| set.iter().map(|w| w.count_ones() as usize).sum::<usize>() == n;
+    if !all(&cells_met, cells.len()) {
+        return Err(moved());
+    }
+    if !all(&links_met, e.links.len()) || found != e.entrances {
+        return Err(relinked());
     }
     Ok(())
 }
@@ -138,33 +220,37 @@ fn check_islands(grid: &Grid, s: &BuildSettings, d: &DeadEnds) -> Result<(), Loa
             i = stop;
         }
     };
-    let bad = (0..h)
-        .into_par_iter()
-        .with_min_len(32)
-        .map_init(
-            || (Vec::new(), Vec::new()),
-            |(top, below), y| {
-                island_row(y, top);
-                let joined = |a: u32, b: u32| a == NO_NODE || b == NO_NODE || a == b;
-                if top.windows(2).any(|p| !joined(p[0], p[1])) {
-                    return true;
-                }
-                if y + 1 == h {
-                    return false;
-                }
-                island_row(y + 1, below);
-                if top.iter().zip(below.iter()).any(|(a, b)| !joined(*a, *b)) {
-                    return true;
-                }
-                squeeze
-                    && (top.iter().zip(&below[1..]).any(|(a, b)| !joined(*a, *b))
-                        || top[1..]
-                            .iter()
-                            .zip(below.iter())
-                            .any(|(a, b)| !joined(*a, *b)))
-            },
-        )
-        .any(|b| b);
+    // Whether every cell of `a` shares its island with the cell beside it in
+    // `b`: a fold without early exit, which the compiler vectorises.
+    let joined = |a: &[u32], b: &[u32]| {
+        a.iter().zip(b).fold(true, |ok, (a, b)| {
+            ok & ((*a == *b) | (*a == NO_NODE) | (*b == NO_NODE))
+        })
+    };
+    // Bands of rows in parallel; within a band each row is decoded once and
+    // compared with the row below it.
+    const BAND: usize = 32;
+    let bad = (0..h.div_ceil(BAND)).into_par_iter().any(|band| {
+        let (y0, y1) = (band * BAND, ((band + 1) * BAND).min(h));
+        let (mut top, mut below) = (Vec::with_capacity(w), Vec::with_capacity(w));
+        island_row(y0, &mut top);
+        for y in y0..y1 {
+            if !joined(&top, &top[1..]) {
+                return true;
+            }
+            if y + 1 == h {
+                return false;
+            }
+            island_row(y + 1, &mut below);
+            if !joined(&top, &below)
+                || squeeze && !(joined(&top, &below[1..]) && joined(&top[1..], &below))
+            {
+                return true;
+            }
+            std::mem::swap(&mut top, &mut below);
+        }
+        false
+    });
     if bad {
         return Err(invalid("two neighbouring cells lie on different islands"));
     }
