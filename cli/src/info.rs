@@ -294,9 +294,10 @@ fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super:
             " ({} was guessed from the file name: pass the map it was built from with --map MAP)",
             map.display()
         ),
-        LoadError::Checksum | LoadError::Truncated(_) | LoadError::Invalid(_) => {
-            " (rebuild it with `tierpath preprocess`)".to_string()
-        }
+        LoadError::Checksum
+        | LoadError::Truncated(_)
+        | LoadError::CutShort { .. }
+        | LoadError::Invalid(_) => " (rebuild it with `tierpath preprocess`)".to_string(),
         LoadError::Version { .. } => " (rebuild it with this `tierpath preprocess`)".to_string(),
         _ => String::new(),
     };
