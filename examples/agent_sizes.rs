@@ -66,6 +66,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         h.memory_bytes(),
         per_size
     );
+    if h.memory_bytes() > per_size {
+        println!(
+            "  (larger here, {:.2}x: the shared hierarchy keeps every size's transitions and a \
+             component label per size for each cell, while the larger sizes' own grids, where few \
+             cells fit on a map this small, give small graphs; on large maps, where each size's \
+             graph is nearly full, the shared one is 1.2-2.1x smaller than one per size: \
+             docs/agent-sizes.md, `cargo bench --bench sized`)",
+            h.memory_bytes() as f64 / per_size as f64
+        );
+    } else {
+        println!(
+            "  (the shared hierarchy is {:.2}x smaller than one per size)",
+            per_size as f64 / h.memory_bytes() as f64
+        );
+    }
     for c in &s.per_size {
         println!(
             "  size {}: fits on {} cells, uses {} of {} nodes and {} of {} edges",

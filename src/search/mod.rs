@@ -78,7 +78,7 @@ impl TieBreak {
     ///
     /// The open list keeps G for tie-breaking to 256 cost units, which keeps
     /// apart every two G values that differ by a move or more; values closer
-    /// than that may fall to heap order: with [`Movement::TEN_FOURTEEN`], G
+    /// than that may fall to heap order: with [`Movement::TEN_FOURTEEN`](crate::Movement::TEN_FOURTEEN), G
     /// values 200 units apart (three diagonal steps, 4,200, against four
     /// straight ones, 4,000) sometimes do.
     ///

@@ -31,7 +31,7 @@ pub(crate) struct Transitions {
 
 /// Where a [`SizedHierarchy`](crate::SizedHierarchy) puts the transitions of
 /// the sizes above 1 (size 1's follow the
-/// [`EntrancePolicy`](crate::EntrancePolicy)).
+/// [`EntrancePolicy`]).
 ///
 /// Measured on long queries (top 10 buckets) for sizes 2 and 3 on
 /// sc1/Nightshade, dao/ost100d and mazes/maze512-4-0 (corridors 4 cells

@@ -2,11 +2,11 @@
 //! and one hierarchy that serves every size.
 //!
 //! A unit of size `k` is a `k x k` square named by its top-left cell. The
-//! [`Clearance`] of a cell is the largest square that fits with its corner
+//! [`Clearance`](crate::Clearance) of a cell is the largest square that fits with its corner
 //! there, so the unit fits exactly where clearance `>= k`, and it moves as a
 //! single cell would on that grid (the [movement
 //! rule](SizedHierarchy#the-movement-rule), checked cell by cell by
-//! [`sized_path_cost`]).
+//! [`sized_path_cost`](crate::sized_path_cost)).
 //!
 //! * [`AStar::for_unit`](crate::AStar::for_unit): exact A* for any size on the implicit grid "clearance
 //!   `>= k`", the baseline and the oracle.

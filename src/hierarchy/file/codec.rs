@@ -97,7 +97,7 @@ pub(super) trait Source {
     fn checksum_matches(self) -> Result<bool, LoadError>;
 }
 
-/// A whole file in memory: [`Hierarchy::from_bytes`].
+/// A whole file in memory: [`Hierarchy::from_bytes`](crate::Hierarchy::from_bytes).
 pub(super) struct SliceSource<'a> {
     body: &'a [u8],
     at: usize,
