@@ -94,7 +94,7 @@ pub use grid::{
 };
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
-    Hierarchy, HierarchyBuilder, LoadError, MAGIC, StageStats, TOTAL_STAGE,
+    FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC, StageStats, TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
 pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};

@@ -7,9 +7,11 @@
 //! A hierarchy file records only a fingerprint of its map, so loading needs
 //! the map itself: `--map MAP`, or by default FILE without its `.tph`
 //! (`arena.map.tph` -> `arena.map`, where `preprocess` puts files when given
-//! no output). Without a map, `info` shows what the file's header says (its
-//! format version, the map's size and fingerprint, the file's size) and
-//! names what needs the map. A damaged file, or one built from another map,
+//! no output). Without a map, `info` shows what the file alone says (its
+//! format version, the map's size and fingerprint, the file's size, the
+//! build settings, counts and stage times, checked for shape and checksum)
+//! and names what needs the map (the integrity check against it, memory,
+//! load time). A damaged file, or one built from another map,
 //! is reported (exit code 1), never loaded.
 
 use super::CliResult;
@@ -78,20 +80,7 @@ pub fn run(args: Args) -> CliResult {
             h.grid().fingerprint()
         ),
     )?;
-    kv(
-        &mut out,
-        "settings",
-        format!(
-            "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, \
-             {} landmarks, cell paths {}",
-            set.cluster_size,
-            describe_movement(&set.movement),
-            set.entrances.single_below,
-            set.entrances.max_gap,
-            set.landmarks,
-            if set.keep_paths { "kept" } else { "not kept" },
-        ),
-    )?;
+    kv(&mut out, "settings", settings_text(set))?;
     kv(
         &mut out,
         "load",
@@ -205,9 +194,43 @@ fn header_only(args: &Args, file_bytes: u64, version: Option<u32>, why: &str) ->
         )?,
         None => writeln!(out, "{:<12}the header is cut short", "map")?,
     }
+    // The settings, counts and stages the file records, when this build
+    // reads its version (checked for shape and checksum, not against a map).
+    let summary = if version == FORMAT_VERSION {
+        let summary = Hierarchy::inspect_file(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        writeln!(
+            out,
+            "{:<12}{}",
+            "settings",
+            settings_text(&summary.settings)
+        )?;
+        writeln!(
+            out,
+            "{:<12}{} island{}, {} dead-end cell{}, {} transitions, {} edges ({} inside clusters + {} between)",
+            "holds",
+            summary.islands,
+            if summary.islands == 1 { "" } else { "s" },
+            summary.dead_end_cells,
+            if summary.dead_end_cells == 1 { "" } else { "s" },
+            summary.transitions,
+            summary.intra_edges + summary.inter_edges,
+            summary.intra_edges,
+            summary.inter_edges
+        )?;
+        let stages: Vec<String> = summary
+            .stages
+            .iter()
+            .map(|st| format!("{} {:.2} ms", st.name, st.seconds * 1e3))
+            .collect();
+        writeln!(out, "{:<12}{}", "built in", stages.join(", "))?;
+        Some(summary)
+    } else {
+        None
+    };
     writeln!(
         out,
-        "{:<12}settings, statistics and the integrity check need the map: {why}",
+        "{:<12}the integrity check against the map, memory and load time need the map: {why}",
         "not shown"
     )?;
     if args.json {
@@ -218,6 +241,13 @@ fn header_only(args: &Args, file_bytes: u64, version: Option<u32>, why: &str) ->
             "map_width": map.map(|m| m.1),
             "map_height": map.map(|m| m.2),
             "map_fingerprint": map.map(|m| format!("{:016x}", m.0)),
+            "cluster_size": summary.as_ref().map(|x| x.settings.cluster_size),
+            "landmarks": summary.as_ref().map(|x| x.settings.landmarks),
+            "islands": summary.as_ref().map(|x| x.islands),
+            "dead_end_cells": summary.as_ref().map(|x| x.dead_end_cells),
+            "nodes": summary.as_ref().map(|x| x.transitions),
+            "intra_edges": summary.as_ref().map(|x| x.intra_edges),
+            "inter_edges": summary.as_ref().map(|x| x.inter_edges),
             "loaded": false,
         });
         writeln!(out, "{json}")?;
@@ -302,6 +332,20 @@ fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super:
         _ => String::new(),
     };
     format!("cannot load {}: {e}{hint}", file.display()).into()
+}
+
+/// The build settings in one line.
+fn settings_text(set: &tierpath::BuildSettings) -> String {
+    format!(
+        "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, \
+         {} landmarks, cell paths {}",
+        set.cluster_size,
+        describe_movement(&set.movement),
+        set.entrances.single_below,
+        set.entrances.max_gap,
+        set.landmarks,
+        if set.keep_paths { "kept" } else { "not kept" },
+    )
 }
 
 /// `8-connected, corners never, straight 10000, diagonal 14142`.

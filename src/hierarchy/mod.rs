@@ -14,7 +14,7 @@ pub use build::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS,
     HierarchyBuilder, StageStats, TOTAL_STAGE,
 };
-pub use file::{FORMAT_VERSION, LoadError, MAGIC};
+pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]
 pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
 

@@ -81,13 +81,18 @@ pub struct ClusterLayout {
 impl ClusterLayout {
     /// The layout of `size`-cell clusters over `grid`.
     pub fn new(grid: &Grid, size: u32) -> Self {
+        ClusterLayout::for_size(grid.width(), grid.height(), size)
+    }
+
+    /// The layout of a `width x height` map, when only its size is known.
+    pub(crate) fn for_size(width: u32, height: u32, size: u32) -> Self {
         let size = size.max(1);
         ClusterLayout {
             size,
-            cols: grid.width().div_ceil(size),
-            rows: grid.height().div_ceil(size),
-            width: grid.width(),
-            height: grid.height(),
+            cols: width.div_ceil(size),
+            rows: height.div_ceil(size),
+            width,
+            height,
         }
     }
 

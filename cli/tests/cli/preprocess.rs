@@ -94,7 +94,16 @@ fn output_flags() {
         out.contains("need the map") && out.contains("--map"),
         "{out}"
     );
-    assert_eq!(last_json(&o)["loaded"], false);
+    // What the file records without the map: settings, counts, stages.
+    let built = tierpath::Hierarchy::build(grid.clone()).unwrap();
+    let st = built.stats();
+    assert!(out.contains("settings    cluster size 16"), "{out}");
+    assert!(out.contains(&format!("{} transitions", st.nodes)), "{out}");
+    assert!(out.contains("built in    islands"), "{out}");
+    let json = last_json(&o);
+    assert_eq!(json["loaded"], false);
+    assert_eq!(json["nodes"], st.nodes);
+    assert_eq!(json["islands"], st.islands);
     let o = tierpath(&["info", s(&file), "--map", s(&a)]);
     assert!(o.status.success(), "{}", stderr(&o));
 

@@ -23,7 +23,7 @@
 
 use super::codec::{Reader, Source, Writer, invalid};
 use super::{LoadError, StageStats};
-use crate::grid::{Connectivity, CornerRule, Grid, Movement};
+use crate::grid::{Connectivity, CornerRule, Movement};
 use crate::hierarchy::{BuildSettings, Hierarchy};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks,
@@ -169,10 +169,11 @@ struct Bounds {
 }
 
 impl Bounds {
-    fn new(grid: &Grid) -> Self {
+    fn new(width: u32, height: u32) -> Self {
+        let cells = width as usize * height as usize;
         Bounds {
-            cells: grid.len(),
-            tiles: TileColumn::tiles_for(grid.len()),
+            cells,
+            tiles: TileColumn::tiles_for(cells),
         }
     }
     /// Blocks of the block-cut forest: at most one per passable cell and
@@ -203,16 +204,16 @@ pub(super) fn check_offsets(
     Ok(())
 }
 
-/// Parses the settings and sections after the header for `grid` (of the
-/// file's size): the shape of the file, every length bounded before it is
-/// allocated; `validate` checks what it says.
+/// Parses the settings and sections after the header for a map of `width x
+/// height` (the file's size): the shape of the file, every length bounded
+/// before it is allocated; `validate` checks what it says.
 pub(super) fn parse_content<S: Source>(
-    grid: &Grid,
+    (width, height): (u32, u32),
     r: &mut Reader<S>,
 ) -> Result<Content, LoadError> {
     let settings = parse_settings(r)?;
-    let b = Bounds::new(grid);
-    let layout = ClusterLayout::new(grid, settings.cluster_size);
+    let b = Bounds::new(width, height);
+    let layout = ClusterLayout::for_size(width, height, settings.cluster_size);
 
     let cell_anchor = TileColumn::from_parts(
         r.u64("dead ends")?.min(usize::MAX as u64) as usize,

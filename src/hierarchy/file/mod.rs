@@ -52,10 +52,43 @@ mod layout;
 mod tests;
 mod validate;
 
-use super::{Hierarchy, StageStats};
+use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
 use crate::grid::Grid;
 use codec::{CHUNK, FileSource, Reader, SliceSource, Source, Writer};
+
+/// What a hierarchy file says on its own ([`Hierarchy::inspect_file`]):
+/// unchecked against any map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileSummary {
+    /// The format version (always [`FORMAT_VERSION`] here: other versions are
+    /// refused).
+    pub version: u32,
+    /// `Grid::fingerprint` of the map the file was built from.
+    pub fingerprint: u64,
+    /// Width of that map.
+    pub width: u32,
+    /// Height of that map.
+    pub height: u32,
+    /// The settings it was built with.
+    pub settings: BuildSettings,
+    /// Islands (connected regions of passable cells).
+    pub islands: u64,
+    /// Cells in dead ends.
+    pub dead_end_cells: u64,
+    /// Transitions (nodes of the cluster graph).
+    pub transitions: u64,
+    /// Edges inside clusters.
+    pub intra_edges: u64,
+    /// Edges between clusters.
+    pub inter_edges: u64,
+    /// Landmarks stored.
+    pub landmarks: u32,
+    /// The build's stages, timed when it was built.
+    pub stages: Vec<StageStats>,
+    /// The file's size in bytes.
+    pub file_bytes: u64,
+}
 
 /// Bytes of the magic and version at the start of a file.
 const HEADER: usize = 12;
@@ -223,6 +256,110 @@ impl Hierarchy {
         Hierarchy::read(grid, source)
     }
 
+    /// What a hierarchy file says on its own, without the map it was built
+    /// from: its header, build settings, counts and build stages (what
+    /// `tierpath info FILE` shows when no map is given).
+    ///
+    /// The file's shape and checksum are checked, its meaning is not: that
+    /// needs the map ([`Hierarchy::load_file`]). Reading is bounded as for a
+    /// load (only regular files; no length beyond what a map of the header's
+    /// size allows).
+    ///
+    /// ```
+    /// use tierpath::{Grid, Hierarchy};
+    /// let h = Hierarchy::build(Grid::from_fn(40, 30, |p| p.x != 20 || p.y == 3).unwrap())?;
+    /// let path = std::env::temp_dir().join("tierpath-doc-inspect.tph");
+    /// h.save_file(&path)?;
+    /// let summary = Hierarchy::inspect_file(&path)?;
+    /// assert_eq!((summary.width, summary.height), (40, 30));
+    /// assert_eq!(summary.transitions, h.stats().nodes);
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn inspect_file(path: impl AsRef<Path>) -> Result<FileSummary, LoadError> {
+        let path = path.as_ref();
+        let io = |source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(LoadError::NotAFile {
+                path: path.display().to_string(),
+            });
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < (HEADER + 8) as u64 {
+            let bytes = std::fs::read(path).map_err(io)?;
+            if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+                return Err(LoadError::NotAHierarchy);
+            }
+            return Err(LoadError::CutShort {
+                what: "header",
+                length: len,
+                expected: (HEADER + 8) as u64,
+            });
+        }
+        let mut r = Reader::new(FileSource::new(
+            file,
+            path.display().to_string(),
+            len,
+            CHUNK,
+        ));
+        if &r.array::<8>("header")? != MAGIC {
+            return Err(LoadError::NotAHierarchy);
+        }
+        let version = r.u32("header")?;
+        if version != FORMAT_VERSION {
+            return Err(LoadError::Version {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let parsed = (|| {
+            let fingerprint = r.u64("header")?;
+            let (width, height) = (r.u32("header")?, r.u32("header")?);
+            if width == 0
+                || height == 0
+                || width > crate::grid::MAX_SIDE
+                || height > crate::grid::MAX_SIDE
+                || width as u64 * height as u64 > crate::grid::MAX_CELLS
+            {
+                return Err(codec::invalid(format!(
+                    "the header's map size {width}x{height} is outside the limits"
+                )));
+            }
+            let content = layout::parse_content((width, height), &mut r)?;
+            Ok((fingerprint, width, height, content))
+        })();
+        if let Err(e @ LoadError::TooLarge { .. }) = parsed {
+            return Err(e);
+        }
+        if !r.src.checksum_matches()? {
+            return Err(match parsed {
+                Err(e @ LoadError::CutShort { .. }) => e,
+                _ => LoadError::Checksum,
+            });
+        }
+        let (fingerprint, width, height, content) = parsed?;
+        let (settings, dead_ends, entrances, graph, landmarks, stages) = content;
+        Ok(FileSummary {
+            version,
+            fingerprint,
+            width,
+            height,
+            settings,
+            islands: dead_ends.islands() as u64,
+            dead_end_cells: dead_ends.dead_end_cells,
+            transitions: entrances.cells.len() as u64,
+            intra_edges: graph.intra_edges,
+            inter_edges: graph.inter_edges,
+            landmarks: landmarks.count,
+            stages,
+            file_bytes: len,
+        })
+    }
+
     /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
     /// be the map it was built from.
     pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
@@ -263,8 +400,8 @@ impl Hierarchy {
             let parsed = (|| {
                 let fingerprint = r.u64("header")?;
                 let (width, height) = (r.u32("header")?, r.u32("header")?);
-                let content =
-                    same_size(width, height).then(|| layout::parse_content(&grid, &mut r));
+                let content = same_size(width, height)
+                    .then(|| layout::parse_content((width, height), &mut r));
                 Ok(((fingerprint, width, height), content))
             })();
             if let Ok((_, Some(Err(e @ LoadError::TooLarge { .. })))) = parsed {

@@ -371,3 +371,64 @@ fn a_fifo_is_refused_without_blocking() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(matches!(got, Err(LoadError::NotAFile { .. })), "{got:?}");
 }
+
+#[test]
+fn a_file_alone_says_its_settings_and_counts() {
+    let h = sample();
+    let bytes = h.to_bytes();
+    let dir = std::env::temp_dir().join(format!("tierpath-inspect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, b: &[u8]| {
+        let f = dir.join(name);
+        std::fs::write(&f, b).unwrap();
+        f
+    };
+
+    let s = Hierarchy::inspect_file(write("whole.tph", &bytes)).unwrap();
+    let st = h.stats();
+    assert_eq!((s.width, s.height), (40, 30));
+    assert_eq!(s.fingerprint, h.grid().fingerprint());
+    assert_eq!(s.version, FORMAT_VERSION);
+    assert_eq!(s.file_bytes, bytes.len() as u64);
+    assert_eq!(&s.settings, h.settings());
+    assert_eq!(
+        (s.islands, s.dead_end_cells, s.transitions),
+        (st.islands, st.dead_end_cells, st.nodes)
+    );
+    assert_eq!(
+        (s.intra_edges, s.inter_edges),
+        (st.intra_edges, st.inter_edges)
+    );
+    assert_eq!(s.landmarks, h.settings().landmarks);
+    assert_eq!(s.stages, st.stages);
+
+    // Cut, damaged, not a hierarchy, another version: the errors of a load.
+    let cut = Hierarchy::inspect_file(write("cut.tph", &bytes[..bytes.len() / 2]));
+    assert!(matches!(cut, Err(LoadError::CutShort { .. })), "{cut:?}");
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 0x10;
+    let damaged = Hierarchy::inspect_file(write("damaged.tph", &damaged));
+    assert!(matches!(damaged, Err(LoadError::Checksum)), "{damaged:?}");
+    let mut other = bytes.clone();
+    other[0] ^= 1;
+    let other = Hierarchy::inspect_file(write("other.tph", &other));
+    assert!(matches!(other, Err(LoadError::NotAHierarchy)), "{other:?}");
+    let mut version = bytes.clone();
+    version[8] = version[8].wrapping_add(1);
+    let version = Hierarchy::inspect_file(write("version.tph", &version));
+    assert!(
+        matches!(version, Err(LoadError::Version { .. })),
+        "{version:?}"
+    );
+    let short = Hierarchy::inspect_file(write("short.tph", &bytes[..12]));
+    assert!(
+        matches!(short, Err(LoadError::CutShort { .. })),
+        "{short:?}"
+    );
+    let dir_itself = Hierarchy::inspect_file(&dir);
+    assert!(
+        matches!(dir_itself, Err(LoadError::NotAFile { .. })),
+        "{dir_itself:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
