@@ -233,27 +233,15 @@ impl Hierarchy {
 
     /// [`Hierarchy::load_file`], reading `chunk` bytes at a time.
     fn load_file_in_pieces(grid: Grid, path: &Path, chunk: usize) -> Result<Hierarchy, LoadError> {
-        let io = |source| LoadError::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        // A FIFO would block the open, a device never end: only regular
-        // files are read.
-        if !std::fs::metadata(path).map_err(io)?.is_file() {
-            return Err(LoadError::NotAFile {
-                path: path.display().to_string(),
-            });
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len < (HEADER + 8) as u64 {
+        match open_file(path)? {
             // Too short to hold a header: read whole, so the error names what
             // is missing exactly as for bytes in memory.
-            let bytes = std::fs::read(path).map_err(io)?;
-            return Hierarchy::from_bytes(grid, &bytes);
+            Opened::Short(bytes) => Hierarchy::from_bytes(grid, &bytes),
+            Opened::File(file, len) => {
+                let source = FileSource::new(file, path.display().to_string(), len, chunk);
+                Hierarchy::read(grid, source)
+            }
         }
-        let source = FileSource::new(file, path.display().to_string(), len, chunk);
-        Hierarchy::read(grid, source)
     }
 
     /// What a hierarchy file says on its own, without the map it was built
@@ -278,44 +266,18 @@ impl Hierarchy {
     /// ```
     pub fn inspect_file(path: impl AsRef<Path>) -> Result<FileSummary, LoadError> {
         let path = path.as_ref();
-        let io = |source| LoadError::Io {
-            path: path.display().to_string(),
-            source,
+        let (file, len) = match open_file(path)? {
+            // Shorter than a header: the error says so.
+            Opened::Short(bytes) => return check_head(&bytes).and(Err(LoadError::NotAHierarchy)),
+            Opened::File(file, len) => (file, len),
         };
-        if !std::fs::metadata(path).map_err(io)?.is_file() {
-            return Err(LoadError::NotAFile {
-                path: path.display().to_string(),
-            });
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len < (HEADER + 8) as u64 {
-            let bytes = std::fs::read(path).map_err(io)?;
-            if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-                return Err(LoadError::NotAHierarchy);
-            }
-            return Err(LoadError::CutShort {
-                what: "header",
-                length: len,
-                expected: (HEADER + 8) as u64,
-            });
-        }
         let mut r = Reader::new(FileSource::new(
             file,
             path.display().to_string(),
             len,
             CHUNK,
         ));
-        if &r.array::<8>("header")? != MAGIC {
-            return Err(LoadError::NotAHierarchy);
-        }
-        let version = r.u32("header")?;
-        if version != FORMAT_VERSION {
-            return Err(LoadError::Version {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
+        let version = read_version(&mut r)?;
         let parsed = (|| {
             let fingerprint = r.u64("header")?;
             let (width, height) = (r.u32("header")?, r.u32("header")?);
@@ -363,16 +325,7 @@ impl Hierarchy {
     /// Reads a hierarchy saved by [`Hierarchy::to_bytes`] for `grid`, which must
     /// be the map it was built from.
     pub fn from_bytes(grid: Grid, bytes: &[u8]) -> Result<Hierarchy, LoadError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(LoadError::NotAHierarchy);
-        }
-        if bytes.len() < HEADER + 8 {
-            return Err(LoadError::CutShort {
-                what: "header",
-                length: bytes.len() as u64,
-                expected: (HEADER + 8) as u64,
-            });
-        }
+        check_head(bytes)?;
         Hierarchy::read(grid, SliceSource::new(bytes))
     }
 
@@ -380,16 +333,7 @@ impl Hierarchy {
     /// bytes and version at least.
     fn read<S: Source + Send>(grid: Grid, src: S) -> Result<Hierarchy, LoadError> {
         let mut r = Reader::new(src);
-        if &r.array::<8>("header")? != MAGIC {
-            return Err(LoadError::NotAHierarchy);
-        }
-        let version = r.u32("header")?;
-        if version != FORMAT_VERSION {
-            return Err(LoadError::Version {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
+        read_version(&mut r)?;
         let same_size = |width: u32, height: u32| width == grid.width() && height == grid.height();
         // Parsing (for a file of the map's size), the checksum, then checking
         // the content, which cannot go wrong on another map's cells, only
@@ -442,4 +386,61 @@ impl Hierarchy {
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }
+}
+
+/// A hierarchy file opened for reading: whole bytes when it is shorter than
+/// a header, else the file and its length.
+enum Opened {
+    Short(Vec<u8>),
+    File(std::fs::File, u64),
+}
+
+/// Opens a hierarchy file, only when it is a regular file (a FIFO would block
+/// the open, a device never end).
+fn open_file(path: &Path) -> Result<Opened, LoadError> {
+    let io = |source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.display().to_string(),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len < (HEADER + 8) as u64 {
+        return Ok(Opened::Short(std::fs::read(path).map_err(io)?));
+    }
+    Ok(Opened::File(file, len))
+}
+
+/// Bytes that start with the magic and hold a header and checksum at least.
+fn check_head(bytes: &[u8]) -> Result<(), LoadError> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(LoadError::NotAHierarchy);
+    }
+    if bytes.len() < HEADER + 8 {
+        return Err(LoadError::CutShort {
+            what: "header",
+            length: bytes.len() as u64,
+            expected: (HEADER + 8) as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Reads the magic bytes and the version, which must be [`FORMAT_VERSION`].
+fn read_version<S: Source>(r: &mut Reader<S>) -> Result<u32, LoadError> {
+    if &r.array::<8>("header")? != MAGIC {
+        return Err(LoadError::NotAHierarchy);
+    }
+    let version = r.u32("header")?;
+    if version != FORMAT_VERSION {
+        return Err(LoadError::Version {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    Ok(version)
 }
