@@ -10,20 +10,6 @@ use std::process::Command;
 use tierpath::mapgen::{self, MapKind};
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io};
 
-/// One Moving AI scenario line.
-fn scen_line(map: &str, grid: &Grid, s: Point, g: Point, optimal: f64) -> String {
-    format!(
-        "{}\t{map}\t{}\t{}\t{}\t{}\t{}\t{}\t{optimal:.8}\n",
-        (optimal / 4.0) as u32,
-        grid.width(),
-        grid.height(),
-        s.x,
-        s.y,
-        g.x,
-        g.y
-    )
-}
-
 #[test]
 fn demo_runs_from_anywhere_and_draws_a_path() {
     // From an unrelated folder: the default map is found relative to the crate.

@@ -6,20 +6,6 @@ use crate::support::*;
 
 use tierpath::{Dijkstra, Grid, Movement, Point, SearchCache, io, sized_path_cost};
 
-/// One Moving AI scenario line.
-fn scen_line(map: &str, grid: &Grid, s: Point, g: Point, optimal: f64) -> String {
-    format!(
-        "{}\t{map}\t{}\t{}\t{}\t{}\t{}\t{}\t{optimal:.8}\n",
-        (optimal / 4.0) as u32,
-        grid.width(),
-        grid.height(),
-        s.x,
-        s.y,
-        g.x,
-        g.y
-    )
-}
-
 /// A generated map with a scenario of single-cell queries (their optimal
 /// lengths by Dijkstra); returns the map, the scenario and the grid.
 fn fixture(name: &str) -> (std::path::PathBuf, std::path::PathBuf, Grid) {

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tierpath::{Grid, Point};
 
 /// Runs the built binary with `args`.
 pub fn tierpath(args: &[&str]) -> Output {
@@ -62,4 +63,18 @@ pub fn assert_fails(o: &Output, needle: &str) {
         err.to_lowercase().contains(&needle.to_lowercase()),
         "stderr lacks {needle:?}: {err}"
     );
+}
+
+/// One Moving AI scenario line.
+pub fn scen_line(map: &str, grid: &Grid, s: Point, g: Point, optimal: f64) -> String {
+    format!(
+        "{}\t{map}\t{}\t{}\t{}\t{}\t{}\t{}\t{optimal:.8}\n",
+        (optimal / 4.0) as u32,
+        grid.width(),
+        grid.height(),
+        s.x,
+        s.y,
+        g.x,
+        g.y
+    )
 }
