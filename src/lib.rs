@@ -45,10 +45,11 @@
 //!   units' requests within a per-frame budget, oldest first), the nearest
 //!   of many targets ([`Hierarchy::nearest`], exact in its choice) and
 //!   partial paths ([`AStar::partial`], [`QueryOptions::partial`]).
-//! * **sized** (agent sizes): the [`Clearance`] of every cell, exact
-//!   [`AStar::for_unit`] for `k x k` units, and one [`SizedHierarchy`] whose
-//!   cluster graph is annotated with the largest size each edge admits, so
-//!   one preprocessing serves every size.
+//! * **unit sizes**: the [`Clearance`] of every cell and exact
+//!   [`AStar::for_unit`] for `k x k` units; a hierarchy built with
+//!   [`HierarchyBuilder::max_unit_size`] annotates its cluster graph with the
+//!   largest size each edge admits, so one preprocessing serves every size,
+//!   and every query above takes the size in its [`QueryOptions`].
 //!
 //! Flat search on its own:
 //!
@@ -77,7 +78,6 @@ mod packed;
 mod preprocess;
 mod query;
 mod search;
-mod sized;
 mod tiled;
 
 pub use contraction::{
@@ -94,13 +94,15 @@ pub use grid::{
 };
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
-    FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC, StageStats, TOTAL_STAGE,
+    FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC, SizeClassStats, StageStats,
+    TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
 pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
 pub use preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
-    build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
+    MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph, find_dead_ends, find_entrances,
+    find_islands, find_landmarks,
 };
 pub use query::{
     Method, NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats, PathPlan,
@@ -113,7 +115,4 @@ pub use search::{
     SliceStatus, SlicedSearch, TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move,
     sized_path_cost, validate_sized_path,
 };
-pub use sized::{
-    DEFAULT_MAX_SIZE, DEFAULT_SIZED_LANDMARKS, SizeClassStats, SizeTransitions, SizedBuildError,
-    SizedBuilder, SizedHierarchy, SizedQueryCache, SizedSettings, SizedStats,
-};
+

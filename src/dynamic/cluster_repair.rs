@@ -138,6 +138,8 @@ impl DynamicHierarchy {
             cluster_first,
             links,
             entrances,
+            clear: Vec::new(),
+            link_clear: Vec::new(),
         };
 
         // Inside edges of the rescanned clusters: computed again where the

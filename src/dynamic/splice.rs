@@ -252,6 +252,7 @@ pub(crate) fn splice_graph(
         edge_cost: costs.finish(),
         path_first,
         path_codes,
+        edge_clear: Vec::new(),
         intra_edges: intra_count,
         inter_edges: edges - intra_count,
     }

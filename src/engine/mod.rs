@@ -269,17 +269,6 @@ impl SearchCache {
         out[first..].reverse();
     }
 
-    /// Appends the cells of `space` from a start to `n`, in order.
-    pub(crate) fn trace_points<S: Space>(&self, space: &S, n: Node, out: &mut Vec<Point>) {
-        let first = out.len();
-        let mut cur = Some(n);
-        while let Some(c) = cur {
-            out.push(space.point(c));
-            cur = self.parent(c);
-        }
-        out[first..].reverse();
-    }
-
     /// Runs the search for at most `budget` expansions.
     pub(crate) fn run<S: Space, C: StepCost, R: Region, E: Estimate>(
         &mut self,

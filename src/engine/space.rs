@@ -104,18 +104,6 @@ pub(crate) trait Space: Copy {
         }
     }
 
-    /// The cost of one legal move from `a` to `b` (neighbours): its base
-    /// cost times the weight of the cell entered.
-    #[inline]
-    fn step_cost(&self, a: Point, b: Point) -> u64 {
-        let m = self.movement();
-        let base = if a.x != b.x && a.y != b.y {
-            m.diagonal
-        } else {
-            m.straight
-        };
-        base as u64 * self.weight(self.node(b).0)
-    }
 }
 
 /// The corner rule applied to the two straight cells beside a diagonal.
@@ -171,6 +159,20 @@ pub(crate) struct Fits<'a> {
     pub padded_width: u32,
     pub movement: &'a Movement,
     pub size: u8,
+}
+
+impl<'a> Fits<'a> {
+    /// The space of a `size x size` unit on `grid`, whose clearance (in the
+    /// grid's padded layout) is `clearance`.
+    pub(crate) fn on(grid: &'a Grid, clearance: &'a [u8], movement: &'a Movement, size: u8) -> Self {
+        Fits {
+            clearance,
+            weights: grid.weight_slice(),
+            padded_width: grid.padded_width(),
+            movement,
+            size,
+        }
+    }
 }
 
 impl Space for Fits<'_> {

@@ -1,8 +1,7 @@
 //! Clearance: how large a square unit fits with its top-left corner on each
 //! cell.
 
-use crate::engine::Fits;
-use crate::grid::{Grid, Movement, Point};
+use crate::grid::{Grid, Point};
 
 /// A grid with the clearance of every cell: the largest `k` such that the
 /// `k x k` square whose top-left cell is that cell lies on the map and is
@@ -54,24 +53,7 @@ impl Clearance {
 
     /// Computes the clearance of every cell of `grid` (which it keeps).
     pub fn new(grid: Grid) -> Clearance {
-        let pw = grid.padded_width() as usize;
-        let open = grid.passable_slice();
-        let mut values = vec![0u8; open.len()];
-        let mut largest = 0u8;
-        let (w, h) = (grid.width() as usize, grid.height() as usize);
-        for y in (1..=h).rev() {
-            let row = y * pw;
-            for x in (1..=w).rev() {
-                let i = row + x;
-                if open[i] {
-                    let below = values[i + pw].min(values[i + pw + 1]);
-                    let v = 1 + values[i + 1].min(below) as u16;
-                    let v = v.min(Self::CAP as u16) as u8;
-                    values[i] = v;
-                    largest = largest.max(v);
-                }
-            }
-        }
+        let (values, largest) = clearance_values(&grid);
         Clearance {
             grid,
             values,
@@ -156,23 +138,36 @@ impl Clearance {
         self.values.len()
     }
 
-    /// The grid as a unit of `size` sees it under `movement`.
-    pub(crate) fn space<'a>(&'a self, movement: &'a Movement, size: u8) -> Fits<'a> {
-        debug_assert!(size >= 1);
-        Fits {
-            clearance: self.padded(),
-            weights: self.grid().weight_slice(),
-            padded_width: self.grid().padded_width(),
-            movement,
-            size,
-        }
-    }
-
     /// The padded clearance array.
     #[inline(always)]
     pub(crate) fn padded(&self) -> &[u8] {
         &self.values
     }
+}
+
+/// The clearance of every cell of `grid` in its padded layout (0 on blocked
+/// cells and the padding), and the largest value, by the dynamic programme
+/// of [`Clearance`].
+pub(crate) fn clearance_values(grid: &Grid) -> (Vec<u8>, u8) {
+    let pw = grid.padded_width() as usize;
+    let open = grid.passable_slice();
+    let mut values = vec![0u8; open.len()];
+    let mut largest = 0u8;
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    for y in (1..=h).rev() {
+        let row = y * pw;
+        for x in (1..=w).rev() {
+            let i = row + x;
+            if open[i] {
+                let below = values[i + pw].min(values[i + pw + 1]);
+                let v = 1 + values[i + 1].min(below) as u16;
+                let v = v.min(Clearance::CAP as u16) as u8;
+                values[i] = v;
+                largest = largest.max(v);
+            }
+        }
+    }
+    (values, largest)
 }
 
 #[cfg(test)]

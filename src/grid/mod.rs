@@ -13,6 +13,7 @@ mod cost;
 mod movement;
 mod point;
 
+pub(crate) use clearance::clearance_values;
 pub use clearance::Clearance;
 pub use cost::{Cost, Weight};
 pub use movement::{Connectivity, CornerRule, Movement};

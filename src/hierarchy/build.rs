@@ -7,9 +7,10 @@ use thiserror::Error;
 
 use super::{Hierarchy, entrances_bytes};
 use crate::grid::{Grid, GridError, Movement, Point};
+use crate::preprocess::sizes::{SizeComponents, UnitSizes, build_sized_graph, find_transitions};
 use crate::preprocess::{
-    EntrancePolicy, build_cluster_graph, find_dead_ends, find_entrances, find_islands,
-    find_landmarks,
+    ClusterGraph, EntrancePolicy, Entrances, MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph,
+    find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
 
 /// Settings a hierarchy is built with (saved with it).
@@ -30,6 +31,14 @@ pub struct BuildSettings {
     /// Number of landmarks for the planner's heuristic (0 to 16; 0 turns the
     /// landmark bound off).
     pub landmarks: u32,
+    /// The largest unit served, in cells of its side (1 to
+    /// [`MAX_UNIT_SIZE`]): queries may ask for any size from 1 up to it (see
+    /// [`Hierarchy`](crate::Hierarchy#unit-sizes)). 1, the default, builds
+    /// what a one-cell unit needs and nothing more.
+    pub max_unit_size: u32,
+    /// Where the sizes above 1 get their transitions (used when
+    /// `max_unit_size > 1`).
+    pub larger_sizes: SizeTransitions,
 }
 
 /// The default cluster side, chosen by benchmark: swept over 8, 12, 16, 24
@@ -64,6 +73,8 @@ impl Default for BuildSettings {
             entrances: EntrancePolicy::default(),
             keep_paths: true,
             landmarks: DEFAULT_LANDMARKS,
+            max_unit_size: 1,
+            larger_sizes: SizeTransitions::default(),
         }
     }
 }
@@ -80,6 +91,9 @@ pub enum BuildError {
     /// More than 16 landmarks.
     #[error("{0} landmarks is out of range: use 0 to 16")]
     Landmarks(u32),
+    /// A largest unit size outside 1..=255.
+    #[error("largest unit size {0} is out of range: use 1 to 255")]
+    MaxUnitSize(u32),
 }
 
 /// Name of the [`BuildStats::stages`] entry that holds the whole build's time.
@@ -128,6 +142,24 @@ pub struct BuildStats {
     pub inter_edges: u64,
     /// Bytes the hierarchy holds in memory, excluding the grid itself.
     pub memory_bytes: u64,
+    /// Built for several unit sizes: what each size `1..=max_unit_size`
+    /// sees (empty otherwise).
+    pub per_size: Vec<SizeClassStats>,
+}
+
+/// What one unit size sees of a hierarchy built for several sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SizeClassStats {
+    /// The unit size.
+    pub size: u32,
+    /// Cells where the unit fits.
+    pub cells: u64,
+    /// Connected components of those cells (for this size's moves).
+    pub components: u32,
+    /// Transitions the unit fits on.
+    pub nodes: u64,
+    /// Abstract edges the unit may use (annotated with its size or more).
+    pub edges: u64,
 }
 
 impl BuildStats {
@@ -206,6 +238,37 @@ impl HierarchyBuilder {
         self
     }
 
+    /// Serves units of every size from 1 to `size` cells wide (1 to
+    /// [`MAX_UNIT_SIZE`]; default 1). A hierarchy for one size costs what it
+    /// always did; larger sizes add the clearance of every cell (one byte),
+    /// their components, the transitions where only a smaller unit fits
+    /// none, and one byte per edge for the largest size it serves.
+    ///
+    /// ```
+    /// use tierpath::{Grid, HierarchyBuilder, Point, QueryCache, QueryOptions, validate_sized_path};
+    /// // A wall with a 1-cell gap at the top and a 3-cell gap at the bottom.
+    /// let grid = Grid::from_fn(60, 40, |p| p.x != 30 || p.y == 2 || (30..33).contains(&p.y)).unwrap();
+    /// let h = HierarchyBuilder::new().max_unit_size(3).build(grid)?;
+    /// let mut cache = QueryCache::new();
+    /// for size in 1..=3 {
+    ///     let options = QueryOptions::new().unit_size(size);
+    ///     let out = h.find_path_with(&mut cache, Point::new(5, 0), Point::new(50, 0), &options)?;
+    ///     let path = out.path.expect("every size fits through the 3-cell gap");
+    ///     validate_sized_path(&path, h.grid(), h.movement(), size).unwrap();
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_unit_size(mut self, size: u32) -> Self {
+        self.settings.max_unit_size = size;
+        self
+    }
+
+    /// Sets where the sizes above 1 get their transitions.
+    pub fn larger_sizes(mut self, placement: SizeTransitions) -> Self {
+        self.settings.larger_sizes = placement;
+        self
+    }
+
     /// Keeps the cell paths behind abstract edges.
     pub fn keep_paths(mut self, on: bool) -> Self {
         self.settings.keep_paths = on;
@@ -227,15 +290,28 @@ impl HierarchyBuilder {
         if s.landmarks > 16 {
             return Err(BuildError::Landmarks(s.landmarks));
         }
+        if !(1..=MAX_UNIT_SIZE).contains(&s.max_unit_size) {
+            return Err(BuildError::MaxUnitSize(s.max_unit_size));
+        }
         let started = Instant::now();
         let timed = |name: &str, start: Instant, bytes: usize| StageStats {
             name: name.to_string(),
             seconds: start.elapsed().as_secs_f64(),
             bytes: bytes as u64,
         };
-        // Two independent chains side by side: islands -> dead ends, and
-        // entrances -> cluster graph (itself parallel across clusters) ->
-        // landmarks.
+        let max = s.max_unit_size as u8;
+        // Several sizes: the clearance first (one pass), which the sized
+        // entrance and graph stages read.
+        let mut stages = Vec::new();
+        let clearance = (max > 1).then(|| {
+            let t = Instant::now();
+            let (values, _) = crate::grid::clearance_values(&grid);
+            stages.push(timed("clearance", t, values.len()));
+            values
+        });
+        // Two independent chains side by side: islands -> dead ends (->
+        // components of every size), and entrances -> cluster graph (itself
+        // parallel across clusters) -> landmarks.
         let (topology, (entrances, graph, landmarks, graph_stages)) = rayon::join(
             || {
                 let t = Instant::now();
@@ -244,15 +320,26 @@ impl HierarchyBuilder {
                 let t = Instant::now();
                 let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
                 let st2 = timed("dead ends", t, dead_ends.memory_bytes());
-                (dead_ends, [st1, st2])
+                let components = clearance.as_ref().map(|values| {
+                    let t = Instant::now();
+                    let c = SizeComponents::build(&grid, values, &s.movement, max);
+                    (c, timed("components", t, 0))
+                });
+                (dead_ends, [st1, st2], components)
             },
             || {
                 let t = Instant::now();
-                let entrances = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
-                let st3 = timed("entrances", t, entrances_bytes(&entrances));
-                let t = Instant::now();
-                let graph = build_cluster_graph(&grid, &s.movement, &entrances, s.keep_paths);
-                let st4 = timed("cluster graph", t, graph.memory_bytes());
+                let (entrances, graph, st3, st4) = match &clearance {
+                    None => {
+                        let e = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
+                        let st3 = timed("entrances", t, entrances_bytes(&e));
+                        let t = Instant::now();
+                        let g = build_cluster_graph(&grid, &s.movement, &e, s.keep_paths);
+                        let st4 = timed("cluster graph", t, g.memory_bytes());
+                        (e, g, st3, st4)
+                    }
+                    Some(values) => sized_stages(&grid, values, &s, &timed),
+                };
                 let t = Instant::now();
                 let node_points: Vec<Point> = entrances
                     .cells
@@ -270,11 +357,50 @@ impl HierarchyBuilder {
                 (entrances, graph, landmarks, [st3, st4, st5])
             },
         );
-        let (dead_ends, topology_stages) = topology;
-        let mut stages: Vec<StageStats> = topology_stages.into_iter().chain(graph_stages).collect();
+        let (dead_ends, topology_stages, components) = topology;
+        stages.extend(topology_stages);
+        let sizes = match (clearance, components) {
+            (Some(clearance), Some((components, st))) => {
+                stages.push(st);
+                Some(UnitSizes {
+                    max,
+                    clearance,
+                    components,
+                })
+            }
+            _ => None,
+        };
+        stages.extend(graph_stages);
         stages.push(timed(TOTAL_STAGE, started, 0));
         Ok(Hierarchy::assemble(
-            grid, s, dead_ends, entrances, graph, landmarks, stages,
+            grid, s, dead_ends, entrances, graph, landmarks, sizes, stages,
         ))
     }
+}
+
+/// The entrance and cluster-graph stages of a hierarchy for several sizes:
+/// transitions and edges annotated with the largest size they serve.
+fn sized_stages(
+    grid: &Grid,
+    clearance: &[u8],
+    s: &BuildSettings,
+    timed: &impl Fn(&str, Instant, usize) -> StageStats,
+) -> (Entrances, ClusterGraph, StageStats, StageStats) {
+    let max = s.max_unit_size as u8;
+    let t = Instant::now();
+    let layout = crate::preprocess::ClusterLayout::new(grid, s.cluster_size);
+    let e = find_transitions(
+        grid,
+        clearance,
+        &s.movement,
+        layout,
+        &s.entrances,
+        s.larger_sizes,
+        max,
+    );
+    let st3 = timed("entrances", t, entrances_bytes(&e));
+    let t = Instant::now();
+    let (g, _) = build_sized_graph(grid, clearance, &s.movement, &e, max);
+    let st4 = timed("cluster graph", t, g.memory_bytes());
+    (e, g, st3, st4)
 }

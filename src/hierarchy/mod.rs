@@ -12,17 +12,21 @@ mod repair;
 
 pub use build::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS,
-    HierarchyBuilder, StageStats, TOTAL_STAGE,
+    HierarchyBuilder, SizeClassStats, StageStats, TOTAL_STAGE,
 };
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]
 pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
 
 use crate::grid::{Grid, Movement, Point};
+use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterGraph, ClusterLayout, DeadEnds, Entrances, Landmarks, NO_NODE};
 
 fn entrances_bytes(e: &Entrances) -> usize {
-    4 * (e.cells.len() + e.cluster_first.len()) + 8 * e.links.len()
+    4 * (e.cells.len() + e.cluster_first.len())
+        + 8 * e.links.len()
+        + e.clear.len()
+        + e.link_clear.len()
 }
 
 /// A preprocessed map: islands, dead ends and the cluster graph, plus the grid
@@ -52,6 +56,48 @@ fn entrances_bytes(e: &Entrances) -> usize {
 /// is as good as a fresh build; see `docs/hostile-input.md`) in parallel,
 /// rebuilding nothing: on those maps it is about 5 times faster than
 /// building (5.0-5.6x in `cargo bench --bench build`, 23 Nov 2026).
+///
+/// # Unit sizes
+///
+/// Built with [`HierarchyBuilder::max_unit_size`]`(k)`, one hierarchy serves
+/// square units of every size from 1 to `k` cells wide
+/// ([`QueryOptions::unit_size`](crate::QueryOptions::unit_size) on every
+/// query): its transitions and edges carry the largest size they admit
+/// (Harabor and Botea's HAA*), instead of one hierarchy per size.
+///
+/// A unit of size `k` is a `k x k` square, named by its top-left cell (its
+/// *anchor*); it occupies the cells `x..x+k` by `y..y+k`. It may stand on `p`
+/// when every one of those cells is on the map and passable, that is when
+/// the [`Clearance`](crate::Clearance) of `p` is at least `k`. A move
+/// `p -> q` is legal for size `k` exactly when the size-1 move `p -> q` is
+/// legal on the grid whose passable cells are those of clearance `>= k`,
+/// under the same [`Movement`]. Stated on the square itself:
+///
+/// * a straight move needs the square to fit at `p` and at `q`;
+/// * a diagonal move `p -> p + (dx, dy)` also needs, by the corner rule,
+///   the square to fit at `p + (dx, 0)` and at `p + (0, dy)`
+///   ([`CornerRule::Never`](crate::CornerRule::Never): the whole
+///   `(k+1) x (k+1)` square swept by the move is free), at one of them
+///   ([`CornerRule::IfOneFree`](crate::CornerRule::IfOneFree)), or nothing
+///   more ([`CornerRule::Always`](crate::CornerRule::Always)).
+///
+/// For `k = 1` this is exactly the grid's own rule. A move costs its base
+/// cost times the terrain weight of the anchor cell entered (the size-1 cost
+/// on that grid). [`validate_sized_path`](crate::validate_sized_path) checks
+/// a path against this rule cell by cell.
+///
+/// For every size: a path is found exactly when one exists (the components
+/// of each size answer "unreachable" without a search, and every crossing
+/// between clusters keeps a transition for every size that can make it);
+/// every path returned is legal for the size and states its exact cost.
+///
+/// Memory for the sizes: one byte per cell of clearance, the components of
+/// every size stored once per 64-cell run that shares a label, the
+/// transitions only larger units need, and one byte per edge for its size;
+/// a node's edges are sorted by that annotation, largest first, so a query
+/// for size `k` reads a prefix and stops. Sizes whose in-cluster grids
+/// coincide share one cost computation per cluster, and an edge serving a
+/// run of sizes at one cost is stored once.
 #[derive(Debug, Clone)]
 pub struct Hierarchy {
     grid: Grid,
@@ -60,6 +106,8 @@ pub struct Hierarchy {
     entrances: Entrances,
     graph: ClusterGraph,
     landmarks: Landmarks,
+    /// Clearance and components, when built for units above one cell.
+    sizes: Option<UnitSizes>,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
     node_anchor: Vec<(u32, u32)>,
@@ -129,6 +177,7 @@ impl Hierarchy {
         entrances: Entrances,
         graph: ClusterGraph,
         landmarks: Landmarks,
+        sizes: Option<UnitSizes>,
         stages: Vec<StageStats>,
     ) -> Hierarchy {
         let mut h = Hierarchy {
@@ -144,6 +193,7 @@ impl Hierarchy {
             entrances,
             graph,
             landmarks,
+            sizes,
             node_anchor: Vec::new(),
             revision: 0,
             identity: Identity::fresh(),
@@ -191,8 +241,40 @@ impl Hierarchy {
             intra_edges: self.graph.intra_edges(),
             inter_edges: self.graph.inter_edges(),
             memory_bytes: 0,
+            per_size: self.size_class_stats(),
         };
         self.stats.memory_bytes = self.memory_bytes() as u64;
+    }
+
+    /// What each unit size sees, when built for several.
+    fn size_class_stats(&self) -> Vec<SizeClassStats> {
+        let Some(sizes) = &self.sizes else {
+            return Vec::new();
+        };
+        let mut cells = vec![0u64; sizes.max as usize + 1];
+        for v in &sizes.clearance {
+            cells[(*v).min(sizes.max) as usize] += 1;
+        }
+        (1..=sizes.max)
+            .map(|k| SizeClassStats {
+                size: k as u32,
+                cells: cells[k as usize..].iter().sum(),
+                components: sizes.components.per_size()[k as usize - 1],
+                nodes: self.entrances.clear.iter().filter(|c| **c >= k).count() as u64,
+                edges: self.graph.edge_clear.iter().filter(|c| **c >= k).count() as u64,
+            })
+            .collect()
+    }
+
+    /// The largest unit size this hierarchy serves
+    /// ([`HierarchyBuilder::max_unit_size`]; 1 unless built for more).
+    pub fn max_unit_size(&self) -> u32 {
+        self.sizes.as_ref().map_or(1, |s| s.max as u32)
+    }
+
+    /// The clearance and components of the sizes above 1, when built for them.
+    pub(crate) fn sizes(&self) -> Option<&UnitSizes> {
+        self.sizes.as_ref()
     }
 
     /// How many repairs changed this hierarchy since it was built or loaded
@@ -335,6 +417,7 @@ impl Hierarchy {
             + self.node_anchor.len() * 8
             + self.node_points.len() * 8
             + self.landmarks.memory_bytes()
+            + self.sizes.as_ref().map_or(0, UnitSizes::memory_bytes)
     }
 }
 

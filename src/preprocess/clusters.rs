@@ -135,6 +135,12 @@ pub struct Entrances {
     pub(crate) links: Vec<(u32, u32)>,
     /// Number of entrances found.
     pub(crate) entrances: u64,
+    /// Built for several unit sizes: per transition, its cell's clearance
+    /// capped at the largest size (empty otherwise).
+    pub(crate) clear: Vec<u8>,
+    /// Built for several unit sizes: per link, the largest size whose unit
+    /// can make the move (empty otherwise).
+    pub(crate) link_clear: Vec<u8>,
 }
 
 impl Entrances {
@@ -488,6 +494,8 @@ impl Entrances {
             cluster_first,
             links,
             entrances,
+            clear: Vec::new(),
+            link_clear: Vec::new(),
         }
     }
 

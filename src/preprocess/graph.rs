@@ -44,6 +44,9 @@ pub struct ClusterGraph {
     pub(crate) intra_edges: u64,
     /// Edges between clusters.
     pub(crate) inter_edges: u64,
+    /// Built for several unit sizes: per edge, the largest size it serves;
+    /// a node's edges are sorted by it, largest first (empty otherwise).
+    pub(crate) edge_clear: Vec<u8>,
 }
 
 impl ClusterGraph {
@@ -71,6 +74,7 @@ impl ClusterGraph {
     pub fn memory_bytes(&self) -> usize {
         4 * (self.edge_first.len() + self.edge_to.len() + self.path_first.len())
             + self.path_codes.len()
+            + self.edge_clear.len()
             + self.edge_cost.memory_bytes()
     }
 
@@ -242,6 +246,7 @@ pub(crate) fn assemble_graph(
         path_codes,
         intra_edges: intra as u64,
         inter_edges: (edges - intra) as u64,
+        edge_clear: Vec::new(),
     }
 }
 

@@ -21,6 +21,7 @@ mod dead_ends;
 pub(crate) mod graph;
 mod islands;
 mod landmarks;
+pub(crate) mod sizes;
 
 pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};
 pub(crate) use dead_ends::NO_NODE;
@@ -29,3 +30,4 @@ pub use graph::{ClusterGraph, build_cluster_graph};
 pub use islands::{Islands, find_islands};
 pub(crate) use landmarks::UNREACHED;
 pub use landmarks::{Landmarks, find_landmarks};
+pub use sizes::{MAX_UNIT_SIZE, SizeTransitions};

@@ -66,14 +66,16 @@ impl AbstractScratch {
         self.heap.clear();
     }
 
-    /// Runs A* from `starts` (node, cost from the start cell) to any of `goals`
-    /// (node, cost to the goal cell), skipping nodes in dead-end regions that
-    /// hold neither endpoint (anchors `sa`, `ta`). Returns the route, and the
+    /// Runs A* for a unit of `size` (over the edges that serve it) from
+    /// `starts` (node, cost from the start cell) to any of `goals` (node,
+    /// cost to the goal cell), skipping nodes in dead-end regions that hold
+    /// neither endpoint (anchors `sa`, `ta`). Returns the route, and the
     /// number of expansions.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search(
         &mut self,
         h: &Hierarchy,
+        size: u8,
         starts: &[(u32, u64)],
         goals: &[(u32, u64)],
         goal: Point,
@@ -82,7 +84,7 @@ impl AbstractScratch {
         route: &mut AbstractRoute,
         trace: Option<&mut Vec<Point>>,
     ) -> (bool, u64) {
-        self.start(h, starts, goals, goal, sa, ta);
+        self.start(h, size, starts, goals, goal, sa, ta);
         let found = self.resume(h, u64::MAX, trace) == Progress::Found;
         self.take_route(h, found, route);
         (found, self.run.expanded)
@@ -90,9 +92,11 @@ impl AbstractScratch {
 
     /// Sets up the search [`search`](Self::search) runs, to be advanced by
     /// [`resume`](Self::resume).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         &mut self,
         h: &Hierarchy,
+        size: u8,
         starts: &[(u32, u64)],
         goals: &[(u32, u64)],
         goal: Point,
@@ -116,6 +120,7 @@ impl AbstractScratch {
         }
         self.run = Run {
             goal,
+            size,
             sa,
             ta,
             to_goal,
@@ -214,7 +219,13 @@ impl AbstractScratch {
             if self.goal_stamp[v] == open {
                 relax(virtual_goal, self.goal_cost[v], NONE);
             }
+            // With sizes, a node's edges are sorted by the largest size they
+            // serve: the ones serving this unit are a prefix.
+            let clear = &h.graph().edge_clear;
             for (w, cost, e) in h.graph().out_edges(node) {
+                if run.size > 1 && clear[e] < run.size {
+                    break;
+                }
                 if relevant(w) {
                     relax(w, cost, e as u32);
                 }
@@ -268,6 +279,8 @@ pub(crate) enum Progress {
 #[derive(Debug, Clone, Copy)]
 struct Run {
     goal: Point,
+    /// The unit's size.
+    size: u8,
     /// Anchors of the start and goal cells (dead-end pruning).
     sa: u32,
     ta: u32,
@@ -281,6 +294,7 @@ impl Default for Run {
     fn default() -> Self {
         Run {
             goal: Point::new(0, 0),
+            size: 1,
             sa: 0,
             ta: 0,
             to_goal: [UNREACHED; 16],

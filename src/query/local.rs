@@ -3,7 +3,8 @@
 //! connects an endpoint to its cluster's transitions, each resumable for the
 //! time-sliced query.
 
-use crate::engine::Plain;
+use super::unit::in_space;
+use crate::engine::Space;
 use crate::engine::route::{self, SHAPES, Shape};
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
@@ -19,16 +20,18 @@ impl Hierarchy {
         self.settings().movement.straight as u64 * self.min_weight().0 as u64
     }
 
-    /// Exact A* from `a` to `b` inside `area`; `None` when no path lies inside.
+    /// Exact A* for a unit of `size` from `a` to `b` inside `area`; `None`
+    /// when no path lies inside.
     pub(crate) fn bounded_astar(
         &self,
         cache: &mut SearchCache,
+        size: u8,
         a: Point,
         b: Point,
         area: Rect,
     ) -> Option<Path> {
         let (est, t) = self.bounded_begin(cache, a, b);
-        match self.bounded_run(cache, est, t, area, u64::MAX) {
+        match self.bounded_run(cache, size, est, t, area, u64::MAX) {
             Status::Found(n) => Some(path_to(cache, self.grid(), n)),
             _ => None,
         }
@@ -62,14 +65,15 @@ impl Hierarchy {
     pub(crate) fn bounded_run(
         &self,
         cache: &mut SearchCache,
+        size: u8,
         est: Estimator,
         t: Node,
         area: Rect,
         budget: u64,
     ) -> Status {
-        run_space(
+        in_space!(self, size, |space| run_space(
             cache,
-            Plain::new(self.grid(), &self.settings().movement),
+            space,
             area,
             est,
             Goal::Node(t),
@@ -77,27 +81,28 @@ impl Hierarchy {
             false,
             budget,
             Pricing::Forward,
-        )
+        ))
     }
 
-    /// The least in-cluster costs between `p` and its cluster's transitions:
-    /// fills `out` with (node, cost), cost from `p` (forward) or to `p`
-    /// (reverse). On an unweighted map a transition joined to `p` by a free
-    /// straight route costs the octile distance (no route is cheaper); the
-    /// others come from one Dijkstra inside the cluster. Returns the cells
-    /// expanded.
+    /// The least in-cluster costs for a unit of `size` between `p` and the
+    /// transitions of its cluster the unit fits on: fills `out` with (node,
+    /// cost), cost from `p` (forward) or to `p` (reverse). On an unweighted
+    /// map a transition joined to `p` by a free straight route costs the
+    /// octile distance (no route is cheaper); the others come from one
+    /// Dijkstra inside the cluster. Returns the cells expanded.
     pub(super) fn connect(
         &self,
         cache: &mut SearchCache,
+        size: u8,
         p: Point,
         pricing: Pricing,
         out: &mut Vec<(u32, u64)>,
     ) -> u64 {
-        if !self.connect_begin(cache, p, out) {
+        if !self.connect_begin(cache, size, p, out) {
             return 0;
         }
-        self.connect_run(cache, p, pricing, u64::MAX);
-        self.connect_end(cache, p, out);
+        self.connect_run(cache, size, p, pricing, u64::MAX);
+        self.connect_end(cache, size, p, out);
         cache.stats().expanded
     }
 
@@ -107,6 +112,7 @@ impl Hierarchy {
     pub(crate) fn connect_begin(
         &self,
         cache: &mut SearchCache,
+        size: u8,
         p: Point,
         out: &mut Vec<(u32, u64)>,
     ) -> bool {
@@ -119,14 +125,19 @@ impl Hierarchy {
             self.entrances().cluster_first[c as usize + 1],
         );
         let mut pending = false;
-        for i in a..b {
-            let q = self.node_points()[i as usize];
-            if !grid.is_weighted() && straight_route(grid, movement, p, q).is_some() {
-                out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
-            } else {
-                pending = true;
+        in_space!(self, size, |space| {
+            for i in a..b {
+                if !self.node_admits(i, size) {
+                    continue;
+                }
+                let q = self.node_points()[i as usize];
+                if !grid.is_weighted() && straight_route(&space, p, q).is_some() {
+                    out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
+                } else {
+                    pending = true;
+                }
             }
-        }
+        });
         if !pending {
             return false;
         }
@@ -136,7 +147,7 @@ impl Hierarchy {
         for i in a..b {
             if k < resolved && out[k].0 == i {
                 k += 1;
-            } else {
+            } else if self.node_admits(i, size) {
                 cache.mark_target(grid.node(self.node_points()[i as usize]));
             }
         }
@@ -149,14 +160,15 @@ impl Hierarchy {
     pub(crate) fn connect_run(
         &self,
         cache: &mut SearchCache,
+        size: u8,
         p: Point,
         pricing: Pricing,
         budget: u64,
     ) -> Status {
         let c = self.layout().cluster_of(p);
-        run_space(
+        in_space!(self, size, |space| run_space(
             cache,
-            Plain::new(self.grid(), &self.settings().movement),
+            space,
             self.layout().rect(c, c),
             Estimator::zero(),
             Goal::AllTargets,
@@ -164,12 +176,18 @@ impl Hierarchy {
             false,
             budget,
             pricing,
-        )
+        ))
     }
 
     /// The last part of [`connect`](Self::connect): adds the transitions the
     /// finished Dijkstra reached to `out`.
-    pub(crate) fn connect_end(&self, cache: &SearchCache, p: Point, out: &mut Vec<(u32, u64)>) {
+    pub(crate) fn connect_end(
+        &self,
+        cache: &SearchCache,
+        size: u8,
+        p: Point,
+        out: &mut Vec<(u32, u64)>,
+    ) {
         let grid = self.grid();
         let c = self.layout().cluster_of(p);
         let (a, b) = (
@@ -179,23 +197,22 @@ impl Hierarchy {
         let resolved = out.len();
         for i in a..b {
             let n = grid.node(self.node_points()[i as usize]);
-            if !out[..resolved].iter().any(|(v, _)| *v == i) && cache.is_closed(n) {
+            if self.node_admits(i, size)
+                && !out[..resolved].iter().any(|(v, _)| *v == i)
+                && cache.is_closed(n)
+            {
                 out.push((i, cache.g(n).expect("closed nodes have a cost")));
             }
         }
     }
 }
 
-/// On an unweighted map: a free straight route from `a` to `b` (such a route
-/// costs the octile distance, the least any route can), if one exists.
-pub(crate) fn straight_route(
-    grid: &crate::Grid,
-    movement: &crate::Movement,
-    a: Point,
-    b: Point,
-) -> Option<Shape> {
-    debug_assert!(!grid.is_weighted());
+/// On an unweighted map: a free straight route from `a` to `b` in `space`
+/// (such a route costs the octile distance, the least any route can), if one
+/// exists.
+pub(crate) fn straight_route<S: Space>(space: &S, a: Point, b: Point) -> Option<Shape> {
+    debug_assert!(space.weights().is_none());
     SHAPES
         .into_iter()
-        .find(|s| route::is_free(&Plain::new(grid, movement), a, b, *s))
+        .find(|s| route::is_free(space, a, b, *s))
 }

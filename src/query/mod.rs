@@ -39,6 +39,7 @@ mod partial;
 mod plan;
 mod queue;
 mod sliced;
+pub(crate) mod unit;
 
 pub use nearest::{NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats};
 pub use partial::QueryOptions;
@@ -54,7 +55,7 @@ use abstract_search::{AbstractRoute, AbstractScratch};
 
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
-use crate::search::{Path, Pricing, QueryError, SearchCache, check_endpoint};
+use crate::search::{Path, Pricing, QueryError, SearchCache};
 
 /// How a query was answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -198,14 +199,28 @@ impl Clock {
 impl Hierarchy {
     /// Finds a path from `start` to `goal`: near-optimal, valid under
     /// [`Hierarchy::movement`]. `Ok` with `path: None` when unreachable; `Err`
-    /// for an endpoint off the map or blocked.
+    /// for an endpoint off the map or blocked. For a unit larger than one
+    /// cell, or a partial path when the goal cannot be reached, see
+    /// [`Hierarchy::find_path_with`].
     pub fn find_path(
         &self,
         cache: &mut QueryCache,
         start: Point,
         goal: Point,
     ) -> Result<QueryOutcome, QueryError> {
-        let Some(mut plan) = self.plan(cache, start, goal)? else {
+        let size = self.check_unit(start, goal, 1)?;
+        self.find_path_for(cache, start, goal, size)
+    }
+
+    /// [`Hierarchy::find_path`] for a unit of `size` (checked).
+    pub(crate) fn find_path_for(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        goal: Point,
+        size: u8,
+    ) -> Result<QueryOutcome, QueryError> {
+        let Some(mut plan) = self.plan_for(cache, start, goal, size)? else {
             return Ok(QueryOutcome {
                 path: None,
                 stats: QueryStats {
@@ -233,11 +248,21 @@ impl Hierarchy {
 
     /// Answers many queries in parallel (rayon), one scratch per worker.
     pub fn find_paths(&self, queries: &[(Point, Point)]) -> Vec<Result<QueryOutcome, QueryError>> {
+        self.find_paths_with(queries, &QueryOptions::new())
+    }
+
+    /// Answers many queries with the same options in parallel (rayon), one
+    /// scratch per worker.
+    pub fn find_paths_with(
+        &self,
+        queries: &[(Point, Point)],
+        options: &QueryOptions,
+    ) -> Vec<Result<QueryOutcome, QueryError>> {
         use rayon::prelude::*;
         queries
             .par_iter()
             .map_init(QueryCache::new, |cache, (s, t)| {
-                self.find_path(cache, *s, *t)
+                self.find_path_with(cache, *s, *t, options)
             })
             .collect()
     }
@@ -251,13 +276,42 @@ impl Hierarchy {
         start: Point,
         goal: Point,
     ) -> Result<Option<PathPlan>, QueryError> {
+        self.plan_with(cache, start, goal, &QueryOptions::new())
+    }
+
+    /// [`Hierarchy::plan`] with options: the unit's size, and with
+    /// [`QueryOptions::partial`] an unreachable goal gives the plan of
+    /// [`Hierarchy::find_path_with`]'s partial path (already refined:
+    /// [`PathPlan::is_partial`] says so).
+    pub fn plan_with(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        goal: Point,
+        options: &QueryOptions,
+    ) -> Result<Option<PathPlan>, QueryError> {
+        let size = self.check_unit(start, goal, options.size())?;
+        if options.is_partial() && !self.connected_for(start, goal, size) {
+            let out = self.find_path_with(cache, start, goal, options)?;
+            return Ok(out
+                .path
+                .map(|p| PathPlan::finished(p, out.stats).into_partial()));
+        }
+        self.plan_for(cache, start, goal, size)
+    }
+
+    /// [`Hierarchy::plan`] for a unit of `size` (checked).
+    pub(crate) fn plan_for(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        goal: Point,
+        size: u8,
+    ) -> Result<Option<PathPlan>, QueryError> {
         let grid = self.grid();
-        let s = check_endpoint(grid, start, "start")?;
-        let t = check_endpoint(grid, goal, "goal")?;
-        let _ = (s, t);
         cache.fine_trace.clear();
         cache.abstract_trace.clear();
-        if !self.same_island(start, goal) {
+        if !self.connected_for(start, goal, size) {
             return Ok(None);
         }
         let mut stats = QueryStats {
@@ -274,7 +328,7 @@ impl Hierarchy {
         let mut near = None;
         if let Some(area) = self.layout().near_area(start, goal) {
             let clock = Clock::start(timing);
-            let found = self.bounded_astar(&mut cache.grid, start, goal, area);
+            let found = self.bounded_astar(&mut cache.grid, size, start, goal, area);
             cache.collect_fine();
             stats.fine_expanded += cache.grid.stats().expanded;
             clock.add_to(&mut phases.connect);
@@ -299,9 +353,11 @@ impl Hierarchy {
         let clock = Clock::start(timing);
         let mut goals = std::mem::take(&mut cache.goals);
         let mut starts = std::mem::take(&mut cache.starts);
-        stats.fine_expanded += self.connect(&mut cache.grid, goal, Pricing::Reverse, &mut goals);
+        stats.fine_expanded +=
+            self.connect(&mut cache.grid, size, goal, Pricing::Reverse, &mut goals);
         cache.collect_fine();
-        stats.fine_expanded += self.connect(&mut cache.grid, start, Pricing::Forward, &mut starts);
+        stats.fine_expanded +=
+            self.connect(&mut cache.grid, size, start, Pricing::Forward, &mut starts);
         cache.collect_fine();
         clock.add_to(&mut phases.connect);
 
@@ -311,6 +367,7 @@ impl Hierarchy {
         let trace = cache.recording.then_some(&mut cache.abstract_trace);
         let (found, expanded) = cache.abs.search(
             self,
+            size,
             &starts,
             &goals,
             goal,
@@ -326,13 +383,13 @@ impl Hierarchy {
 
         let plan = if found {
             stats.abstract_edges = route.nodes.len() as u32 + 1;
-            PathPlan::route(self, start, goal, &route, stats, phases)
+            PathPlan::route(self, size, start, goal, &route, stats, phases)
         } else {
-            // Unreachable by construction (same island); a full search keeps
-            // the answer right regardless.
+            // Unreachable by construction (connected for the size); a full
+            // search keeps the answer right regardless.
             stats.method = Method::Fallback;
-            let out = crate::search::AStar::new(grid)
-                .movement(self.settings().movement)
+            let out = self
+                .flat_astar(size)
                 .find_path(&mut cache.grid, start, goal)?;
             cache.collect_fine();
             stats.fine_expanded += out.stats.expanded;
@@ -367,6 +424,18 @@ impl Hierarchy {
                 Ok(Some(PathPlan::finished(best, stats)))
             }
         }
+    }
+
+    /// Exact flat A* for a unit of `size` (checked) under this hierarchy's
+    /// movement rules: the safety net, and the oracle of nearest-of-many.
+    pub(crate) fn flat_astar(&self, size: u8) -> crate::search::AStar<'_> {
+        let astar = match self.sizes() {
+            Some(sizes) if size > 1 => {
+                crate::search::AStar::for_unit_on(self.grid(), &sizes.clearance, size as u32)
+            }
+            _ => crate::search::AStar::new(self.grid()),
+        };
+        astar.movement(self.settings().movement)
     }
 }
 

@@ -41,12 +41,13 @@
 //!    [`NearestMethod::Hierarchical`] when every doubt was cleared without
 //!    beating the hierarchy's path).
 
-use super::QueryCache;
+use super::unit::in_space;
+use super::{QueryCache, QueryOptions};
 use crate::grid::{Cost, Node, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::search::{
-    AStar, Estimator, Everywhere, Goal, Nearest, Plain, Pricing, QueryError, Status, TieBreak,
-    check_endpoint, path_to, run_space,
+    Estimator, Everywhere, Goal, Nearest, Pricing, QueryError, Status, TieBreak, check_size,
+    path_to, run_space,
 };
 
 /// Expansions of the local exact Dijkstra of [`Hierarchy::nearest`] before it
@@ -187,15 +188,40 @@ impl Hierarchy {
         targets: &[Point],
         local_expansions: u64,
     ) -> Result<NearestOutcome, QueryError> {
+        self.nearest_for(cache, start, targets, local_expansions, 1)
+    }
+
+    /// [`Hierarchy::nearest`] for a unit of [`QueryOptions::unit_size`]: the
+    /// start and every target must fit the unit, and the guarantee holds for
+    /// the unit's paths ([`QueryOptions::partial`] plays no part).
+    pub fn nearest_with(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        targets: &[Point],
+        options: &QueryOptions,
+    ) -> Result<NearestOutcome, QueryError> {
+        let size = check_size(options.size(), self.max_unit_size())?;
+        self.nearest_for(cache, start, targets, NEAREST_LOCAL_EXPANSIONS, size)
+    }
+
+    /// [`Hierarchy::nearest_within`] for a unit of `size` (in range).
+    pub(crate) fn nearest_for(
+        &self,
+        cache: &mut QueryCache,
+        start: Point,
+        targets: &[Point],
+        local_expansions: u64,
+        size: u8,
+    ) -> Result<NearestOutcome, QueryError> {
         let grid = self.grid();
         let movement = &self.settings().movement;
         movement.validate()?;
-        let s = check_endpoint(grid, start, "start")?;
-        let island = self.island_of(start);
+        let s = self.check_cell(start, "start", size)?;
         let mut cands = Vec::new();
         for (index, &point) in targets.iter().enumerate() {
-            let node = check_endpoint(grid, point, "target")?;
-            if self.island_of(point) == island {
+            let node = self.check_cell(point, "target", size)?;
+            if self.reaches(start, point, size) {
                 cands.push(Candidate {
                     index,
                     point,
@@ -224,9 +250,9 @@ impl Hierarchy {
         }
         let est = Estimator::zero();
         fine.push_start(s, 0, &est, TieBreak::default());
-        let status = run_space(
+        let status = in_space!(self, size, |space| run_space(
             fine,
-            Plain::new(grid, movement),
+            space,
             Everywhere,
             est,
             Goal::Targets,
@@ -234,7 +260,7 @@ impl Hierarchy {
             false,
             local_expansions.max(1),
             Pricing::Forward,
-        );
+        ));
         stats.fine_expanded += fine.stats().expanded;
         let radius = match status {
             Status::Found(n) => {
@@ -276,7 +302,7 @@ impl Hierarchy {
             if best.as_ref().is_some_and(|b| c.lower >= b.path.cost.0) {
                 break;
             }
-            let out = self.find_path(cache, start, c.point)?;
+            let out = self.find_path_for(cache, start, c.point, size)?;
             stats.hierarchical_queries += 1;
             stats.fine_expanded += out.stats.fine_expanded;
             stats.abstract_expanded += out.stats.abstract_expanded;
@@ -301,7 +327,7 @@ impl Hierarchy {
 
         // 4. Exact: capped A* over the targets the bounds leave in doubt.
         if doubt {
-            let astar = AStar::new(grid).movement(*movement);
+            let astar = self.flat_astar(size);
             for (k, c) in cands.iter().enumerate() {
                 if c.lower >= best.path.cost.0 {
                     break;

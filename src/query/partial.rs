@@ -1,28 +1,57 @@
 //! Query options, and partial paths for two-tier queries: when the goal is on
 //! another island, the path to a cell of the start's island closest to it.
 
-use super::{Method, QueryCache, QueryOutcome, QueryStats};
+use super::{Method, NEAREST_LOCAL_EXPANSIONS, QueryCache, QueryOutcome, QueryStats};
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
-use crate::search::{QueryError, check_endpoint};
+use crate::search::QueryError;
 use crate::{NearestMethod, Path};
 
-/// Options of [`Hierarchy::find_path_with`].
+/// Options of a query: [`Hierarchy::find_path_with`], [`Hierarchy::plan_with`],
+/// [`Hierarchy::nearest_with`], [`SlicedQuery::start_with`](crate::SlicedQuery::start_with)
+/// and [`PathQueue::push_with`](crate::PathQueue::push_with).
 ///
 /// ```
 /// use tierpath::QueryOptions;
-/// let options = QueryOptions::new().partial(true);
+/// let options = QueryOptions::new().partial(true).unit_size(2);
 /// assert!(options.is_partial());
+/// assert_eq!(options.size(), 2);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct QueryOptions {
     partial: bool,
+    unit_size: u32,
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        QueryOptions {
+            partial: false,
+            unit_size: 1,
+        }
+    }
 }
 
 impl QueryOptions {
-    /// The defaults: exactly [`Hierarchy::find_path`].
+    /// The defaults: exactly [`Hierarchy::find_path`] (a unit of one cell, no
+    /// partial paths).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The unit's size: a square of `size x size` cells named by its
+    /// top-left cell (see [`Hierarchy`](crate::Hierarchy#unit-sizes)); 1 by
+    /// default. Sizes above 1 need a hierarchy built for them
+    /// ([`HierarchyBuilder::max_unit_size`](crate::HierarchyBuilder::max_unit_size));
+    /// otherwise the query is an error ([`QueryError::SizeAboveMax`]).
+    pub fn unit_size(mut self, size: u32) -> Self {
+        self.unit_size = size;
+        self
+    }
+
+    /// The unit's size.
+    pub fn size(&self) -> u32 {
+        self.unit_size
     }
 
     /// When the goal is unreachable, return a partial path instead of none:
@@ -75,16 +104,12 @@ impl Hierarchy {
         goal: Point,
         options: &QueryOptions,
     ) -> Result<QueryOutcome, QueryError> {
-        if !options.partial {
-            return self.find_path(cache, start, goal);
+        let size = self.check_unit(start, goal, options.unit_size)?;
+        if !options.partial || self.connected_for(start, goal, size) {
+            return self.find_path_for(cache, start, goal, size);
         }
-        check_endpoint(self.grid(), start, "start")?;
-        check_endpoint(self.grid(), goal, "goal")?;
-        if self.same_island(start, goal) {
-            return self.find_path(cache, start, goal);
-        }
-        let closest = self.closest_cells(start, goal);
-        let out = self.nearest(cache, start, &closest)?;
+        let closest = self.closest_cells(start, goal, size);
+        let out = self.nearest_for(cache, start, &closest, NEAREST_LOCAL_EXPANSIONS, size)?;
         let method = match out.stats.method {
             NearestMethod::Local => Method::Near,
             NearestMethod::Hierarchical => Method::Hierarchical,
@@ -105,12 +130,12 @@ impl Hierarchy {
         })
     }
 
-    /// The cells of `start`'s island at the least open-ground distance from
-    /// `goal`, in row-major order: rings of growing Chebyshev radius around
-    /// the goal, until a ring's least possible distance exceeds the best found.
-    pub(crate) fn closest_cells(&self, start: Point, goal: Point) -> Vec<Point> {
+    /// The cells a unit of `size` can reach from `start` (its island, for
+    /// size 1) at the least open-ground distance from `goal`, in row-major
+    /// order: rings of growing Chebyshev radius around the goal, until a
+    /// ring's least possible distance exceeds the best found.
+    pub(crate) fn closest_cells(&self, start: Point, goal: Point, size: u8) -> Vec<Point> {
         let movement = &self.settings().movement;
-        let island = self.island_of(start);
         let (w, h) = (self.grid().width() as i64, self.grid().height() as i64);
         let (gx, gy) = (goal.x as i64, goal.y as i64);
         let mut best = (u64::MAX, Vec::new());
@@ -119,7 +144,7 @@ impl Hierarchy {
                 return;
             }
             let p = Point::new(x as u32, y as u32);
-            if self.island_of(p) != island {
+            if !self.reaches(start, p, size) {
                 return;
             }
             let d = movement
@@ -176,14 +201,14 @@ mod tests {
                 .movement(m)
                 .build(grid.clone())
                 .unwrap();
-            let cells = h.closest_cells(Point::new(0, 0), Point::new(8, 3));
+            let cells = h.closest_cells(Point::new(0, 0), Point::new(8, 3), 1);
             assert_eq!(cells, vec![Point::new(3, 2)], "{m:?}");
             // Straight across the wall.
-            let cells = h.closest_cells(Point::new(0, 0), Point::new(6, 1));
+            let cells = h.closest_cells(Point::new(0, 0), Point::new(6, 1), 1);
             assert_eq!(cells, vec![Point::new(3, 1)], "{m:?}");
         }
         let h = Hierarchy::build(grid).unwrap();
-        let cells = h.closest_cells(Point::new(7, 0), Point::new(0, 2));
+        let cells = h.closest_cells(Point::new(7, 0), Point::new(0, 2), 1);
         assert_eq!(cells, vec![Point::new(5, 2)]);
         // Equally close cells all count, in row-major order: a ring of cells
         // around a lone cell.
@@ -194,7 +219,7 @@ mod tests {
         let h = Hierarchy::build(ring).unwrap();
         let p = Point::new;
         assert_eq!(
-            h.closest_cells(p(0, 0), p(4, 4)),
+            h.closest_cells(p(0, 0), p(4, 4), 1),
             vec![p(4, 0), p(0, 4), p(8, 4), p(4, 8)]
         );
     }

@@ -1,7 +1,7 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
+use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
-use crate::engine::Plain;
 use crate::engine::route;
 use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
@@ -32,6 +32,10 @@ pub struct PathPlan {
     waypoints: Vec<Point>,
     /// The abstract edge leading to each waypoint (none for the first legs).
     edges: Vec<u32>,
+    /// The unit's size.
+    size: u8,
+    /// Whether the path ends short of an unreachable goal.
+    partial: bool,
     /// Next waypoint whose incoming leg is to be refined.
     next_leg: usize,
     /// Refined, not yet smoothed cells; `raw[head]` is the last cell emitted.
@@ -57,6 +61,8 @@ impl PathPlan {
         let n = path.cells.len();
         PathPlan {
             edges: vec![NO_EDGE; 2],
+            size: 1,
+            partial: false,
             next_leg: waypoints.len(),
             waypoints,
             raw: path.cells,
@@ -71,9 +77,10 @@ impl PathPlan {
         }
     }
 
-    /// A plan from an abstract route.
+    /// A plan from an abstract route for a unit of `size`.
     pub(crate) fn route(
         h: &Hierarchy,
+        size: u8,
         start: Point,
         goal: Point,
         route: &AbstractRoute,
@@ -91,6 +98,8 @@ impl PathPlan {
         PathPlan {
             waypoints,
             edges,
+            size,
+            partial: false,
             next_leg: 1,
             raw: vec![start],
             cum: vec![0],
@@ -102,6 +111,19 @@ impl PathPlan {
             stats,
             phases,
         }
+    }
+
+    /// The same plan, flagged as the plan of a partial path.
+    pub(crate) fn into_partial(mut self) -> PathPlan {
+        self.partial = true;
+        self
+    }
+
+    /// Whether this plan's path ends short of an unreachable goal, at the
+    /// reachable cell closest to it ([`Hierarchy::plan_with`] with
+    /// [`QueryOptions::partial`](crate::QueryOptions::partial)).
+    pub fn is_partial(&self) -> bool {
+        self.partial
     }
 
     /// Start, the transition cells of the abstract route, and goal.
@@ -202,26 +224,25 @@ impl PathPlan {
                 cells.push(p);
             }
             Leg::Cells(cells)
-        } else if let Some(shape) = (!h.grid().is_weighted())
-            .then(|| super::straight_route(h.grid(), &h.settings().movement, u, v))
-            .flatten()
-        {
-            // A free straight route is an optimal in-cluster path.
-            let mut cells = vec![u];
-            route::cells(
-                &Plain::new(h.grid(), &h.settings().movement),
-                u,
-                v,
-                shape,
-                &mut cells,
-            );
-            Leg::Cells(cells)
         } else {
-            Leg::Search {
-                from: u,
-                to: v,
-                area: h.layout().rect(cu, cu),
-            }
+            in_space!(h, self.size, |space| {
+                match (!h.grid().is_weighted())
+                    .then(|| super::straight_route(&space, u, v))
+                    .flatten()
+                {
+                    Some(shape) => {
+                        // A free straight route is an optimal in-cluster path.
+                        let mut cells = vec![u];
+                        route::cells(&space, u, v, shape, &mut cells);
+                        Leg::Cells(cells)
+                    }
+                    None => Leg::Search {
+                        from: u,
+                        to: v,
+                        area: h.layout().rect(cu, cu),
+                    },
+                }
+            })
         }
     }
 
@@ -232,7 +253,7 @@ impl PathPlan {
             Leg::Cells(cells) => self.append(h, &cells),
             Leg::Search { from, to, area } => {
                 let path = h
-                    .bounded_astar(&mut cache.grid, from, to, area)
+                    .bounded_astar(&mut cache.grid, self.size, from, to, area)
                     .expect("abstract edges and connections stand for in-cluster paths");
                 cache.collect_fine();
                 self.stats.fine_expanded += cache.grid.stats().expanded;
@@ -266,15 +287,14 @@ impl PathPlan {
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
     /// window reachable by a cheaper straight route (or the next cell).
     fn smooth_step(&mut self, h: &Hierarchy) {
-        let space = Plain::new(h.grid(), &h.settings().movement);
-        let (j, cost) = route::smooth_step(
+        let (j, cost) = in_space!(h, self.size, |space| route::smooth_step(
             &space,
             h.min_weight(),
             &self.raw,
             &self.cum,
             self.head,
             &mut self.out,
-        );
+        ));
         self.cost += cost;
         self.head = j;
     }

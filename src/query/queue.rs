@@ -5,10 +5,10 @@ use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use super::sliced::{HierarchyKey, SlicedQuery};
-use super::{QueryOutcome, QueryStats};
+use super::{QueryOptions, QueryOutcome, QueryStats};
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
-use crate::search::{QueryError, SliceStatus, check_endpoint};
+use crate::search::{QueryError, SliceStatus};
 
 /// Names a request made to a [`PathQueue`]; never reused by that queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,8 +99,10 @@ pub struct PathQueue {
     query: SlicedQuery,
     /// The request in progress.
     active: Option<RequestId>,
+    /// The options of the request in progress.
+    active_options: QueryOptions,
     /// Waiting requests, oldest first.
-    waiting: VecDeque<(RequestId, Point, Point)>,
+    waiting: VecDeque<(RequestId, Point, Point, QueryOptions)>,
     /// Answers not yet taken.
     answers: HashMap<RequestId, QueryOutcome>,
     /// Answered requests in the order answered (taken ones are skipped).
@@ -125,12 +127,24 @@ impl PathQueue {
         start: Point,
         goal: Point,
     ) -> Result<RequestId, QueryError> {
+        self.push_with(h, start, goal, &QueryOptions::new())
+    }
+
+    /// [`PathQueue::push`] with options (a unit's size, partial paths): the
+    /// answer is then [`Hierarchy::find_path_with`]'s (see
+    /// [`SlicedQuery::start_with`] for how a partial path is budgeted).
+    pub fn push_with(
+        &mut self,
+        h: &Hierarchy,
+        start: Point,
+        goal: Point,
+        options: &QueryOptions,
+    ) -> Result<RequestId, QueryError> {
         self.check(h)?;
-        check_endpoint(h.grid(), start, "start")?;
-        check_endpoint(h.grid(), goal, "goal")?;
+        h.check_unit(start, goal, options.size())?;
         let id = RequestId(self.next);
         self.next += 1;
-        self.waiting.push_back((id, start, goal));
+        self.waiting.push_back((id, start, goal, *options));
         Ok(id)
     }
 
@@ -143,14 +157,15 @@ impl PathQueue {
             let id = match self.active {
                 Some(id) => id,
                 None => {
-                    let Some((id, s, t)) = self.waiting.pop_front() else {
+                    let Some((id, s, t, options)) = self.waiting.pop_front() else {
                         break;
                     };
-                    match self.query.start(h, s, t) {
-                        Ok(()) => {}
+                    match self.query.start_with(h, s, t, &options) {
+                        Ok(()) => self.active_options = options,
                         // The map changed under a waiting request: an end on
-                        // a wall now is unreachable, not an error.
-                        Err(QueryError::Blocked { .. }) => {
+                        // a wall (or too narrow for the unit) now is
+                        // unreachable, not an error.
+                        Err(QueryError::Blocked { .. } | QueryError::DoesNotFit { .. }) => {
                             self.answers.insert(
                                 id,
                                 QueryOutcome {
@@ -195,7 +210,7 @@ impl PathQueue {
         if self.answers.contains_key(&id) {
             return RequestStatus::Done;
         }
-        match self.waiting.iter().position(|(w, _, _)| *w == id) {
+        match self.waiting.iter().position(|(w, ..)| *w == id) {
             Some(i) => RequestStatus::Queued {
                 ahead: i + usize::from(self.active.is_some()),
             },
@@ -232,7 +247,7 @@ impl PathQueue {
         if self.answers.remove(&id).is_some() {
             return true;
         }
-        match self.waiting.iter().position(|(w, _, _)| *w == id) {
+        match self.waiting.iter().position(|(w, ..)| *w == id) {
             Some(i) => {
                 self.waiting.remove(i);
                 true
@@ -251,7 +266,7 @@ impl PathQueue {
                 .query
                 .endpoints()
                 .expect("the request in progress has a query");
-            self.waiting.push_front((id, s, t));
+            self.waiting.push_front((id, s, t, self.active_options));
         }
         self.query.reserve(h);
         Ok(())
@@ -287,7 +302,7 @@ impl PathQueue {
             Some(key) if key.same_map(h) && !key.is(h) => {
                 if let (Some(id), Some((s, t))) = (self.active, self.query.endpoints()) {
                     self.query.cancel();
-                    self.waiting.push_front((id, s, t));
+                    self.waiting.push_front((id, s, t, self.active_options));
                 }
                 self.active = None;
                 self.key = Some(HierarchyKey::of(h));

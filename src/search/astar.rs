@@ -5,7 +5,7 @@ use super::{
     CustomEstimate, Estimate, Estimator, Everywhere, FACTOR_ONE, Goal, Heuristic, Pricing,
     QueryError, SearchCache, SearchOutcome, Status, TieBreak, check_endpoint,
 };
-use crate::engine::{Plain, Space, run_space};
+use crate::engine::{Fits, Plain, Space, run_space};
 use crate::grid::Clearance;
 use crate::grid::{Cost, Grid, Movement, Node, Point};
 use crate::search::check_unit_endpoints;
@@ -22,7 +22,7 @@ pub struct AStar<'g> {
     grid: &'g Grid,
     /// For a unit larger than a cell: its clearance map and its size (checked
     /// per query).
-    unit: Option<(&'g Clearance, u32)>,
+    unit: Option<(&'g [u8], u32)>,
     movement: Movement,
     heuristic: Heuristic,
     weight: f64,
@@ -76,9 +76,15 @@ impl<'g> AStar<'g> {
     /// # Ok::<(), tierpath::QueryError>(())
     /// ```
     pub fn for_unit(clearance: &'g Clearance, size: u32) -> Self {
+        Self::for_unit_on(clearance.grid(), clearance.padded(), size)
+    }
+
+    /// [`AStar::for_unit`] on `grid` whose clearance (in the grid's padded
+    /// layout) is `clearance`.
+    pub(crate) fn for_unit_on(grid: &'g Grid, clearance: &'g [u8], size: u32) -> Self {
         AStar {
             unit: Some((clearance, size)),
-            ..AStar::new(clearance.grid())
+            ..AStar::new(grid)
         }
     }
 
@@ -195,7 +201,7 @@ impl<'g> AStar<'g> {
                 factor,
             )),
             Some((c, size)) => {
-                check_unit_endpoints(c, start, goal, size, Clearance::CAP as u32)?;
+                check_unit_endpoints(self.grid, c, start, goal, size, Clearance::CAP as u32)?;
                 Ok((self.grid.node(start), self.grid.node(goal), factor))
             }
         }
@@ -220,7 +226,7 @@ impl<'g> AStar<'g> {
             // The size was checked when the search was prepared.
             Some((c, size)) => self.advance_in(
                 cache,
-                c.space(&self.movement, size as u8),
+                Fits::on(self.grid, c, &self.movement, size as u8),
                 est,
                 goal,
                 budget,

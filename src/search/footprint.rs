@@ -263,7 +263,7 @@ mod tests {
                 ..Movement::default()
             };
             for size in 1..=4u8 {
-                let space = c.space(&m, size);
+                let space = crate::engine::Fits::on(c.grid(), c.padded(), &m, size);
                 for a in grid.passable_points() {
                     for (dx, dy) in crate::grid::DIRECTIONS {
                         let (bx, by) = (a.x as i64 + dx as i64, a.y as i64 + dy as i64);
@@ -295,7 +295,7 @@ mod tests {
         .unwrap();
         let c = Clearance::new(grid.clone());
         let m = Movement::default();
-        let space = c.space(&m, 2);
+        let space = crate::engine::Fits::on(c.grid(), c.padded(), &m, 2);
         let (a, b) = (Point::new(0, 0), Point::new(6, 3));
         let (mut free, mut blocked) = (false, false);
         for shape in SHAPES {

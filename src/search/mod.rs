@@ -50,7 +50,6 @@ pub use jps::{Jps, JpsCache, JpsError};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 
-use crate::grid::Clearance;
 use crate::grid::{Cost, Grid, GridError, Node, Point};
 use thiserror::Error;
 
@@ -214,31 +213,51 @@ pub enum QueryError {
 /// `1..=max`, both endpoints on the map and fitting the unit. Returns the
 /// size as a byte.
 pub(crate) fn check_unit_endpoints(
-    clearance: &Clearance,
+    grid: &Grid,
+    clearance: &[u8],
     start: Point,
     goal: Point,
     size: u32,
     max: u32,
 ) -> Result<u8, QueryError> {
+    let k = check_size(size, max)?;
+    check_unit_cell(grid, clearance, start, "start", k)?;
+    check_unit_cell(grid, clearance, goal, "goal", k)?;
+    Ok(k)
+}
+
+/// Checks a unit size is in `1..=max` (at most 255); returns it as a byte.
+pub(crate) fn check_size(size: u32, max: u32) -> Result<u8, QueryError> {
     if size == 0 {
         return Err(QueryError::ZeroSize);
     }
     if size > max {
         return Err(QueryError::SizeAboveMax { size, max });
     }
-    for (role, point) in [("start", start), ("goal", goal)] {
-        on_map(clearance.grid(), point, role)?;
-        let c = clearance.get(point);
-        if (c as u32) < size {
-            return Err(QueryError::DoesNotFit {
-                role,
-                point,
-                size,
-                clearance: c,
-            });
-        }
-    }
     Ok(size as u8)
+}
+
+/// Checks a unit of `size` may stand on `point` (on the map, clearance
+/// `>= size`); returns its node.
+pub(crate) fn check_unit_cell(
+    grid: &Grid,
+    clearance: &[u8],
+    point: Point,
+    role: &'static str,
+    size: u8,
+) -> Result<Node, QueryError> {
+    on_map(grid, point, role)?;
+    let node = grid.node(point);
+    let c = clearance[node.index()];
+    if c < size {
+        return Err(QueryError::DoesNotFit {
+            role,
+            point,
+            size: size as u32,
+            clearance: c,
+        });
+    }
+    Ok(node)
 }
 
 /// Checks a query endpoint is on the map.

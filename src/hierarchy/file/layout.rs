@@ -158,6 +158,7 @@ fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadErr
         entrances,
         keep_paths,
         landmarks,
+        ..BuildSettings::default()
     })
 }
 
@@ -246,6 +247,8 @@ pub(super) fn parse_content<S: Source>(
         cluster_first,
         links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
         entrances: r.u64("entrances")?,
+        clear: Vec::new(),
+        link_clear: Vec::new(),
     };
 
     // Edges: at most one per ordered pair of a cluster's transitions, and
@@ -274,6 +277,7 @@ pub(super) fn parse_content<S: Source>(
         path_codes,
         intra_edges: r.u64("cluster graph")?,
         inter_edges: r.u64("cluster graph")?,
+        edge_clear: Vec::new(),
     };
     let count = r.u32("landmarks")?;
     if count > MAX_LANDMARKS {

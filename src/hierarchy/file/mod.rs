@@ -381,7 +381,7 @@ impl Hierarchy {
         let (settings, dead_ends, entrances, graph, landmarks, stages) =
             content.expect("read for a map of the same size")?;
         let mut h = Hierarchy::assemble(
-            grid, settings, dead_ends, entrances, graph, landmarks, stages,
+            grid, settings, dead_ends, entrances, graph, landmarks, None, stages,
         );
         h.stats.stages.shrink_to_fit();
         Ok(h)

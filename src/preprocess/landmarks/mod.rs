@@ -238,6 +238,7 @@ mod tests {
             path_codes: Vec::new(),
             intra_edges: 0,
             inter_edges: 0,
+            edge_clear: Vec::new(),
         }
     }
 

@@ -7,8 +7,10 @@ use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::query::abstract_search::Progress;
 use crate::query::plan::Leg;
-use crate::query::{Method, PathPlan, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
-use crate::search::{AStar, Estimator, Path, Pricing, Rect, SearchCache, Status, path_to};
+use crate::query::{
+    Method, PathPlan, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats,
+};
+use crate::search::{Estimator, Path, Pricing, Rect, SearchCache, Status, path_to};
 
 #[derive(Debug, Clone)]
 pub(super) struct Job {
@@ -20,6 +22,8 @@ pub(super) struct Job {
     pub(super) near: Option<Path>,
     /// Expansions so far.
     pub(super) expanded: u64,
+    /// The unit's size.
+    pub(super) size: u8,
     pub(super) step: Step,
 }
 
@@ -46,6 +50,9 @@ pub(super) enum Step {
         plan: Box<PathPlan>,
         leg: Option<(Estimator, Node, Rect)>,
     },
+    /// A partial path to the reachable cell closest to an unreachable goal,
+    /// found whole in one step.
+    Partial(QueryOptions),
     /// The answer.
     Done(QueryOutcome),
 }
@@ -82,13 +89,14 @@ impl Job {
         left: &mut u64,
     ) -> Flow {
         let (s, t) = (self.start, self.goal);
+        let size = self.size;
         let spent = &mut self.expanded;
         let stats = &mut self.stats;
         match &mut self.step {
             Step::Near { area, est, goal } => {
                 let (area, est, goal) = (*area, *est, *goal);
                 let Some(status) = grid_run(spent, cache, left, |c, budget| {
-                    h.bounded_run(c, est, goal, area, budget)
+                    h.bounded_run(c, size, est, goal, area, budget)
                 }) else {
                     return Flow::Yield;
                 };
@@ -109,13 +117,13 @@ impl Job {
             }
             Step::ConnectGoal { searching } => {
                 stats.method = Method::Hierarchical;
-                if !connect(h, cache, left, spent, stats, searching, t, Pricing::Reverse) {
+                if !connect(h, cache, left, spent, stats, searching, size, t, Pricing::Reverse) {
                     return Flow::Yield;
                 }
                 self.step = Step::ConnectStart { searching: false };
             }
             Step::ConnectStart { searching } => {
-                if !connect(h, cache, left, spent, stats, searching, s, Pricing::Forward) {
+                if !connect(h, cache, left, spent, stats, searching, size, s, Pricing::Forward) {
                     return Flow::Yield;
                 }
                 self.step = Step::Abstract { begun: false };
@@ -125,7 +133,7 @@ impl Job {
                     let anchor = |p: Point| h.dead_ends().anchor_of(h.grid().cell_index(p).index());
                     cache
                         .abs
-                        .start(h, &cache.starts, &cache.goals, t, anchor(s), anchor(t));
+                        .start(h, size, &cache.starts, &cache.goals, t, anchor(s), anchor(t));
                     *begun = true;
                 }
                 if *left == 0 {
@@ -142,8 +150,15 @@ impl Job {
                     Progress::Found => {
                         cache.abs.take_route(h, true, &mut cache.route);
                         stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
-                        let plan =
-                            PathPlan::route(h, s, t, &cache.route, *stats, PhaseTimes::default());
+                        let plan = PathPlan::route(
+                            h,
+                            size,
+                            s,
+                            t,
+                            &cache.route,
+                            *stats,
+                            PhaseTimes::default(),
+                        );
                         self.step = Step::Refine {
                             plan: Box::new(plan),
                             leg: None,
@@ -153,8 +168,8 @@ impl Job {
                         // Unreachable by construction (same island); a full
                         // search keeps the answer right regardless.
                         stats.method = Method::Fallback;
-                        let astar = AStar::new(h.grid()).movement(h.settings().movement);
-                        let (est, goal) = astar
+                        let (est, goal) = h
+                            .flat_astar(size)
                             .prepare(&mut cache.grid, s, t)
                             .expect("endpoints were checked at the start");
                         self.step = Step::Fallback { est, goal };
@@ -163,7 +178,7 @@ impl Job {
             }
             Step::Fallback { est, goal } => {
                 let (est, goal) = (*est, *goal);
-                let astar = AStar::new(h.grid()).movement(h.settings().movement);
+                let astar = h.flat_astar(size);
                 let Some(status) = grid_run(spent, cache, left, |c, budget| {
                     astar.advance(c, est, goal, budget)
                 }) else {
@@ -181,7 +196,7 @@ impl Job {
             Step::Refine { plan, leg } => {
                 if let Some((est, goal, area)) = *leg {
                     let Some(status) = grid_run(spent, cache, left, |c, budget| {
-                        h.bounded_run(c, est, goal, area, budget)
+                        h.bounded_run(c, size, est, goal, area, budget)
                     }) else {
                         return Flow::Yield;
                     };
@@ -213,6 +228,18 @@ impl Job {
                     self.step = Step::Done(out);
                 }
             }
+            Step::Partial(options) => {
+                let options = *options;
+                let out = match h.find_path_with(cache, s, t, &options) {
+                    Ok(out) => out,
+                    // The endpoints were checked when the query started.
+                    Err(_) => unreachable(stats.phases),
+                };
+                let used = out.stats.fine_expanded + out.stats.abstract_expanded;
+                *left -= used.min(*left);
+                *spent += used;
+                self.step = Step::Done(out);
+            }
             Step::Done(_) => {}
         }
         Flow::Next
@@ -230,6 +257,7 @@ fn connect(
     spent: &mut u64,
     stats: &mut QueryStats,
     searching: &mut bool,
+    size: u8,
     p: Point,
     pricing: Pricing,
 ) -> bool {
@@ -240,13 +268,13 @@ fn connect(
         } else {
             &mut cache.starts
         };
-        if !h.connect_begin(&mut cache.grid, p, out) {
+        if !h.connect_begin(&mut cache.grid, size, p, out) {
             return true;
         }
         *searching = true;
     }
     if grid_run(spent, cache, left, |c, budget| {
-        h.connect_run(c, p, pricing, budget)
+        h.connect_run(c, size, p, pricing, budget)
     })
     .is_none()
     {
@@ -257,7 +285,7 @@ fn connect(
     } else {
         &mut cache.starts
     };
-    h.connect_end(&cache.grid, p, out);
+    h.connect_end(&cache.grid, size, p, out);
     stats.fine_expanded += cache.grid.stats().expanded;
     true
 }

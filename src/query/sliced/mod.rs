@@ -3,10 +3,10 @@
 
 mod job;
 
-use super::{Method, PhaseTimes, QueryCache, QueryOutcome, QueryStats};
+use super::{Method, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats};
 use crate::grid::Point;
 use crate::hierarchy::{Hierarchy, Identity};
-use crate::search::{QueryError, SliceStatus, check_endpoint};
+use crate::search::{QueryError, SliceStatus};
 use job::{Flow, Job, Step, unreachable};
 
 /// A two-tier query spread over many calls, after Recast/Detour's
@@ -117,10 +117,24 @@ impl SlicedQuery {
     /// progress. `Err` for bad input, as [`Hierarchy::find_path`]. Expands
     /// nothing: a goal on another island is answered here at once.
     pub fn start(&mut self, h: &Hierarchy, start: Point, goal: Point) -> Result<(), QueryError> {
+        self.start_with(h, start, goal, &QueryOptions::new())
+    }
+
+    /// [`SlicedQuery::start`] with options: the outcome is then exactly
+    /// [`Hierarchy::find_path_with`]'s. A unit of any size the hierarchy
+    /// serves is sliced like one cell. A partial path (the goal cannot be
+    /// reached) is found in the first update, whatever its budget: it is
+    /// the nearest-of-many search of [`Hierarchy::find_path_with`], run
+    /// whole, and its expansions count against that update.
+    pub fn start_with(
+        &mut self,
+        h: &Hierarchy,
+        start: Point,
+        goal: Point,
+        options: &QueryOptions,
+    ) -> Result<(), QueryError> {
         self.job = None;
-        let grid = h.grid();
-        check_endpoint(grid, start, "start")?;
-        check_endpoint(grid, goal, "goal")?;
+        let size = h.check_unit(start, goal, options.size())?;
         let cache = &mut self.cache;
         cache.fine_trace.clear();
         cache.abstract_trace.clear();
@@ -136,10 +150,15 @@ impl SlicedQuery {
             },
             near: None,
             expanded: 0,
+            size,
             step: Step::ConnectGoal { searching: false },
         };
-        if !h.same_island(start, goal) {
-            job.step = Step::Done(unreachable(phases));
+        if !h.connected_for(start, goal, size) {
+            job.step = if options.is_partial() {
+                Step::Partial(*options)
+            } else {
+                Step::Done(unreachable(phases))
+            };
         } else if let Some(area) = h.layout().near_area(start, goal) {
             let (est, t) = h.bounded_begin(&mut cache.grid, start, goal);
             job.step = Step::Near { area, est, goal: t };

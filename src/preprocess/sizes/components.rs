@@ -20,11 +20,9 @@
 //! blocked corners ([`CornerRule::Always`]): a legal diagonal with one free
 //! side cell is two legal straight moves through it.
 
-use crate::grid::{CornerRule, Movement};
+use crate::grid::{CornerRule, Grid, Movement};
 use crate::packed::Column32;
 use crate::tiled::TileColumn;
-
-use crate::grid::Clearance;
 
 const NONE: u32 = u32::MAX;
 
@@ -74,12 +72,11 @@ impl Ids<'_> {
 }
 
 impl SizeComponents {
-    /// The forest of sizes `1..=max_size` on `clearance`'s grid.
-    pub(crate) fn build(clearance: &Clearance, movement: &Movement, max_size: u8) -> Self {
-        let grid = clearance.grid();
+    /// The forest of sizes `1..=max_size` on `grid`, whose clearance (in
+    /// the grid's padded layout) is `values`.
+    pub(crate) fn build(grid: &Grid, values: &[u8], movement: &Movement, max_size: u8) -> Self {
         let pw = grid.padded_width() as usize;
         let (w, h) = (grid.width() as usize, grid.height() as usize);
-        let values = clearance.padded();
         let level = |i: usize| values[i].min(max_size);
         // Cells (padded indices) bucketed by level, by counting sort.
         let mut first = vec![0usize; max_size as usize + 2];
@@ -236,7 +233,7 @@ mod tests {
             (x >> 33) % 100 >= 18
         })
         .unwrap();
-        let c = Clearance::new(grid.clone());
+        let c = crate::Clearance::new(grid.clone());
         for m in [
             Movement::default(),
             Movement::FOUR,
@@ -246,7 +243,7 @@ mod tests {
             },
         ] {
             let max = 3u8;
-            let comps = SizeComponents::build(&c, &m, max);
+            let comps = SizeComponents::build(&grid, c.padded(), &m, max);
             for size in 1..=max {
                 let fits: Vec<Point> = grid
                     .passable_points()

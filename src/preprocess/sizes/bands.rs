@@ -1,0 +1,352 @@
+//! The cluster graph of a hierarchy built for several unit sizes: exact
+//! in-cluster costs per band of sizes, each edge annotated with the largest
+//! size it serves.
+
+use rayon::prelude::*;
+
+use super::super::clusters::Entrances;
+use super::super::graph::ClusterGraph;
+use crate::engine::route::{SHAPES, is_free};
+use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
+use crate::grid::{Grid, Movement, Point};
+use crate::packed::Column64;
+use crate::search::{Estimator, Everywhere, Goal, TieBreak};
+
+/// One abstract edge before assembly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RawEdge {
+    pub from: u32,
+    pub to: u32,
+    pub cost: u64,
+    /// The largest size the edge serves.
+    pub clear: u8,
+}
+
+/// What the in-cluster stage did, summed over clusters.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct CostWork {
+    /// Bands of sizes whose costs were computed (one table each).
+    pub bands: u64,
+    /// Pairs settled by a free straight route.
+    pub straight: u64,
+    /// Grid searches run.
+    pub searches: u64,
+    /// Candidate edges dropped as dominated.
+    pub dominated: u64,
+}
+
+impl std::ops::AddAssign for CostWork {
+    fn add_assign(&mut self, o: CostWork) {
+        self.bands += o.bands;
+        self.straight += o.straight;
+        self.searches += o.searches;
+        self.dominated += o.dominated;
+    }
+}
+
+/// Computes the annotated cluster graph (the sized build's cluster-graph
+/// stage): every cluster's in-cluster edges, in parallel, then each
+/// inter-cluster link as a pair of edges annotated with the link's size.
+/// Within a node, edges are sorted by annotation, largest first, then by
+/// cost, so a query for size `k` reads a prefix and stops.
+pub(crate) fn build_sized_graph(
+    grid: &Grid,
+    clearance: &[u8],
+    movement: &Movement,
+    entrances: &Entrances,
+    max_size: u8,
+) -> (ClusterGraph, CostWork) {
+    let layout = entrances.layout;
+    let per_cluster: Vec<(Vec<RawEdge>, CostWork)> = (0..layout.count() as u32)
+        .into_par_iter()
+        .map_init(ClusterScratch::default, |scratch, c| {
+            one_cluster(grid, clearance, movement, entrances, max_size, c, scratch)
+        })
+        .collect();
+    let mut work = CostWork::default();
+    let mut raw = Vec::with_capacity(per_cluster.iter().map(|(e, _)| e.len()).sum());
+    for (e, w) in per_cluster {
+        raw.extend(e);
+        work += w;
+    }
+    let intra_edges = raw.len() as u64;
+    for (&(a, b), &clear) in entrances.links.iter().zip(&entrances.link_clear) {
+        for (from, to) in [(a, b), (b, a)] {
+            let q = grid.point_of(crate::CellIndex(entrances.cells[to as usize]));
+            let p = grid.point_of(crate::CellIndex(entrances.cells[from as usize]));
+            let base = if p.x != q.x && p.y != q.y {
+                movement.diagonal
+            } else {
+                movement.straight
+            };
+            raw.push(RawEdge {
+                from,
+                to,
+                cost: base as u64 * grid.weight(q).0 as u64,
+                clear,
+            });
+        }
+    }
+    let inter_edges = raw.len() as u64 - intra_edges;
+    // By source, then within each source largest annotation first, then
+    // cheapest.
+    raw.sort_unstable_by_key(|e| (e.from, std::cmp::Reverse(e.clear), e.cost, e.to));
+    let nodes = entrances.cells.len();
+    let mut edge_first = vec![0u32; nodes + 1];
+    for e in &raw {
+        edge_first[e.from as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        edge_first[i + 1] += edge_first[i];
+    }
+    let graph = ClusterGraph {
+        edge_first,
+        edge_to: raw.iter().map(|e| e.to).collect(),
+        edge_cost: Column64::pack(raw.iter().map(|e| e.cost).collect()),
+        edge_clear: raw.iter().map(|e| e.clear).collect(),
+        path_first: Vec::new(),
+        path_codes: Vec::new(),
+        intra_edges,
+        inter_edges,
+    };
+    (graph, work)
+}
+
+/// Per-worker scratch of the in-cluster stage.
+#[derive(Default)]
+struct ClusterScratch {
+    search: SearchCache,
+    /// One `n x n` cost table per band, concatenated.
+    tables: Vec<u64>,
+    /// Per band: its largest size.
+    band_hi: Vec<u8>,
+    unresolved: Vec<bool>,
+    targets: Vec<usize>,
+    /// The cluster's clearance (and weights), padded by one blocked cell:
+    /// searches on it need no region test and their scratch stays small.
+    local_clear: Vec<u8>,
+    local_weights: Vec<u16>,
+}
+
+/// The in-cluster edges of cluster `c`.
+///
+/// Sizes fall into bands: within a cluster the grid of size `k` equals the
+/// grid of size `k - 1` unless some cell of the cluster has clearance exactly
+/// `k - 1`, and then their costs are equal too. For each band, the exact
+/// least in-cluster cost between every two transitions the band's sizes fit
+/// on: a free straight route on unweighted ground costs the octile
+/// distance; the other pairs come from Dijkstra searches over the band's
+/// grid bounded to the cluster (from a greedy vertex cover of the pairs when
+/// costs are symmetric). Costs never fall as the size grows (each size's
+/// grid is inside the smaller one's), so for a pair the bands form runs of
+/// equal cost: each run becomes one edge annotated with its largest size
+/// (HAA*'s annotated edges), which serves every smaller size too, at its
+/// exact cost for the sizes of the run. A run is dropped when, for every
+/// band in it, some third transition matches its cost exactly (the argument
+/// of the flat cluster graph's dominance pruning, size by size: distances
+/// for every size are unchanged).
+fn one_cluster(
+    grid: &Grid,
+    clearance: &[u8],
+    movement: &Movement,
+    t: &Entrances,
+    max_size: u8,
+    c: u32,
+    s: &mut ClusterScratch,
+) -> (Vec<RawEdge>, CostWork) {
+    let layout = t.layout;
+    let (a, b) = (t.cluster_first[c as usize], t.cluster_first[c as usize + 1]);
+    let n = (b - a) as usize;
+    let mut work = CostWork::default();
+    let mut out = Vec::new();
+    if n < 2 {
+        return (out, work);
+    }
+    let (x0, y0, x1, y1) = layout.bounds(c);
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    // The cluster as a window of its own, in local coordinates.
+    let lpw = w as usize + 2;
+    s.local_clear.clear();
+    s.local_clear.resize(lpw * (h as usize + 2), 0);
+    let weighted = grid.is_weighted();
+    s.local_weights.clear();
+    if weighted {
+        s.local_weights
+            .resize(s.local_clear.len(), crate::Weight::ONE.0);
+    }
+    // Which capped clearances occur in the cluster.
+    let mut present = [false; 256];
+    for y in 0..h {
+        for x in 0..w {
+            let p = Point::new(x0 + x, y0 + y);
+            let v = clearance[grid.node(p).index()].min(max_size);
+            present[v as usize] = true;
+            let i = (y as usize + 1) * lpw + x as usize + 1;
+            s.local_clear[i] = v;
+            if weighted {
+                s.local_weights[i] = grid.weight(p).0;
+            }
+        }
+    }
+    let points: Vec<Point> = t.cells[a as usize..b as usize]
+        .iter()
+        .map(|i| {
+            let p = grid.point_of(crate::CellIndex(*i));
+            Point::new(p.x - x0, p.y - y0)
+        })
+        .collect();
+    let clear = &t.clear[a as usize..b as usize];
+    let top = clear.iter().copied().max().unwrap_or(0);
+    let symmetric = !weighted;
+    s.tables.clear();
+    s.band_hi.clear();
+    // Bands of sizes `lo..=hi` (as `u16`: the last band may end at 255).
+    let mut lo = 1u16;
+    while lo <= top as u16 {
+        let mut hi = lo;
+        while hi < max_size as u16 && !present[hi as usize] {
+            hi += 1;
+        }
+        let usable = clear.iter().filter(|c| **c as u16 >= lo).count();
+        if usable < 2 {
+            break;
+        }
+        work.bands += 1;
+        let base = s.tables.len();
+        s.tables.resize(base + n * n, u64::MAX);
+        let space = Fits {
+            clearance: &s.local_clear,
+            weights: weighted.then_some(&s.local_weights[..]),
+            padded_width: lpw as u32,
+            movement,
+            size: lo as u8,
+        };
+        let table = &mut s.tables[base..];
+        s.unresolved.clear();
+        s.unresolved.resize(n * n, false);
+        for i in 0..n {
+            if (clear[i] as u16) < lo {
+                continue;
+            }
+            table[i * n + i] = 0;
+            for j in 0..n {
+                if j == i || (clear[j] as u16) < lo || (symmetric && j < i) {
+                    continue;
+                }
+                let (p, q) = (points[i], points[j]);
+                let direct =
+                    symmetric && SHAPES.into_iter().any(|shape| is_free(&space, p, q, shape));
+                if direct {
+                    work.straight += 1;
+                    let d = movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0;
+                    table[i * n + j] = d;
+                    table[j * n + i] = d;
+                } else {
+                    s.unresolved[i * n + j] = true;
+                    if symmetric {
+                        s.unresolved[j * n + i] = true;
+                    }
+                }
+            }
+        }
+        // Searches: from the node with the most unresolved partners first
+        // (one search settles both directions when symmetric).
+        loop {
+            let count = |i: usize| {
+                s.unresolved[i * n..(i + 1) * n]
+                    .iter()
+                    .filter(|u| **u)
+                    .count()
+            };
+            let source = if symmetric {
+                (0..n).max_by_key(|i| (count(*i), std::cmp::Reverse(*i)))
+            } else {
+                (0..n).find(|i| count(*i) > 0)
+            };
+            let Some(i) = source.filter(|i| count(*i) > 0) else {
+                break;
+            };
+            work.searches += 1;
+            s.targets.clear();
+            s.targets.extend((0..n).filter(|j| s.unresolved[i * n + j]));
+            s.search.begin_len(s.local_clear.len());
+            for j in &s.targets {
+                s.search.mark_target(space.node(points[*j]));
+            }
+            let zero = Estimator::zero();
+            s.search
+                .push_start(space.node(points[i]), 0, &zero, TieBreak::LargerG);
+            run_space(
+                &mut s.search,
+                space,
+                Everywhere,
+                zero,
+                Goal::AllTargets,
+                TieBreak::LargerG,
+                false,
+                u64::MAX,
+                Pricing::Forward,
+            );
+            for &j in &s.targets {
+                s.unresolved[i * n + j] = false;
+                if symmetric {
+                    s.unresolved[j * n + i] = false;
+                }
+                let node = space.node(points[j]);
+                if s.search.is_closed(node) {
+                    let d = s.search.g(node).expect("closed nodes have a cost");
+                    table[i * n + j] = d;
+                    if symmetric {
+                        table[j * n + i] = d;
+                    }
+                }
+            }
+        }
+        s.band_hi.push(hi as u8);
+        lo = hi + 1;
+    }
+
+    // Annotated edges: runs of bands of equal cost, dominated runs dropped.
+    let bands = s.band_hi.len();
+    let tables = &s.tables;
+    let dominated_in = |band: usize, i: usize, j: usize, cost: u64| {
+        let t = &tables[band * n * n..(band + 1) * n * n];
+        (0..n).any(|k| {
+            k != i && k != j && {
+                let (ik, kj) = (t[i * n + k], t[k * n + j]);
+                ik != u64::MAX && kj != u64::MAX && ik + kj == cost
+            }
+        })
+    };
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let mut band = 0;
+            while band < bands {
+                let cost = tables[band * n * n + i * n + j];
+                if cost == u64::MAX {
+                    break; // and for every larger size
+                }
+                let mut end = band;
+                while end + 1 < bands && tables[(end + 1) * n * n + i * n + j] == cost {
+                    end += 1;
+                }
+                if (band..=end).all(|bd| dominated_in(bd, i, j, cost)) {
+                    work.dominated += 1;
+                } else {
+                    out.push(RawEdge {
+                        from: a + i as u32,
+                        to: a + j as u32,
+                        cost,
+                        clear: s.band_hi[end],
+                    });
+                }
+                band = end + 1;
+            }
+        }
+    }
+    (out, work)
+}
+
