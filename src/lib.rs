@@ -115,4 +115,3 @@ pub use search::{
     SliceStatus, SlicedSearch, TieBreak, footprint_fits, legal_move, path_cost, sized_legal_move,
     sized_path_cost, validate_sized_path,
 };
-

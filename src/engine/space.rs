@@ -103,7 +103,6 @@ pub(crate) trait Space: Copy {
             _ => false,
         }
     }
-
 }
 
 /// The corner rule applied to the two straight cells beside a diagonal.
@@ -164,7 +163,12 @@ pub(crate) struct Fits<'a> {
 impl<'a> Fits<'a> {
     /// The space of a `size x size` unit on `grid`, whose clearance (in the
     /// grid's padded layout) is `clearance`.
-    pub(crate) fn on(grid: &'a Grid, clearance: &'a [u8], movement: &'a Movement, size: u8) -> Self {
+    pub(crate) fn on(
+        grid: &'a Grid,
+        clearance: &'a [u8],
+        movement: &'a Movement,
+        size: u8,
+    ) -> Self {
         Fits {
             clearance,
             weights: grid.weight_slice(),

@@ -13,8 +13,8 @@ mod cost;
 mod movement;
 mod point;
 
-pub(crate) use clearance::clearance_values;
 pub use clearance::Clearance;
+pub(crate) use clearance::clearance_values;
 pub use cost::{Cost, Weight};
 pub use movement::{Connectivity, CornerRule, Movement};
 pub(crate) use point::Node;

@@ -142,8 +142,8 @@ pub struct BuildStats {
     pub inter_edges: u64,
     /// Bytes the hierarchy holds in memory, excluding the grid itself.
     pub memory_bytes: u64,
-    /// Built for several unit sizes: what each size `1..=max_unit_size`
-    /// sees (empty otherwise).
+    /// What each unit size `1..=max_unit_size` sees (one entry, size 1's,
+    /// unless built for several sizes).
     pub per_size: Vec<SizeClassStats>,
 }
 

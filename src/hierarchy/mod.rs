@@ -249,7 +249,13 @@ impl Hierarchy {
     /// What each unit size sees, when built for several.
     fn size_class_stats(&self) -> Vec<SizeClassStats> {
         let Some(sizes) = &self.sizes else {
-            return Vec::new();
+            return vec![SizeClassStats {
+                size: 1,
+                cells: self.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
+                components: self.dead_ends.islands() as u32,
+                nodes: self.entrances.transitions() as u64,
+                edges: self.graph.edges() as u64,
+            }];
         };
         let mut cells = vec![0u64; sizes.max as usize + 1];
         for v in &sizes.clearance {

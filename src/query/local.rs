@@ -212,7 +212,5 @@ impl Hierarchy {
 /// exists.
 pub(crate) fn straight_route<S: Space>(space: &S, a: Point, b: Point) -> Option<Shape> {
     debug_assert!(space.weights().is_none());
-    SHAPES
-        .into_iter()
-        .find(|s| route::is_free(space, a, b, *s))
+    SHAPES.into_iter().find(|s| route::is_free(space, a, b, *s))
 }

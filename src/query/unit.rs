@@ -44,7 +44,12 @@ impl Hierarchy {
     /// Checks a unit of `size` may stand on both endpoints: `Err` for size 0
     /// or above [`Hierarchy::max_unit_size`], an endpoint off the map, or
     /// one where the unit does not fit (a wall, for size 1).
-    pub(crate) fn check_unit(&self, start: Point, goal: Point, size: u32) -> Result<u8, QueryError> {
+    pub(crate) fn check_unit(
+        &self,
+        start: Point,
+        goal: Point,
+        size: u32,
+    ) -> Result<u8, QueryError> {
         let k = check_size(size, self.max_unit_size())?;
         self.check_cell(start, "start", k)?;
         self.check_cell(goal, "goal", k)?;
@@ -52,7 +57,12 @@ impl Hierarchy {
     }
 
     /// Checks a unit of `size` (checked) may stand on `p`; returns its node.
-    pub(crate) fn check_cell(&self, p: Point, role: &'static str, size: u8) -> Result<Node, QueryError> {
+    pub(crate) fn check_cell(
+        &self,
+        p: Point,
+        role: &'static str,
+        size: u8,
+    ) -> Result<Node, QueryError> {
         match self.sizes() {
             Some(sizes) if size > 1 => {
                 check_unit_cell(self.grid(), &sizes.clearance, p, role, size)
@@ -197,19 +207,31 @@ mod tests {
         assert!(h.reachable(p(0, 0), p(0, 0), 0).is_err());
         let mut cache = QueryCache::new();
         let ok = h
-            .find_path_with(&mut cache, p(0, 0), p(4, 0), &QueryOptions::new().unit_size(2))
+            .find_path_with(
+                &mut cache,
+                p(0, 0),
+                p(4, 0),
+                &QueryOptions::new().unit_size(2),
+            )
             .unwrap();
         assert!(ok.path.is_some());
         // A hierarchy for one size refuses larger units.
         let one = HierarchyBuilder::new().build(grid.clone()).unwrap();
         assert_eq!(
-            one.find_path_with(&mut cache, p(0, 0), p(4, 0), &QueryOptions::new().unit_size(2))
-                .unwrap_err(),
+            one.find_path_with(
+                &mut cache,
+                p(0, 0),
+                p(4, 0),
+                &QueryOptions::new().unit_size(2)
+            )
+            .unwrap_err(),
             QueryError::SizeAboveMax { size: 2, max: 1 }
         );
         for bad in [
             HierarchyBuilder::new().max_unit_size(0).build(grid.clone()),
-            HierarchyBuilder::new().max_unit_size(256).build(grid.clone()),
+            HierarchyBuilder::new()
+                .max_unit_size(256)
+                .build(grid.clone()),
             HierarchyBuilder::new()
                 .movement(Movement {
                     straight: 0,
@@ -258,10 +280,16 @@ mod tests {
         let c = Clearance::new(grid.clone());
         let (mut cache, mut flat) = (QueryCache::new(), SearchCache::new());
         for size in 1..=3u32 {
-            let pts: Vec<Point> = grid.passable_points().filter(|p| c.fits(*p, size)).collect();
+            let pts: Vec<Point> = grid
+                .passable_points()
+                .filter(|p| c.fits(*p, size))
+                .collect();
             let options = QueryOptions::new().unit_size(size);
             for k in 0..120 {
-                let (s, t) = (pts[(k * 7919) % pts.len()], pts[(k * 104_729 + 13) % pts.len()]);
+                let (s, t) = (
+                    pts[(k * 7919) % pts.len()],
+                    pts[(k * 104_729 + 13) % pts.len()],
+                );
                 let exact = AStar::for_unit(&c, size)
                     .find_path(&mut flat, s, t)
                     .unwrap()

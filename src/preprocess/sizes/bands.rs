@@ -349,4 +349,3 @@ fn one_cluster(
     }
     (out, work)
 }
-

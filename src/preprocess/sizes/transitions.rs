@@ -301,10 +301,7 @@ mod tests {
         };
         for (a, b) in [(p(3, 0), p(4, 0)), (p(3, 2), p(4, 2))] {
             let (ia, ib) = (find(a).unwrap(), find(b).unwrap());
-            let link = t
-                .links
-                .iter()
-                .position(|l| *l == (ia.min(ib), ia.max(ib)));
+            let link = t.links.iter().position(|l| *l == (ia.min(ib), ia.max(ib)));
             let want = c.get(a).min(c.get(b)).min(3);
             assert_eq!(link.map(|l| t.link_clear[l]), Some(want), "{a} | {b}");
         }

@@ -117,13 +117,33 @@ impl Job {
             }
             Step::ConnectGoal { searching } => {
                 stats.method = Method::Hierarchical;
-                if !connect(h, cache, left, spent, stats, searching, size, t, Pricing::Reverse) {
+                if !connect(
+                    h,
+                    cache,
+                    left,
+                    spent,
+                    stats,
+                    searching,
+                    size,
+                    t,
+                    Pricing::Reverse,
+                ) {
                     return Flow::Yield;
                 }
                 self.step = Step::ConnectStart { searching: false };
             }
             Step::ConnectStart { searching } => {
-                if !connect(h, cache, left, spent, stats, searching, size, s, Pricing::Forward) {
+                if !connect(
+                    h,
+                    cache,
+                    left,
+                    spent,
+                    stats,
+                    searching,
+                    size,
+                    s,
+                    Pricing::Forward,
+                ) {
                     return Flow::Yield;
                 }
                 self.step = Step::Abstract { begun: false };
@@ -131,9 +151,15 @@ impl Job {
             Step::Abstract { begun } => {
                 if !*begun {
                     let anchor = |p: Point| h.dead_ends().anchor_of(h.grid().cell_index(p).index());
-                    cache
-                        .abs
-                        .start(h, size, &cache.starts, &cache.goals, t, anchor(s), anchor(t));
+                    cache.abs.start(
+                        h,
+                        size,
+                        &cache.starts,
+                        &cache.goals,
+                        t,
+                        anchor(s),
+                        anchor(t),
+                    );
                     *begun = true;
                 }
                 if *left == 0 {
