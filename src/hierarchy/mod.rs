@@ -5,6 +5,7 @@
 //! own scratch (see the query module).
 
 mod build;
+mod contracted;
 mod file;
 #[cfg(feature = "petgraph")]
 mod graph_view;
@@ -108,6 +109,8 @@ pub struct Hierarchy {
     landmarks: Landmarks,
     /// Clearance and components, when built for units above one cell.
     sizes: Option<UnitSizes>,
+    /// The cluster graph contracted, when asked for (not saved).
+    contracted: Option<Box<contracted::Contracted>>,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
     node_anchor: Vec<(u32, u32)>,
@@ -194,6 +197,7 @@ impl Hierarchy {
             graph,
             landmarks,
             sizes,
+            contracted: None,
             node_anchor: Vec::new(),
             revision: 0,
             identity: Identity::fresh(),
@@ -276,6 +280,17 @@ impl Hierarchy {
     /// ([`HierarchyBuilder::max_unit_size`]; 1 unless built for more).
     pub fn max_unit_size(&self) -> u32 {
         self.sizes.as_ref().map_or(1, |s| s.max as u32)
+    }
+
+    /// The contraction stored, whichever hierarchy it was made for.
+    fn contracted_raw(&self) -> Option<&contracted::Contracted> {
+        self.contracted.as_deref()
+    }
+
+    /// Stores (or drops) the contraction of the cluster graph.
+    fn set_contracted(&mut self, c: Option<contracted::Contracted>) {
+        self.contracted = c.map(Box::new);
+        self.stats.memory_bytes = self.memory_bytes() as u64;
     }
 
     /// The clearance and components of the sizes above 1, when built for them.
@@ -424,6 +439,7 @@ impl Hierarchy {
             + self.node_points.len() * 8
             + self.landmarks.memory_bytes()
             + self.sizes.as_ref().map_or(0, UnitSizes::memory_bytes)
+            + self.contracted.as_ref().map_or(0, |c| c.memory_bytes())
     }
 }
 

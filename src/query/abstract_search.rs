@@ -1,5 +1,6 @@
 //! A* over the cluster graph, from the start's transitions to a virtual goal.
 
+use crate::contraction::{ContractionRoute, ContractionScratch};
 use crate::engine::heap::{Entry, OpenList, tie_g};
 use crate::engine::stamps::Generation;
 use crate::grid::{Point, Weight};
@@ -262,6 +263,35 @@ impl AbstractScratch {
         route.nodes.reverse();
         route.edges.reverse();
     }
+}
+
+/// The search over the contraction of the cluster graph
+/// ([`Hierarchy::contract`]), when the hierarchy has one made for it as it
+/// is: the least-cost route for a unit of `size` from `starts` to `goals`,
+/// into `route` as the A* gives it. `None` when there is no contraction.
+/// Otherwise whether a route exists and the nodes swept.
+pub(crate) fn contracted_search(
+    h: &Hierarchy,
+    scratch: &mut ContractionScratch,
+    unpacked: &mut ContractionRoute,
+    size: u8,
+    starts: &[(u32, u64)],
+    goals: &[(u32, u64)],
+    route: &mut AbstractRoute,
+) -> Option<(bool, u64)> {
+    let c = h.contracted()?;
+    let found = c
+        .contraction()
+        .query_into(c.metric(size), scratch, starts, goals, unpacked);
+    route.nodes.clear();
+    route.edges.clear();
+    route.cost = unpacked.cost;
+    if found {
+        route.nodes.extend_from_slice(&unpacked.nodes);
+        route.edges.push(NONE);
+        route.edges.extend_from_slice(&unpacked.arcs);
+    }
+    Some((found, scratch.settled()))
 }
 
 /// How far a resumed abstract search got.

@@ -47,7 +47,7 @@ pub use plan::PathPlan;
 pub use queue::{PathQueue, QueueFrame, RequestId, RequestStatus};
 pub use sliced::SlicedQuery;
 
-pub(crate) use local::straight_route;
+pub(crate) use abstract_search::contracted_search;
 
 use std::time::{Duration, Instant};
 
@@ -127,6 +127,9 @@ pub struct QueryOutcome {
 pub struct QueryCache {
     pub(crate) grid: SearchCache,
     pub(crate) abs: AbstractScratch,
+    /// Scratch of the search over a contracted cluster graph, and its route.
+    pub(crate) cch: crate::contraction::ContractionScratch,
+    pub(crate) cch_route: crate::contraction::ContractionRoute,
     pub(crate) route: AbstractRoute,
     pub(crate) starts: Vec<(u32, u64)>,
     pub(crate) goals: Vec<(u32, u64)>,
@@ -178,7 +181,7 @@ impl QueryCache {
 
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
-        self.grid.memory_bytes() + self.abs.memory_bytes()
+        self.grid.memory_bytes() + self.abs.memory_bytes() + self.cch.memory_bytes()
     }
 }
 
@@ -364,18 +367,32 @@ impl Hierarchy {
         let clock = Clock::start(timing);
         let anchor = |p: Point| self.dead_ends().anchor_of(grid.cell_index(p).index());
         let mut route = std::mem::take(&mut cache.route);
-        let trace = cache.recording.then_some(&mut cache.abstract_trace);
-        let (found, expanded) = cache.abs.search(
+        let contracted = abstract_search::contracted_search(
             self,
+            &mut cache.cch,
+            &mut cache.cch_route,
             size,
             &starts,
             &goals,
-            goal,
-            anchor(start),
-            anchor(goal),
             &mut route,
-            trace,
         );
+        let (found, expanded) = match contracted {
+            Some(answer) => answer,
+            None => {
+                let trace = cache.recording.then_some(&mut cache.abstract_trace);
+                cache.abs.search(
+                    self,
+                    size,
+                    &starts,
+                    &goals,
+                    goal,
+                    anchor(start),
+                    anchor(goal),
+                    &mut route,
+                    trace,
+                )
+            }
+        };
         stats.abstract_expanded = expanded;
         clock.add_to(&mut phases.abstract_search);
         cache.goals = goals;

@@ -2,7 +2,8 @@
 
 use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
-use crate::engine::route;
+use crate::engine::Space;
+use crate::engine::route::{self, SHAPES};
 use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::{Path, Rect};
@@ -198,74 +199,79 @@ impl PathPlan {
         self.next_leg < self.waypoints.len()
     }
 
-    /// How the next leg of the route is refined: its cells when no search is
-    /// needed, else the in-cluster search that finds them.
-    pub(crate) fn next_leg(&self, h: &Hierarchy) -> Leg {
+    /// Refines the next leg of the route without a search when it can: a
+    /// crossing between clusters (one move), a stored edge path (replayed),
+    /// a free straight route (walked once, its cells and costs appended as
+    /// they are found). Returns `None` when the leg is refined, else the
+    /// in-cluster search that finds it: from, to, and the cluster's area.
+    pub(crate) fn try_refine_next(&mut self, h: &Hierarchy) -> Option<(Point, Point, Rect)> {
         let i = self.next_leg;
         let (u, v) = (self.waypoints[i - 1], self.waypoints[i]);
         let layout = h.layout();
         let (cu, cv) = (layout.cluster_of(u), layout.cluster_of(v));
         if u == v {
             // The start or goal is itself a transition.
-            Leg::Cells(vec![u])
         } else if cu != cv {
-            Leg::Cells(vec![u, v])
+            self.push_cell(h, v);
         } else if let Some(codes) = (self.edges[i] != NO_EDGE)
             .then(|| h.graph().edge_path(self.edges[i] as usize))
             .flatten()
         {
             // A stored path: replay its moves.
-            let mut cells = Vec::with_capacity(codes.len() + 1);
             let mut p = u;
-            cells.push(p);
             for c in codes {
                 let (dx, dy) = DIRECTIONS[*c as usize];
                 p = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
-                cells.push(p);
+                self.push_cell(h, p);
             }
-            Leg::Cells(cells)
-        } else {
-            in_space!(h, self.size, |space| {
-                match (!h.grid().is_weighted())
-                    .then(|| super::straight_route(&space, u, v))
-                    .flatten()
-                {
-                    Some(shape) => {
-                        // A free straight route is an optimal in-cluster path.
-                        let mut cells = vec![u];
-                        route::cells(&space, u, v, shape, &mut cells);
-                        Leg::Cells(cells)
-                    }
-                    None => Leg::Search {
-                        from: u,
-                        to: v,
-                        area: h.layout().rect(cu, cu),
-                    },
-                }
-            })
+        } else if h.grid().is_weighted()
+            || !in_space!(h, self.size, |space| self.walk_straight(&space, u, v))
+        {
+            return Some((u, v, layout.rect(cu, cu)));
         }
+        self.next_leg += 1;
+        None
+    }
+
+    /// Appends the first free straight route from `u` (the last cell) to `v`
+    /// of `space` (an unweighted map: such a route is an optimal in-cluster
+    /// path); false, with nothing appended, when none is free.
+    fn walk_straight<S: Space>(&mut self, space: &S, u: Point, v: Point) -> bool {
+        let mark = self.raw.len();
+        for shape in SHAPES {
+            let (raw, cum) = (&mut self.raw, &mut self.cum);
+            let free = route::walk(space, u, v, shape, |m, base| {
+                let before = *cum.last().expect("cum tracks raw");
+                raw.push(space.point(m));
+                cum.push(before + base as u64 * space.weight(m.0));
+            });
+            if free {
+                return true;
+            }
+            self.raw.truncate(mark);
+            self.cum.truncate(mark);
+        }
+        false
     }
 
     /// Refines the next leg of the route into cells.
     fn refine_next(&mut self, h: &Hierarchy, cache: &mut QueryCache) {
         let clock = Clock::start(cache.timing);
-        match self.next_leg(h) {
-            Leg::Cells(cells) => self.append(h, &cells),
-            Leg::Search { from, to, area } => {
-                let path = h
-                    .bounded_astar(&mut cache.grid, self.size, from, to, area)
-                    .expect("abstract edges and connections stand for in-cluster paths");
-                cache.collect_fine();
-                self.stats.fine_expanded += cache.grid.stats().expanded;
-                self.append(h, &path.cells);
-            }
+        if let Some((from, to, area)) = self.try_refine_next(h) {
+            let path = h
+                .bounded_astar(&mut cache.grid, self.size, from, to, area)
+                .expect("abstract edges and connections stand for in-cluster paths");
+            cache.collect_fine();
+            self.stats.fine_expanded += cache.grid.stats().expanded;
+            self.append(h, &path.cells);
+            self.next_leg += 1;
         }
-        self.next_leg += 1;
         clock.add_to(&mut self.phases.refine);
     }
 
-    /// Refines the next leg with `cells`, the path its [`Leg::Search`] found
-    /// elsewhere (by a time-sliced search) with `expanded` expansions.
+    /// Refines the next leg with `cells`, the path of the search
+    /// [`try_refine_next`](Self::try_refine_next) asked for, found elsewhere
+    /// (by a time-sliced search) with `expanded` expansions.
     pub(crate) fn refine_next_with(&mut self, h: &Hierarchy, cells: &[Point], expanded: u64) {
         self.stats.fine_expanded += expanded;
         self.append(h, cells);
@@ -276,12 +282,17 @@ impl PathPlan {
     fn append(&mut self, h: &Hierarchy, cells: &[Point]) {
         debug_assert_eq!(cells.first(), self.raw.last());
         for c in cells.iter().skip(1) {
-            let prev = *self.raw.last().expect("raw is never empty");
-            let step = step_cost(h, prev, *c);
-            self.cum
-                .push(self.cum.last().expect("cum tracks raw") + step);
-            self.raw.push(*c);
+            self.push_cell(h, *c);
         }
+    }
+
+    /// Appends one cell, a legal move from the last.
+    fn push_cell(&mut self, h: &Hierarchy, c: Point) {
+        let prev = *self.raw.last().expect("raw is never empty");
+        let step = step_cost(h, prev, c);
+        self.cum
+            .push(self.cum.last().expect("cum tracks raw") + step);
+        self.raw.push(c);
     }
 
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
@@ -298,14 +309,6 @@ impl PathPlan {
         self.cost += cost;
         self.head = j;
     }
-}
-
-/// How one leg of a route is refined into cells.
-pub(crate) enum Leg {
-    /// Its cells, first the leg's start, found without a search.
-    Cells(Vec<Point>),
-    /// An exact A* from `from` to `to` inside `area` (one cluster) finds them.
-    Search { from: Point, to: Point, area: Rect },
 }
 
 /// The cost of one legal move.

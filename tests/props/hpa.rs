@@ -8,6 +8,8 @@
 //! optimum; the lazy plan (`next_segment` pieces, concatenated) is the eager
 //! path; the parallel batch (`find_paths`, on 1 and 4 threads) equals the
 //! sequential answers; a saved and reloaded hierarchy answers identically.
+//! A third of the cases contract the cluster graph (`Hierarchy::contract`):
+//! every check above holds for its search as well.
 //! Bad endpoints (off the map, blocked) are errors, never panics.
 //!
 //! A failing case prints its map as ASCII (`S`/`G` mark the queries, weighted
@@ -65,6 +67,11 @@ impl Case {
     fn grid(&self) -> Grid {
         self.map.to_grid()
     }
+
+    /// Whether the case searches a contracted cluster graph.
+    fn contracted(&self) -> bool {
+        self.seed % 3 == 0
+    }
 }
 
 impl fmt::Debug for Case {
@@ -78,7 +85,7 @@ impl fmt::Debug for Case {
         }
         write!(
             f,
-            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}\n{}queries (first is S->G): {:?}",
+            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}, contracted {}\n{}queries (first is S->G): {:?}",
             self.map.width,
             self.map.height,
             self.layout,
@@ -86,6 +93,7 @@ impl fmt::Debug for Case {
             self.seed,
             self.cluster_size,
             self.movement(),
+            self.contracted(),
             self.map.render(&marks),
             self.queries
         )
@@ -179,11 +187,15 @@ fn case_strategy() -> impl Strategy<Value = Case> {
 }
 
 fn build(case: &Case) -> Hierarchy {
-    HierarchyBuilder::new()
+    let mut h = HierarchyBuilder::new()
         .cluster_size(case.cluster_size)
         .movement(case.movement())
         .build(case.grid())
-        .expect("valid settings")
+        .expect("valid settings");
+    if case.contracted() {
+        h.contract().expect("a cluster graph contracts");
+    }
+    h
 }
 
 /// Exact optimum cost by flat A*, `None` when unreachable.
@@ -329,7 +341,11 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let bytes = h.to_bytes();
     let loaded = Hierarchy::from_bytes(grid.clone(), &bytes);
     prop_assert!(loaded.is_ok(), "reload failed: {:?}", loaded.err());
-    let loaded = loaded.unwrap();
+    let mut loaded = loaded.unwrap();
+    if case.contracted() {
+        prop_assert!(!loaded.is_contracted(), "a contraction is not saved");
+        loaded.contract().expect("a cluster graph contracts");
+    }
     prop_assert_eq!(loaded.settings(), h.settings());
     prop_assert_eq!(loaded.to_bytes(), bytes, "save -> load -> save differs");
     let mut fresh = QueryCache::new();

@@ -25,6 +25,7 @@
 //!   path, a time-sliced query and a request queue give exactly the one-shot
 //!   outcome, nearest-of-many picks a target as near as the reference's
 //!   nearest, and a partial path ends at a reachable cell nearest the goal.
+//!   Half the cases contract the cluster graph (`Hierarchy::contract`).
 //! * Bad input (size 0, size above the largest, an endpoint where the unit
 //!   does not fit or off the map) is an error, never a panic.
 //!
@@ -196,13 +197,18 @@ fn size_map(map: &TestMap, k: u32) -> TestMap {
 fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let m = case.movement();
     let grid = case.map.to_grid();
-    let h = HierarchyBuilder::new()
+    let mut h = HierarchyBuilder::new()
         .movement(m)
         .cluster_size(case.cluster_size)
         .max_unit_size(case.max_size)
         .larger_sizes(case.placement)
         .build(grid.clone())
         .expect("valid settings");
+    // Half the cases search a contracted cluster graph (one metric per band
+    // of sizes).
+    if case.seed % 2 == 0 {
+        h.contract().expect("a cluster graph contracts");
+    }
     let clearance = &Clearance::new(grid.clone());
     for i in 0..case.map.open.len() {
         let p = case.map.point(i);

@@ -81,7 +81,11 @@ fn check_flat(case: &MapCase, rng: &mut Rng) -> Result<(), TestCaseError> {
 }
 
 fn check_hierarchical(case: &MapCase, rng: &mut Rng) -> Result<(), TestCaseError> {
-    let h = case.hierarchy();
+    let mut h = case.hierarchy();
+    // Half the cases search a contracted cluster graph.
+    if rng.below(2) == 0 {
+        h.contract().expect("a cluster graph contracts");
+    }
     let mut cache = QueryCache::new();
     let mut q = SlicedQuery::new();
     for pair in case.points.windows(2) {

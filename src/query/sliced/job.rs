@@ -6,7 +6,6 @@ use super::HierarchyKey;
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::query::abstract_search::Progress;
-use crate::query::plan::Leg;
 use crate::query::{
     Method, PathPlan, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats,
 };
@@ -149,6 +148,23 @@ impl Job {
                 self.step = Step::Abstract { begun: false };
             }
             Step::Abstract { begun } => {
+                // A contracted graph is searched whole in the update that
+                // reaches it, like smoothing: microseconds, less than one
+                // slice of the A* it replaces. Its sweep is not an expansion
+                // of the budget's kind (it is reported in the stats).
+                if let Some((found, swept)) = crate::query::contracted_search(
+                    h,
+                    &mut cache.cch,
+                    &mut cache.cch_route,
+                    size,
+                    &cache.starts,
+                    &cache.goals,
+                    &mut cache.route,
+                ) {
+                    stats.abstract_expanded = swept;
+                    self.step = after_abstract(h, cache, stats, size, (s, t), found);
+                    return Flow::Next;
+                }
                 if !*begun {
                     let anchor = |p: Point| h.dead_ends().anchor_of(h.grid().cell_index(p).index());
                     cache.abs.start(
@@ -171,36 +187,12 @@ impl Job {
                 *left -= used.min(*left);
                 *spent += used;
                 stats.abstract_expanded = cache.abs.expanded();
-                match progress {
-                    Progress::Paused => return Flow::Yield,
-                    Progress::Found => {
-                        cache.abs.take_route(h, true, &mut cache.route);
-                        stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
-                        let plan = PathPlan::route(
-                            h,
-                            size,
-                            s,
-                            t,
-                            &cache.route,
-                            *stats,
-                            PhaseTimes::default(),
-                        );
-                        self.step = Step::Refine {
-                            plan: Box::new(plan),
-                            leg: None,
-                        };
-                    }
-                    Progress::Exhausted => {
-                        // Unreachable by construction (same island); a full
-                        // search keeps the answer right regardless.
-                        stats.method = Method::Fallback;
-                        let (est, goal) = h
-                            .flat_astar(size)
-                            .prepare(&mut cache.grid, s, t)
-                            .expect("endpoints were checked at the start");
-                        self.step = Step::Fallback { est, goal };
-                    }
+                if progress == Progress::Paused {
+                    return Flow::Yield;
                 }
+                let found = progress == Progress::Found;
+                cache.abs.take_route(h, found, &mut cache.route);
+                self.step = after_abstract(h, cache, stats, size, (s, t), found);
             }
             Step::Fallback { est, goal } => {
                 let (est, goal) = (*est, *goal);
@@ -233,12 +225,9 @@ impl Job {
                     plan.refine_next_with(h, &path.cells, cache.grid.stats().expanded);
                     *leg = None;
                 } else if plan.has_legs_left() {
-                    match plan.next_leg(h) {
-                        Leg::Cells(cells) => plan.refine_next_with(h, &cells, 0),
-                        Leg::Search { from, to, area } => {
-                            let (est, goal) = h.bounded_begin(&mut cache.grid, from, to);
-                            *leg = Some((est, goal, area));
-                        }
+                    if let Some((from, to, area)) = plan.try_refine_next(h) {
+                        let (est, goal) = h.bounded_begin(&mut cache.grid, from, to);
+                        *leg = Some((est, goal, area));
                     }
                 } else {
                     // Every leg refined: smoothing expands nothing.
@@ -269,6 +258,35 @@ impl Job {
             Step::Done(_) => {}
         }
         Flow::Next
+    }
+}
+
+/// The step after the search over the cluster graph: refining the route in
+/// `cache.route` when one was `found`, else the fallback (unreachable by
+/// construction, connected for the size; a full search keeps the answer
+/// right regardless).
+fn after_abstract(
+    h: &Hierarchy,
+    cache: &mut QueryCache,
+    stats: &mut QueryStats,
+    size: u8,
+    (s, t): (Point, Point),
+    found: bool,
+) -> Step {
+    if found {
+        stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
+        let plan = PathPlan::route(h, size, s, t, &cache.route, *stats, PhaseTimes::default());
+        Step::Refine {
+            plan: Box::new(plan),
+            leg: None,
+        }
+    } else {
+        stats.method = Method::Fallback;
+        let (est, goal) = h
+            .flat_astar(size)
+            .prepare(&mut cache.grid, s, t)
+            .expect("endpoints were checked at the start");
+        Step::Fallback { est, goal }
     }
 }
 

@@ -23,7 +23,9 @@ use job::{Flow, Job, Step, unreachable};
 /// cluster graph, the in-cluster searches that refine it) runs as in
 /// `find_path`, paused and resumed. Steps that expand nothing (copying stored
 /// edge paths, smoothing) run in the update that reaches them, so a call with
-/// a budget of zero may still finish a query that needs no more searching.
+/// a budget of zero may still finish a query that needs no more searching;
+/// so does the search over a contracted cluster graph
+/// ([`Hierarchy::contract`]), microseconds in all.
 /// Every call must pass the hierarchy the query was started on (another one
 /// is refused with an error).
 ///

@@ -1,0 +1,130 @@
+//! The cluster graph contracted (a customizable contraction hierarchy, see
+//! `src/contraction`), so the search over it takes microseconds: built on
+//! demand by [`Hierarchy::contract`], one metric per band of unit sizes.
+
+use crate::contraction::{ArcGraph, Contraction, ContractionError, ContractionMetric, FORBIDDEN};
+use crate::hierarchy::Hierarchy;
+
+/// A contraction of one hierarchy's cluster graph and its metrics.
+#[derive(Debug, Clone)]
+pub(crate) struct Contracted {
+    /// The identity of the hierarchy contracted: a repaired hierarchy has
+    /// another, and its searches fall back to A* until contracted again.
+    built_for: u64,
+    contraction: Contraction,
+    /// One metric per distinct edge annotation, ascending by the largest size
+    /// it serves (one metric for a hierarchy of one size).
+    metrics: Vec<ContractionMetric>,
+    /// The metric of each unit size, by size (index 0 unused).
+    metric_of: Vec<u8>,
+}
+
+impl Contracted {
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.contraction.memory_bytes()
+            + self
+                .metrics
+                .iter()
+                .map(ContractionMetric::memory_bytes)
+                .sum::<usize>()
+            + self.metric_of.len()
+    }
+
+    /// The contraction.
+    pub(crate) fn contraction(&self) -> &Contraction {
+        &self.contraction
+    }
+
+    /// The metric of a unit of `size` (checked against the hierarchy).
+    pub(crate) fn metric(&self, size: u8) -> &ContractionMetric {
+        &self.metrics[self.metric_of[size as usize] as usize]
+    }
+}
+
+impl Hierarchy {
+    /// Contracts the cluster graph, so that the search over it (about 70% of
+    /// a long query's time otherwise) takes microseconds: a customizable
+    /// contraction hierarchy (nested-dissection order from the transitions'
+    /// cells, one metric per band of unit sizes), searched by
+    /// [`find_path`](Hierarchy::find_path) and every other query from now on
+    /// instead of A* over the graph. Paths are those of an exact search over
+    /// the same graph (equal in cost to the A* route).
+    ///
+    /// It is not saved with the hierarchy: call it again after
+    /// [`load_file`](Hierarchy::load_file). A repair
+    /// ([`DynamicHierarchy`](crate::DynamicHierarchy)) leaves the copy it
+    /// repaired uncontracted (its queries use A* until contracted again).
+    ///
+    /// ```
+    /// use tierpath::{Grid, Hierarchy, Point, QueryCache};
+    /// let mut h = Hierarchy::build(Grid::from_fn(300, 200, |p| !(p.x == 150 && p.y > 20)).unwrap())?;
+    /// let mut cache = QueryCache::new();
+    /// let (s, t) = (Point::new(5, 190), Point::new(295, 190));
+    /// let before = h.find_path(&mut cache, s, t)?.path.unwrap();
+    /// h.contract()?;
+    /// assert!(h.is_contracted());
+    /// let after = h.find_path(&mut cache, s, t)?.path.unwrap();
+    /// after.validate(h.grid(), h.movement())?;
+    /// assert!(after.cost <= before.cost);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Performance
+    /// Measured on the 1024x1024 StarCraft maps, the contraction costs about
+    /// the hierarchy's own build time again and 7 to 17 bytes per map cell
+    /// (see `docs/contraction.md`): an option for games that ask for many
+    /// long paths, not yet the default.
+    pub fn contract(&mut self) -> Result<(), ContractionError> {
+        let graph = self.graph();
+        let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
+        let coords: Vec<(u32, u32)> = self.node_points().iter().map(|p| (p.x, p.y)).collect();
+        let contraction = Contraction::new(&arcs, Some(&coords))?;
+        let max = self.max_unit_size() as usize;
+        // The distinct annotations: sizes up to each share a metric.
+        let mut bands: Vec<u8> = graph.edge_clear.clone();
+        bands.sort_unstable();
+        bands.dedup();
+        if bands.last().is_none_or(|b| (*b as usize) < max) {
+            // Sizes above every annotation get a metric too (every edge
+            // forbidden when none serves them).
+            bands.push(max as u8);
+        }
+        let mut metrics = Vec::with_capacity(bands.len());
+        let mut costs = vec![0u64; graph.edges()];
+        for &band in &bands {
+            for (e, c) in costs.iter_mut().enumerate() {
+                let serves = graph.edge_clear.is_empty() || graph.edge_clear[e] >= band;
+                *c = if serves {
+                    graph.edge_cost.get(e)
+                } else {
+                    FORBIDDEN
+                };
+            }
+            metrics.push(contraction.customize(&costs)?);
+        }
+        // Size k uses the metric of the least band >= k.
+        let metric_of = (0..=max)
+            .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
+            .collect();
+        self.set_contracted(Some(Contracted {
+            built_for: self.identity().id,
+            contraction,
+            metrics,
+            metric_of,
+        }));
+        Ok(())
+    }
+
+    /// Whether queries search a contraction of the cluster graph
+    /// ([`Hierarchy::contract`]) rather than the graph itself.
+    pub fn is_contracted(&self) -> bool {
+        self.contracted().is_some()
+    }
+
+    /// The contraction, when made for this hierarchy as it is.
+    pub(crate) fn contracted(&self) -> Option<&Contracted> {
+        self.contracted_raw()
+            .filter(|c| c.built_for == self.identity().id)
+    }
+}
