@@ -12,10 +12,22 @@ use crate::grid::{CornerRule, Grid, Movement, Node};
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
 /// Island labels for every cell, the product of stage 1.
+///
+/// Stored per run of passable cells along a row, not per cell: a map's
+/// islands take a few bytes per run (an open 16,384 x 16,384 map has 16,384
+/// runs), where a label per cell would take a gigabyte.
 #[derive(Debug, Clone)]
 pub struct Islands {
-    /// Label per padded node; [`NO_ISLAND`] on blocked cells and padding.
-    pub(crate) labels: Vec<u32>,
+    /// Padded width of the map, to split a node into row and column.
+    padded_width: u32,
+    /// Index into `runs` of each padded row's first run; one more entry than
+    /// rows (padding rows have no runs).
+    row_first: Vec<u32>,
+    /// Runs of passable cells as (first x, last x), padded coordinates, row
+    /// by row, left to right.
+    runs: Vec<(u32, u32)>,
+    /// Island of each run.
+    run_label: Vec<u32>,
     /// Cells per island.
     pub(crate) sizes: Vec<u32>,
 }
@@ -31,10 +43,24 @@ impl Islands {
         &self.sizes
     }
 
-    /// The label of a padded node.
-    #[inline]
+    /// The label of a padded node ([`NO_ISLAND`] when blocked or padding): a
+    /// binary search among the runs of its row.
     pub(crate) fn label(&self, n: Node) -> u32 {
-        self.labels[n.index()]
+        let (y, x) = ((n.0 / self.padded_width) as usize, n.0 % self.padded_width);
+        let Some(range) = self.row_first.get(y..y + 2) else {
+            return NO_ISLAND;
+        };
+        let row = &self.runs[range[0] as usize..range[1] as usize];
+        let k = row.partition_point(|(x0, _)| *x0 <= x);
+        match k.checked_sub(1) {
+            Some(k) if x <= row[k].1 => self.run_label[range[0] as usize + k],
+            _ => NO_ISLAND,
+        }
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        4 * (self.row_first.len() + 2 * self.runs.len() + self.run_label.len() + self.sizes.len())
     }
 }
 
@@ -50,11 +76,12 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
     let reach = i64::from(movement.diagonals() && movement.corners == CornerRule::Always);
     let pw = grid.padded_width() as usize;
     let open = grid.passable_slice();
-    // Runs as (row, first x, last x) in padded coordinates, row by row.
-    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
-    let mut row_first = Vec::with_capacity(grid.height() as usize + 1);
+    // Runs row by row; padding row 0 has none.
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    let mut row_first: Vec<u32> = Vec::with_capacity(grid.height() as usize + 3);
+    row_first.push(0);
     for y in 1..=grid.height() as usize {
-        row_first.push(runs.len());
+        row_first.push(runs.len() as u32);
         let row = &open[y * pw..(y + 1) * pw];
         let mut x = 1;
         while x <= grid.width() as usize {
@@ -63,12 +90,16 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
                 while row[x + 1] {
                     x += 1;
                 }
-                runs.push((y as u32, start as u32, x as u32));
+                runs.push((start as u32, x as u32));
             }
             x += 1;
         }
     }
-    row_first.push(runs.len());
+    // The last real row's end, and the bottom padding row's (empty) end.
+    row_first.push(runs.len() as u32);
+    row_first.push(runs.len() as u32);
+    // Runs of real row `r` (from 0).
+    let row_runs = |r: usize| row_first[r + 1] as usize..row_first[r + 2] as usize;
 
     let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
     fn find(parent: &mut [u32], mut a: u32) -> u32 {
@@ -80,19 +111,16 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
         a
     }
     for r in 1..grid.height() as usize {
-        let (above, here) = (
-            row_first[r - 1]..row_first[r],
-            row_first[r]..row_first[r + 1],
-        );
+        let (above, here) = (row_runs(r - 1), row_runs(r));
         let mut k = above.start;
         for i in here {
-            let (_, a0, a1) = runs[i];
+            let (a0, a1) = runs[i];
             // Skip runs above that end before this one (less `reach`) begins.
-            while k < above.end && (runs[k].2 as i64) + reach < a0 as i64 {
+            while k < above.end && (runs[k].1 as i64) + reach < a0 as i64 {
                 k += 1;
             }
             let mut m = k;
-            while m < above.end && (runs[m].1 as i64) <= a1 as i64 + reach {
+            while m < above.end && (runs[m].0 as i64) <= a1 as i64 + reach {
                 let (ra, rb) = (find(&mut parent, i as u32), find(&mut parent, m as u32));
                 if ra != rb {
                     // The earlier run stays the root, so labels follow first cells.
@@ -104,21 +132,30 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
         }
     }
 
-    let mut labels = vec![NO_ISLAND; grid.padded_len()];
-    let mut label_of_root = vec![NO_ISLAND; runs.len()];
-    let mut sizes: Vec<u32> = Vec::new();
-    for (i, (y, x0, x1)) in runs.iter().enumerate() {
-        let root = find(&mut parent, i as u32) as usize;
-        if label_of_root[root] == NO_ISLAND {
-            label_of_root[root] = sizes.len() as u32;
-            sizes.push(0);
-        }
-        let label = label_of_root[root];
-        sizes[label as usize] += x1 - x0 + 1;
-        let row = *y as usize * pw;
-        labels[row + *x0 as usize..=row + *x1 as usize].fill(label);
+    // Every run points at its root, the island's first run; then, in run
+    // order, a root takes the next label and the others their root's
+    // (labelled before them), in place.
+    for i in 0..runs.len() {
+        parent[i] = find(&mut parent, i as u32);
     }
-    Islands { labels, sizes }
+    let mut sizes: Vec<u32> = Vec::new();
+    for (i, (x0, x1)) in runs.iter().enumerate() {
+        let root = parent[i] as usize;
+        if root == i {
+            parent[i] = sizes.len() as u32;
+            sizes.push(0);
+        } else {
+            parent[i] = parent[root];
+        }
+        sizes[parent[i] as usize] += x1 - x0 + 1;
+    }
+    Islands {
+        padded_width: pw as u32,
+        row_first,
+        runs,
+        run_label: parent,
+        sizes,
+    }
 }
 
 #[cfg(test)]
@@ -173,7 +210,10 @@ mod tests {
                 }
                 next += 1;
             }
-            assert_eq!(isl.labels, reference, "{m:?}");
+            let labels: Vec<u32> = (0..g.padded_len() as u32)
+                .map(|n| isl.label(Node(n)))
+                .collect();
+            assert_eq!(labels, reference, "{m:?}");
             assert_eq!(isl.count(), next as usize);
         }
     }
