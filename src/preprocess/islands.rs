@@ -6,28 +6,20 @@
 //! corner cutting forbidden, the 8-connected components are exactly the
 //! 4-connected ones: a legal diagonal move has both its straight cells free.)
 
-use crate::grid::{CornerRule, Grid, Movement, Node};
+use crate::grid::{CornerRule, Grid, Movement};
 
 /// Label of a blocked cell.
+#[cfg(test)]
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
-/// Island labels for every cell, the product of stage 1.
+/// The islands of a map, the product of stage 1: how many, and their cells.
 ///
-/// Stored per run of passable cells along a row, not per cell: a map's
-/// islands take a few bytes per run (an open 16,384 x 16,384 map has 16,384
-/// runs), where a label per cell would take a gigabyte.
+/// No label per cell is kept: the dead-end stage finds every cell's island
+/// again (one depth-first tree per island, in the same order) and keeps it
+/// in its block forest, and a label per cell would take a gigabyte on a
+/// 16,384 x 16,384 map.
 #[derive(Debug, Clone)]
 pub struct Islands {
-    /// Padded width of the map, to split a node into row and column.
-    padded_width: u32,
-    /// Index into `runs` of each padded row's first run; one more entry than
-    /// rows (padding rows have no runs).
-    row_first: Vec<u32>,
-    /// Runs of passable cells as (first x, last x), padded coordinates, row
-    /// by row, left to right.
-    runs: Vec<(u32, u32)>,
-    /// Island of each run.
-    run_label: Vec<u32>,
     /// Cells per island.
     pub(crate) sizes: Vec<u32>,
 }
@@ -43,24 +35,9 @@ impl Islands {
         &self.sizes
     }
 
-    /// The label of a padded node ([`NO_ISLAND`] when blocked or padding): a
-    /// binary search among the runs of its row.
-    pub(crate) fn label(&self, n: Node) -> u32 {
-        let (y, x) = ((n.0 / self.padded_width) as usize, n.0 % self.padded_width);
-        let Some(range) = self.row_first.get(y..y + 2) else {
-            return NO_ISLAND;
-        };
-        let row = &self.runs[range[0] as usize..range[1] as usize];
-        let k = row.partition_point(|(x0, _)| *x0 <= x);
-        match k.checked_sub(1) {
-            Some(k) if x <= row[k].1 => self.run_label[range[0] as usize + k],
-            _ => NO_ISLAND,
-        }
-    }
-
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        4 * (self.row_first.len() + 2 * self.runs.len() + self.run_label.len() + self.sizes.len())
+        4 * self.sizes.len()
     }
 }
 
@@ -73,10 +50,24 @@ impl Islands {
 /// 4-connected components), runs overlapping or meeting at a corner when
 /// corners may always be cut.
 pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
+    Islands {
+        sizes: label_runs(grid, movement, |_, _, _| {}),
+    }
+}
+
+/// The labelling of [`find_islands`]: calls `each_run(first, last, label)`
+/// for every run of passable cells (padded nodes `first..=last`, row-major)
+/// and returns the cells per island. A run's label is its island's number.
+fn label_runs(
+    grid: &Grid,
+    movement: &Movement,
+    mut each_run: impl FnMut(usize, usize, u32),
+) -> Vec<u32> {
     let reach = i64::from(movement.diagonals() && movement.corners == CornerRule::Always);
     let pw = grid.padded_width() as usize;
     let open = grid.passable_slice();
-    // Runs row by row; padding row 0 has none.
+    // Runs as (first x, last x) in padded coordinates, row by row; padding
+    // row 0 has none.
     let mut runs: Vec<(u32, u32)> = Vec::new();
     let mut row_first: Vec<u32> = Vec::with_capacity(grid.height() as usize + 3);
     row_first.push(0);
@@ -139,23 +130,22 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
         parent[i] = find(&mut parent, i as u32);
     }
     let mut sizes: Vec<u32> = Vec::new();
-    for (i, (x0, x1)) in runs.iter().enumerate() {
-        let root = parent[i] as usize;
-        if root == i {
-            parent[i] = sizes.len() as u32;
-            sizes.push(0);
-        } else {
-            parent[i] = parent[root];
+    for r in 0..grid.height() as usize {
+        for i in row_runs(r) {
+            let root = parent[i] as usize;
+            if root == i {
+                parent[i] = sizes.len() as u32;
+                sizes.push(0);
+            } else {
+                parent[i] = parent[root];
+            }
+            let ((x0, x1), label) = (runs[i], parent[i]);
+            sizes[label as usize] += x1 - x0 + 1;
+            let row = (r + 1) * pw;
+            each_run(row + x0 as usize, row + x1 as usize, label);
         }
-        sizes[parent[i] as usize] += x1 - x0 + 1;
     }
-    Islands {
-        padded_width: pw as u32,
-        row_first,
-        runs,
-        run_label: parent,
-        sizes,
-    }
+    sizes
 }
 
 #[cfg(test)]
@@ -163,6 +153,14 @@ mod tests {
     use super::*;
     use crate::engine::Space;
     use crate::{CornerRule, Point};
+
+    /// The label of every padded node ([`NO_ISLAND`] when blocked).
+    fn node_labels(g: &Grid, m: &Movement) -> Vec<u32> {
+        let mut labels = vec![NO_ISLAND; g.padded_len()];
+        let sizes = label_runs(g, m, |first, last, label| labels[first..=last].fill(label));
+        assert_eq!(sizes, find_islands(g, m).sizes);
+        labels
+    }
 
     #[test]
     fn labels_components() {
@@ -176,7 +174,8 @@ mod tests {
         .unwrap();
         let isl = find_islands(&g, &Movement::default());
         assert_eq!(isl.count(), 3);
-        let l = |x, y| isl.label(g.node(Point::new(x, y)));
+        let labels = node_labels(&g, &Movement::default());
+        let l = |x, y| labels[g.node(Point::new(x, y)).index()];
         assert_eq!(l(0, 0), l(1, 1));
         assert_eq!(l(3, 0), l(2, 3));
         assert_ne!(l(0, 0), l(3, 0));
@@ -210,10 +209,7 @@ mod tests {
                 }
                 next += 1;
             }
-            let labels: Vec<u32> = (0..g.padded_len() as u32)
-                .map(|n| isl.label(Node(n)))
-                .collect();
-            assert_eq!(labels, reference, "{m:?}");
+            assert_eq!(node_labels(&g, &m), reference, "{m:?}");
             assert_eq!(isl.count(), next as usize);
         }
     }
