@@ -22,7 +22,7 @@ use crate::grid::{Cost, Grid, Node, Point};
 use crate::search::partial::Closest;
 use crate::search::{CellState, Estimate, Expansion, Path, SearchStats, TieBreak};
 use heap::{Entry, OpenList, tie_g};
-use stamps::Generation;
+use stamps::{FLAT_LIMIT, Flat, Generation, Layout, Paged, Scratch};
 
 /// Sentinel parent of a search's start nodes.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -44,10 +44,14 @@ const UNTOUCHED: NodeState = NodeState {
 };
 
 /// Reusable search scratch: per-node G, parent and open/closed state, the open
-/// list, and counters. Create one per thread and pass it to every search; it
-/// grows to the largest map it has seen and is never cleared between searches
-/// (a generation stamp marks which entries belong to the current one), so a
-/// search costs nothing proportional to the map's size.
+/// list, and counters. Create one per thread and pass it to every search. It
+/// is never cleared between searches (a generation stamp marks which entries
+/// belong to the current one), so a search costs nothing proportional to the
+/// map's size. Its per-node records are one array on maps up to about
+/// 2,048 x 2,048 cells, sized once; on larger maps they are allocated by pages
+/// of 1,024 consecutive cells when a search first writes into one, so a short
+/// query on a 16,384 x 16,384 map touches a few megabytes, not the 5 GB a
+/// record per cell would take. The pages stay for later searches.
 ///
 /// ```
 /// use tierpath::{AStar, Grid, Point, SearchCache};
@@ -58,10 +62,11 @@ const UNTOUCHED: NodeState = NodeState {
 ///     assert!(out.path.is_some());
 /// }
 /// ```
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct SearchCache {
-    nodes: Vec<NodeState>,
-    targets: Vec<u32>,
+    nodes: Scratch<NodeState>,
+    /// Per node: the generation in which it was marked a target.
+    targets: Scratch<u32>,
     /// Marked targets not yet expanded, for [`Goal::AllTargets`].
     remaining: u32,
     heap: OpenList,
@@ -74,10 +79,37 @@ pub struct SearchCache {
     pub(crate) closest: Option<Closest>,
 }
 
+impl Default for SearchCache {
+    fn default() -> Self {
+        SearchCache {
+            nodes: Scratch::new(UNTOUCHED, FLAT_LIMIT),
+            targets: Scratch::new(0, FLAT_LIMIT),
+            remaining: 0,
+            heap: OpenList::default(),
+            generation: Generation::default(),
+            sequence: 0,
+            stats: SearchStats::default(),
+            trace: None,
+            closest: None,
+        }
+    }
+}
+
 impl SearchCache {
     /// An empty cache; it sizes itself on first use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A cache whose records are paged on spaces above `flat_limit` nodes
+    /// (tests compare the two layouts on small maps).
+    #[cfg(test)]
+    pub(crate) fn with_flat_limit(flat_limit: usize) -> Self {
+        SearchCache {
+            nodes: Scratch::new(UNTOUCHED, flat_limit),
+            targets: Scratch::new(0, flat_limit),
+            ..Self::default()
+        }
     }
 
     /// Records every expansion of the following searches (cell, G, H, in the
@@ -125,7 +157,10 @@ impl SearchCache {
             return None;
         }
         let n = grid.node(p);
-        let st = self.nodes.get(n.index())?;
+        if !self.nodes.covers(n.index()) {
+            return None;
+        }
+        let st = self.nodes.get(n.index());
         if !self.generation.holds(st.stamp) {
             return None;
         }
@@ -146,8 +181,8 @@ impl SearchCache {
 
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<NodeState>()
-            + self.targets.capacity() * 4
+        self.nodes.memory_bytes()
+            + self.targets.memory_bytes()
             + self.heap.capacity() * std::mem::size_of::<Entry>()
     }
 
@@ -160,14 +195,12 @@ impl SearchCache {
 
     /// Starts a new search over padded nodes `0..len` (see [`begin`](Self::begin)).
     pub(crate) fn begin_len(&mut self, len: usize) {
-        if self.nodes.len() < len {
-            self.nodes.resize(len, UNTOUCHED);
-            self.targets.resize(len, 0);
-        }
+        self.nodes.cover(len);
+        self.targets.cover(len);
         let (nodes, targets) = (&mut self.nodes, &mut self.targets);
         self.generation.advance(|| {
-            nodes.fill(UNTOUCHED);
-            targets.fill(0);
+            nodes.clear();
+            targets.clear();
         });
         self.heap.clear();
         self.sequence = 0;
@@ -192,10 +225,11 @@ impl SearchCache {
     #[inline]
     pub(crate) fn mark_target(&mut self, n: Node) {
         let open = self.generation.open();
-        if self.targets[n.index()] != open {
+        let mark = self.targets.get_mut(n.index());
+        if *mark != open {
             self.remaining += 1;
         }
-        self.targets[n.index()] = open;
+        *mark = open;
     }
 
     /// Adds a start node with initial cost `g` (several starts make a
@@ -208,7 +242,7 @@ impl SearchCache {
         tie: TieBreak,
     ) {
         let stamp_gen = self.generation.open();
-        let st = &mut self.nodes[n.index()];
+        let st = self.nodes.get_mut(n.index());
         if st.stamp == stamp_gen && st.g <= g {
             return;
         }
@@ -241,20 +275,20 @@ impl SearchCache {
     /// G of `n` in the current search, if it was reached.
     #[inline]
     pub(crate) fn g(&self, n: Node) -> Option<u64> {
-        let st = self.nodes[n.index()];
+        let st = self.nodes.get(n.index());
         self.generation.holds(st.stamp).then_some(st.g)
     }
 
     /// Whether `n` was expanded (closed) in the current search.
     #[inline]
     pub(crate) fn is_closed(&self, n: Node) -> bool {
-        self.nodes[n.index()].stamp == self.generation.closed()
+        self.nodes.get(n.index()).stamp == self.generation.closed()
     }
 
     /// The parent of `n` in the current search (`None` at a start).
     #[inline]
     pub(crate) fn parent(&self, n: Node) -> Option<Node> {
-        let p = self.nodes[n.index()].parent;
+        let p = self.nodes.get(n.index()).parent;
         (p != NO_PARENT).then_some(Node(p))
     }
 
@@ -275,18 +309,31 @@ impl SearchCache {
         p: &Problem<S, C, R, E>,
         budget: u64,
     ) -> Status {
+        if self.nodes.paged() {
+            self.run_in::<Paged, S, C, R, E>(p, budget)
+        } else {
+            self.run_in::<Flat, S, C, R, E>(p, budget)
+        }
+    }
+
+    /// [`run`](Self::run) with the scratch indexed as `L`.
+    fn run_in<L: Layout, S: Space, C: StepCost, R: Region, E: Estimate>(
+        &mut self,
+        p: &Problem<S, C, R, E>,
+        budget: u64,
+    ) -> Status {
         let stamp_gen = self.generation.open();
         let closed = stamp_gen + 1;
         let mut spent = 0u64;
 
         while let Some(Entry { node, .. }) = self.heap.pop() {
             let n = Node(node);
-            let st = self.nodes[n.index()];
+            let st = L::get_mut(&mut self.nodes, n.index());
             if st.stamp == closed {
                 continue; // a stale entry for a node already expanded
             }
             let g = st.g;
-            self.nodes[n.index()].stamp = closed;
+            st.stamp = closed;
             self.stats.expanded += 1;
             if let Some(t) = self.trace.as_mut() {
                 t.push(Expansion {
@@ -300,9 +347,9 @@ impl SearchCache {
             }
             let done = match p.goal {
                 Goal::Node(goal) => n == goal,
-                Goal::Targets => self.targets[n.index()] == stamp_gen,
+                Goal::Targets => L::get(&self.targets, n.index()) == stamp_gen,
                 Goal::AllTargets => {
-                    if self.targets[n.index()] == stamp_gen {
+                    if L::get(&self.targets, n.index()) == stamp_gen {
                         self.remaining -= 1;
                     }
                     self.remaining == 0
@@ -319,7 +366,7 @@ impl SearchCache {
                 p.estimator.coords(n)
             };
             p.space.for_each_neighbor(n, |m, base, dx, dy| {
-                self.relax(
+                self.relax::<L, S, C, R, E>(
                     p,
                     n,
                     g,
@@ -341,7 +388,7 @@ impl SearchCache {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn relax<S: Space, C: StepCost, R: Region, E: Estimate>(
+    fn relax<L: Layout, S: Space, C: StepCost, R: Region, E: Estimate>(
         &mut self,
         p: &Problem<S, C, R, E>,
         from: Node,
@@ -356,7 +403,7 @@ impl SearchCache {
             return;
         }
         let ng = g + p.step.cost(base, from, to);
-        let st = &mut self.nodes[to.index()];
+        let st = L::get_mut(&mut self.nodes, to.index());
         if st.stamp == closed {
             if !p.reopen || ng >= st.g {
                 return;
@@ -430,13 +477,19 @@ mod tests {
     #[test]
     fn generation_wrap_clears_stamps() {
         let grid = Grid::new(4, 4).unwrap();
-        let mut cache = SearchCache::new();
-        cache.begin(&grid);
-        cache.generation = Generation::at(u32::MAX - 4);
-        cache.nodes[7].stamp = u32::MAX - 3;
-        cache.begin(&grid);
-        assert_eq!(cache.generation.open(), 2);
-        assert!(cache.nodes.iter().all(|s| s.stamp == 0));
-        assert!(cache.nodes.iter().all(|s| s.stamp == 0));
+        // Flat, then paged.
+        for mut cache in [SearchCache::new(), SearchCache::with_flat_limit(0)] {
+            cache.begin(&grid);
+            cache.generation = Generation::at(u32::MAX - 4);
+            cache.nodes.get_mut(7).stamp = u32::MAX - 3;
+            *cache.targets.get_mut(9) = u32::MAX - 4;
+            cache.begin(&grid);
+            assert_eq!(cache.generation.open(), 2);
+            assert!((0..grid.padded_len()).all(|i| cache.nodes.get(i).stamp == 0));
+            assert!((0..grid.padded_len()).all(|i| cache.targets.get(i) == 0));
+        }
     }
 }
+
+#[cfg(test)]
+mod paging_tests;

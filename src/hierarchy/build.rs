@@ -316,7 +316,7 @@ impl HierarchyBuilder {
             || {
                 let t = Instant::now();
                 let islands = find_islands(&grid, &s.movement);
-                let st1 = timed("islands", t, islands.labels.len() * 4);
+                let st1 = timed("islands", t, islands.memory_bytes());
                 let t = Instant::now();
                 let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
                 let st2 = timed("dead ends", t, dead_ends.memory_bytes());

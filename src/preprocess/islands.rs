@@ -6,16 +6,20 @@
 //! corner cutting forbidden, the 8-connected components are exactly the
 //! 4-connected ones: a legal diagonal move has both its straight cells free.)
 
-use crate::grid::{CornerRule, Grid, Movement, Node};
+use crate::grid::{CornerRule, Grid, Movement};
 
 /// Label of a blocked cell.
+#[cfg(test)]
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
-/// Island labels for every cell, the product of stage 1.
+/// The islands of a map, the product of stage 1: how many, and their cells.
+///
+/// No label per cell is kept: the dead-end stage finds every cell's island
+/// again (one depth-first tree per island, in the same order) and keeps it
+/// in its block forest, and a label per cell would take a gigabyte on a
+/// 16,384 x 16,384 map.
 #[derive(Debug, Clone)]
 pub struct Islands {
-    /// Label per padded node; [`NO_ISLAND`] on blocked cells and padding.
-    pub(crate) labels: Vec<u32>,
     /// Cells per island.
     pub(crate) sizes: Vec<u32>,
 }
@@ -31,10 +35,9 @@ impl Islands {
         &self.sizes
     }
 
-    /// The label of a padded node.
-    #[inline]
-    pub(crate) fn label(&self, n: Node) -> u32 {
-        self.labels[n.index()]
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        4 * self.sizes.len()
     }
 }
 
@@ -47,14 +50,29 @@ impl Islands {
 /// 4-connected components), runs overlapping or meeting at a corner when
 /// corners may always be cut.
 pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
+    Islands {
+        sizes: label_runs(grid, movement, |_, _, _| {}),
+    }
+}
+
+/// The labelling of [`find_islands`]: calls `each_run(first, last, label)`
+/// for every run of passable cells (padded nodes `first..=last`, row-major)
+/// and returns the cells per island. A run's label is its island's number.
+fn label_runs(
+    grid: &Grid,
+    movement: &Movement,
+    mut each_run: impl FnMut(usize, usize, u32),
+) -> Vec<u32> {
     let reach = i64::from(movement.diagonals() && movement.corners == CornerRule::Always);
     let pw = grid.padded_width() as usize;
     let open = grid.passable_slice();
-    // Runs as (row, first x, last x) in padded coordinates, row by row.
-    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
-    let mut row_first = Vec::with_capacity(grid.height() as usize + 1);
+    // Runs as (first x, last x) in padded coordinates, row by row; padding
+    // row 0 has none.
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    let mut row_first: Vec<u32> = Vec::with_capacity(grid.height() as usize + 3);
+    row_first.push(0);
     for y in 1..=grid.height() as usize {
-        row_first.push(runs.len());
+        row_first.push(runs.len() as u32);
         let row = &open[y * pw..(y + 1) * pw];
         let mut x = 1;
         while x <= grid.width() as usize {
@@ -63,12 +81,16 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
                 while row[x + 1] {
                     x += 1;
                 }
-                runs.push((y as u32, start as u32, x as u32));
+                runs.push((start as u32, x as u32));
             }
             x += 1;
         }
     }
-    row_first.push(runs.len());
+    // The last real row's end, and the bottom padding row's (empty) end.
+    row_first.push(runs.len() as u32);
+    row_first.push(runs.len() as u32);
+    // Runs of real row `r` (from 0).
+    let row_runs = |r: usize| row_first[r + 1] as usize..row_first[r + 2] as usize;
 
     let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
     fn find(parent: &mut [u32], mut a: u32) -> u32 {
@@ -80,19 +102,16 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
         a
     }
     for r in 1..grid.height() as usize {
-        let (above, here) = (
-            row_first[r - 1]..row_first[r],
-            row_first[r]..row_first[r + 1],
-        );
+        let (above, here) = (row_runs(r - 1), row_runs(r));
         let mut k = above.start;
         for i in here {
-            let (_, a0, a1) = runs[i];
+            let (a0, a1) = runs[i];
             // Skip runs above that end before this one (less `reach`) begins.
-            while k < above.end && (runs[k].2 as i64) + reach < a0 as i64 {
+            while k < above.end && (runs[k].1 as i64) + reach < a0 as i64 {
                 k += 1;
             }
             let mut m = k;
-            while m < above.end && (runs[m].1 as i64) <= a1 as i64 + reach {
+            while m < above.end && (runs[m].0 as i64) <= a1 as i64 + reach {
                 let (ra, rb) = (find(&mut parent, i as u32), find(&mut parent, m as u32));
                 if ra != rb {
                     // The earlier run stays the root, so labels follow first cells.
@@ -104,21 +123,29 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
         }
     }
 
-    let mut labels = vec![NO_ISLAND; grid.padded_len()];
-    let mut label_of_root = vec![NO_ISLAND; runs.len()];
-    let mut sizes: Vec<u32> = Vec::new();
-    for (i, (y, x0, x1)) in runs.iter().enumerate() {
-        let root = find(&mut parent, i as u32) as usize;
-        if label_of_root[root] == NO_ISLAND {
-            label_of_root[root] = sizes.len() as u32;
-            sizes.push(0);
-        }
-        let label = label_of_root[root];
-        sizes[label as usize] += x1 - x0 + 1;
-        let row = *y as usize * pw;
-        labels[row + *x0 as usize..=row + *x1 as usize].fill(label);
+    // Every run points at its root, the island's first run; then, in run
+    // order, a root takes the next label and the others their root's
+    // (labelled before them), in place.
+    for i in 0..runs.len() {
+        parent[i] = find(&mut parent, i as u32);
     }
-    Islands { labels, sizes }
+    let mut sizes: Vec<u32> = Vec::new();
+    for r in 0..grid.height() as usize {
+        for i in row_runs(r) {
+            let root = parent[i] as usize;
+            if root == i {
+                parent[i] = sizes.len() as u32;
+                sizes.push(0);
+            } else {
+                parent[i] = parent[root];
+            }
+            let ((x0, x1), label) = (runs[i], parent[i]);
+            sizes[label as usize] += x1 - x0 + 1;
+            let row = (r + 1) * pw;
+            each_run(row + x0 as usize, row + x1 as usize, label);
+        }
+    }
+    sizes
 }
 
 #[cfg(test)]
@@ -126,6 +153,14 @@ mod tests {
     use super::*;
     use crate::engine::Space;
     use crate::{CornerRule, Point};
+
+    /// The label of every padded node ([`NO_ISLAND`] when blocked).
+    fn node_labels(g: &Grid, m: &Movement) -> Vec<u32> {
+        let mut labels = vec![NO_ISLAND; g.padded_len()];
+        let sizes = label_runs(g, m, |first, last, label| labels[first..=last].fill(label));
+        assert_eq!(sizes, find_islands(g, m).sizes);
+        labels
+    }
 
     #[test]
     fn labels_components() {
@@ -139,7 +174,8 @@ mod tests {
         .unwrap();
         let isl = find_islands(&g, &Movement::default());
         assert_eq!(isl.count(), 3);
-        let l = |x, y| isl.label(g.node(Point::new(x, y)));
+        let labels = node_labels(&g, &Movement::default());
+        let l = |x, y| labels[g.node(Point::new(x, y)).index()];
         assert_eq!(l(0, 0), l(1, 1));
         assert_eq!(l(3, 0), l(2, 3));
         assert_ne!(l(0, 0), l(3, 0));
@@ -173,7 +209,7 @@ mod tests {
                 }
                 next += 1;
             }
-            assert_eq!(isl.labels, reference, "{m:?}");
+            assert_eq!(node_labels(&g, &m), reference, "{m:?}");
             assert_eq!(isl.count(), next as usize);
         }
     }

@@ -148,6 +148,11 @@ struct Forest {
     block_top: Vec<u32>,
     /// Per block: its cells.
     block_size: Vec<u32>,
+    /// Per block: its depth-first tree (trees are islands, seeded in
+    /// row-major order as islands are numbered).
+    block_tree: Vec<u32>,
+    /// Per depth-first tree: its cells.
+    tree_sizes: Vec<u32>,
     /// Articulation cells, ascending padded index.
     cuts: Vec<u32>,
     /// DFS roots that are articulation cells (in no block of their own),
@@ -161,8 +166,12 @@ struct Forest {
 /// # Performance
 /// One depth-first pass over the passable cells (Hopcroft-Tarjan) with one
 /// `u32` of state per padded cell (wall, discovery time, or block once
-/// finished), each cell's neighbours read once at its first visit, and one
-/// 8-byte frame per cell on the search path (its low point lives only there).
+/// finished), each cell's neighbours read once at its first visit, and five
+/// bytes per cell on the search path (its low point, which lives only there,
+/// and the directions it has left; the way back is the parent's last
+/// direction). Islands come from the search itself (one depth-first tree
+/// each, seeded in the order islands are numbered), not from a label per
+/// cell.
 /// Then a small pass over the block-cut forest (a few blocks per thousand
 /// cells on game maps) and one pass writing the anchors through a per-block
 /// table, eight cells at a time on open ground, at the column's final width.
@@ -205,16 +214,20 @@ fn depth_first<const DIRS: u8>(
         .collect();
     let mut block_top: Vec<u32> = Vec::new();
     let mut block_size: Vec<u32> = Vec::new();
+    let mut block_tree: Vec<u32> = Vec::new();
+    let mut tree_sizes: Vec<u32> = Vec::new();
     let mut cuts: Vec<u32> = Vec::new();
     let mut root_cuts: Vec<u32> = Vec::new();
-    // The cells on the search path below the one being scanned, one word
-    // each: its low point so far, the directions it has still to try (from
-    // bit 32) and the direction back to its parent (from bit 40). The cell
-    // itself is its child's way back, and its discovery time is its state.
-    // Then the stack of cells not yet in a block. At most one each per cell
-    // of the largest island.
-    let mut frames: Vec<u64> = Vec::with_capacity(depth);
-    let mut vstack: Vec<u32> = Vec::with_capacity(depth);
+    // The cells on the search path below the one being scanned, five bytes
+    // each: its low point so far, and the directions it has still to try
+    // with the one it descended by (the lowest bit: its child's way back is
+    // that direction `^ 2`). The cell itself is its child's way back, and its
+    // discovery time is its state. Then the stack of cells not yet in a
+    // block. At most one each per cell of the largest island; reserved as
+    // the search gets there, not up front.
+    let mut lows: Vec<u32> = Vec::with_capacity(depth.min(1 << 16));
+    let mut tried: Vec<u8> = Vec::with_capacity(depth.min(1 << 16));
+    let mut vstack: Vec<u32> = Vec::with_capacity(depth.min(1 << 16));
     let mut time = 0u32;
     let mut from = 0usize;
     // The next unvisited cell in row-major order (padding is a wall), found
@@ -252,36 +265,47 @@ fn depth_first<const DIRS: u8>(
         }
         (low, pending)
     };
+    // The way back from the cell scanned to its parent, read from the
+    // parent's entry on the path (none at the root).
+    let way_back = |tried: &[u8]| {
+        tried
+            .last()
+            .map_or(NO_BACK, |t| t.trailing_zeros() as u8 ^ 2)
+    };
     while let Some(seed) = unvisited(&state, from) {
         from = seed + 1;
         let seed = seed as u32;
+        let tree = tree_sizes.len() as u32;
+        let first_time = time + 1;
         time += 1;
         state[seed as usize] = time;
         vstack.push(seed);
         let mut root_children = 0u32;
         let mut root_block = 0u32;
-        // The cell being scanned: a frame is pushed only when the search
-        // descends, and popped when it comes back.
-        let (mut v, mut back) = (seed, NO_BACK);
-        let (mut low, mut pending) = first_visit(&state, v, time, back);
+        // The cell being scanned: its path entry is pushed only when the
+        // search descends, and popped when it comes back.
+        let mut v = seed;
+        let (mut low, mut pending) = first_visit(&state, v, time, NO_BACK);
         'scan: loop {
             while pending != 0 {
                 let d = pending.trailing_zeros() as u8;
-                pending &= pending - 1;
                 let w = next(v, d).expect("a move found at the first visit");
                 if state[w as usize] == 0 {
-                    frames.push(low as u64 | (pending as u64) << 32 | (back as u64) << 40);
+                    lows.push(low);
+                    tried.push(pending as u8);
                     time += 1;
                     state[w as usize] = time;
                     vstack.push(w);
-                    (v, back) = (w, d ^ 2);
-                    (low, pending) = first_visit(&state, w, time, back);
+                    v = w;
+                    (low, pending) = first_visit(&state, w, time, d ^ 2);
                     continue 'scan;
                 }
+                pending &= pending - 1;
             }
             // `v` is done: back to its parent `u`, still on the search path
             // (so its state is its discovery time).
-            let Some(frame) = frames.pop() else {
+            let back = way_back(&tried);
+            let (Some(parent_low), Some(parent_tried)) = (lows.pop(), tried.pop()) else {
                 break;
             };
             let u = next(v, back).expect("the way back is a move");
@@ -289,6 +313,7 @@ fn depth_first<const DIRS: u8>(
             if low >= disc_u {
                 let b = block_top.len() as u32;
                 block_top.push(u);
+                block_tree.push(tree);
                 let mut size = 1u32;
                 while let Some(x) = vstack.pop() {
                     state[x as usize] = DONE | b;
@@ -306,16 +331,17 @@ fn depth_first<const DIRS: u8>(
                 }
             }
             v = u;
-            low = (frame as u32).min(low);
-            pending = (frame >> 32) as u8 as u32;
-            back = (frame >> 40) as u8;
+            low = parent_low.min(low);
+            pending = u32::from(parent_tried & (parent_tried - 1));
         }
         vstack.clear();
+        tree_sizes.push(time + 1 - first_time);
         state[seed as usize] = DONE
             | match root_children {
                 0 => {
                     block_top.push(seed);
                     block_size.push(1);
+                    block_tree.push(tree);
                     block_top.len() as u32 - 1
                 }
                 1 => root_block,
@@ -333,6 +359,8 @@ fn depth_first<const DIRS: u8>(
         state,
         block_top,
         block_size,
+        block_tree,
+        tree_sizes,
         cuts,
         root_cuts,
     }
@@ -345,9 +373,12 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
         state,
         block_top,
         block_size,
+        block_tree,
+        tree_sizes,
         cuts,
         root_cuts,
     } = forest;
+    debug_assert_eq!(tree_sizes, islands.sizes, "depth-first trees are islands");
     // Tree nodes before renumbering: blocks 0..nb, then cut cells nb.. .
     let nb = block_top.len();
     let cut_node = |c: u32| cuts.binary_search(&c).ok().map(|i| (nb + i) as u32);
@@ -385,9 +416,9 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
     }
 
     // The core of each island: its largest block (first found on ties).
-    let mut island_core_old = vec![NO_NODE; islands.count()];
-    for (b, top) in block_top.iter().enumerate() {
-        let island = islands.label(Node(*top)) as usize;
+    let mut island_core_old = vec![NO_NODE; tree_sizes.len()];
+    for (b, island) in block_tree.iter().enumerate() {
+        let island = *island as usize;
         let cur = island_core_old[island];
         if cur == NO_NODE || block_size[b] > block_size[cur as usize] {
             island_core_old[island] = b as u32;
@@ -481,7 +512,7 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
         block_end,
         block_island,
         island_core,
-        island_sizes: islands.sizes.clone(),
+        island_sizes: tree_sizes,
         dead_end_cells,
         articulation_cells: cuts.len() as u64,
     }
