@@ -75,7 +75,7 @@ pub struct Args {
     #[arg(long = "algo", value_enum, value_name = "ALGO")]
     pub algos: Vec<Algo>,
     /// Leave exact jump point search out (it is run by default as the best
-    /// exact planner without preprocessing; it serves the benchmark rule only).
+    /// exact planner without preprocessing).
     #[arg(long)]
     pub no_jps: bool,
     /// Write the figures (per set, overall and per map) as JSON to FILE.

@@ -58,8 +58,8 @@ pub enum Algo {
     Astar,
     /// Flat Dijkstra, no heuristic (exact; the slow baseline).
     Dijkstra,
-    /// Jump point search (exact, no preprocessing; uniform-cost maps,
-    /// 8-connected without corner cutting).
+    /// Jump point search (exact, no preprocessing; uniform-cost maps, any
+    /// movement rule).
     Jps,
     /// The two-tier hierarchical planner (near-optimal, smoothed): builds the
     /// map's hierarchy first, or loads a saved one.
@@ -248,9 +248,12 @@ mod tests {
         }
         assert_eq!(costs[0], costs[1]);
         assert_eq!(costs[0], costs[2]);
-        // Jump point search refuses the rules it has no pruning rule for.
+        // Jump point search serves every rule, and refuses weighted maps.
+        assert!(Algo::Jps.build(&grid, Movement::FOUR).is_ok());
+        let mut weighted = grid.clone();
+        weighted.set_weight(s, tierpath::Weight(200)).unwrap();
         let err = Algo::Jps
-            .build(&grid, Movement::FOUR)
+            .build(&weighted, Movement::default())
             .err()
             .unwrap()
             .to_string();

@@ -10,187 +10,31 @@
 
 mod clearance;
 mod cost;
+mod direction;
+mod error;
+mod fast_div;
 mod movement;
+mod pack;
 mod point;
 
 pub use clearance::Clearance;
 pub(crate) use clearance::clearance_values;
 pub use cost::{Cost, Weight};
+pub(crate) use direction::{DIRECTIONS, direction_code, opposite_direction};
+pub use error::GridError;
+pub(crate) use fast_div::FastDiv;
 pub use movement::{Connectivity, CornerRule, Movement};
+pub(crate) use pack::pack64;
 pub(crate) use point::Node;
 pub use point::{CellIndex, Point};
 
 use crate::checksum::WordHasher;
-use thiserror::Error;
 
 /// The largest width or height a map may have.
 pub const MAX_SIDE: u32 = 65_535;
 /// The largest number of cells a map may have (2^28, about 268 million: a
 /// 16,384 x 16,384 map), so that padded indices and search scratch stay bounded.
 pub const MAX_CELLS: u64 = 1 << 28;
-
-/// What went wrong building or editing a grid.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum GridError {
-    /// A map with zero width or height.
-    #[error("map is empty ({width}x{height}): both sides must be at least 1")]
-    Empty {
-        /// Requested width.
-        width: u32,
-        /// Requested height.
-        height: u32,
-    },
-    /// A map larger than [`MAX_SIDE`] or [`MAX_CELLS`].
-    #[error(
-        "map is too large ({width}x{height}): at most {MAX_SIDE} per side and {MAX_CELLS} cells"
-    )]
-    TooLarge {
-        /// Requested width.
-        width: u64,
-        /// Requested height.
-        height: u64,
-    },
-    /// A point outside the map.
-    #[error("{point} is off the {width}x{height} map")]
-    OutOfBounds {
-        /// The offending point.
-        point: Point,
-        /// Map width.
-        width: u32,
-        /// Map height.
-        height: u32,
-    },
-    /// A character [`Grid::from_ascii`] does not know.
-    #[error("line {line}, column {column}: unknown map character {ch:?}")]
-    BadChar {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// The character.
-        ch: char,
-    },
-    /// Rows of different lengths in [`Grid::from_ascii`].
-    #[error("line {line}: row has {found} cells, expected {expected}")]
-    RaggedRow {
-        /// 1-based line.
-        line: usize,
-        /// Cells found.
-        found: usize,
-        /// Cells expected (the first row's length).
-        expected: usize,
-    },
-    /// Unusable movement costs.
-    #[error(
-        "movement costs straight={straight} diagonal={diagonal} are unusable: need 0 < straight <= diagonal <= 2*straight and diagonal <= 262144"
-    )]
-    BadMovement {
-        /// Straight cost.
-        straight: u32,
-        /// Diagonal cost.
-        diagonal: u32,
-    },
-}
-
-/// The unit moves by direction code, in the order of
-/// [`Space::for_each_neighbor`](crate::engine::Space::for_each_neighbor): N, E, S, W, NE, SE, SW, NW.
-pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
-
-/// The direction code of a unit move `(dx, dy)` (see [`DIRECTIONS`]).
-#[inline]
-pub(crate) fn direction_code(dx: i64, dy: i64) -> u8 {
-    match (dx, dy) {
-        (0, -1) => 0,
-        (1, 0) => 1,
-        (0, 1) => 2,
-        (-1, 0) => 3,
-        (1, -1) => 4,
-        (1, 1) => 5,
-        (-1, 1) => 6,
-        _ => 7,
-    }
-}
-
-/// The code of the opposite move.
-#[inline]
-pub(crate) fn opposite_direction(code: u8) -> u8 {
-    match code {
-        0..=3 => (code + 2) % 4,
-        _ => 4 + (code - 4 + 2) % 4,
-    }
-}
-
-/// The low bits of eight 0/1 bytes as one byte, bit `k` from byte `k`: one
-/// multiplication lands byte `k` on bit `56 + k`, with no carries.
-#[inline(always)]
-fn gather8(bytes: [u8; 8]) -> u8 {
-    (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
-}
-
-/// Packs up to eight booleans into the bits of a byte, bit `k` for
-/// `cells[k]`.
-#[inline]
-fn pack8(cells: &[bool]) -> u8 {
-    let mut bytes = [0u8; 8];
-    for (b, c) in bytes.iter_mut().zip(cells) {
-        *b = *c as u8;
-    }
-    gather8(bytes)
-}
-
-/// Packs up to 64 booleans into the bits of a word, bit `k` for `cells[k]`.
-/// Whole groups of eight are read as one word each.
-#[inline]
-pub(crate) fn pack64(cells: &[bool]) -> u64 {
-    debug_assert!(cells.len() <= 64);
-    let mut groups = cells.chunks_exact(8);
-    let mut word = 0u64;
-    for (k, group) in (&mut groups).enumerate() {
-        let group: &[bool; 8] = group.try_into().expect("8 cells");
-        word |= (gather8(group.map(u8::from)) as u64) << (8 * k);
-    }
-    let rest = groups.remainder();
-    if !rest.is_empty() {
-        word |= (pack8(rest) as u64) << (cells.len() - rest.len());
-    }
-    word
-}
-
-/// Division by a fixed `u32` divisor with one multiplication (Lemire, Kaser and
-/// Kurz, "Faster remainder by direct computation", 2019): exact for every
-/// `u32` dividend. Turns padded indices into coordinates in hot loops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FastDiv {
-    d: u32,
-    m: u64,
-}
-
-impl FastDiv {
-    /// A divider by `d >= 2`.
-    pub(crate) fn new(d: u32) -> Self {
-        debug_assert!(d >= 2);
-        FastDiv {
-            d,
-            m: u64::MAX / d as u64 + 1,
-        }
-    }
-
-    /// `(n / d, n % d)`.
-    #[inline(always)]
-    pub(crate) fn div_rem(&self, n: u32) -> (u32, u32) {
-        let q = ((self.m as u128 * n as u128) >> 64) as u32;
-        (q, n - q * self.d)
-    }
-}
 
 /// A grid map: passable and blocked cells, plus an optional terrain weight per
 /// cell (the cost multiplier of entering it; see [`Weight`]).

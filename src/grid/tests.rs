@@ -37,33 +37,6 @@ fn window_copies_cells_and_weights() {
 }
 
 #[test]
-fn packing_puts_cell_k_on_bit_k() {
-    for m in 0..256u32 {
-        let cells: Vec<bool> = (0..8).map(|i| m & (1 << i) != 0).collect();
-        assert_eq!(pack8(&cells) as u32, m);
-        assert_eq!(pack8(&cells[..5]) as u32, m & 0x1f);
-    }
-    for len in [0, 1, 9, 63, 64] {
-        let cells: Vec<bool> = (0..len).map(|k| k % 3 == 0 || k == 62).collect();
-        let want = cells
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (k, c)| m | (*c as u64) << k);
-        assert_eq!(pack64(&cells), want, "{len} cells");
-    }
-}
-
-#[test]
-fn fast_division_is_exact() {
-    for d in [3u32, 7, 66, 1026, 65_537] {
-        let f = FastDiv::new(d);
-        for n in (0..2_000_000u32).chain([u32::MAX, u32::MAX - 1, u32::MAX - d]) {
-            assert_eq!(f.div_rem(n), (n / d, n % d), "{n} / {d}");
-        }
-    }
-}
-
-#[test]
 fn weights_reset_to_one_leave_an_unweighted_grid() {
     let plain = Grid::new(8, 8).unwrap();
     let mut reset = plain.clone();

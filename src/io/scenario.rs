@@ -1,10 +1,16 @@
-//! Moving AI `.scen` scenario files.
+//! Moving AI `.scen` scenario files: the queries, read and parsed, and
+//! checked against their map. Finding a scenario's map file on disk is in
+//! `scenario/map_file.rs`, choosing queries by length bucket in
+//! `scenario/buckets.rs`.
 
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+mod buckets;
+mod map_file;
+
+use std::path::Path;
 
 use super::{IoError, lines, parse_error, quote, read_bytes};
 use crate::{Grid, Point};
+pub use buckets::{BucketFilter, BucketFilterError};
 
 /// One query of a scenario file: find a path from `start` to `goal` on `map`.
 #[derive(Debug, Clone, PartialEq)]
@@ -239,195 +245,21 @@ impl Scenario {
         }
         Ok(())
     }
-
-    /// The map file this scenario names (that of its first query), found on
-    /// disk: see [`Scenario::resolve_map`].
-    pub fn map_path(&self) -> Result<PathBuf, IoError> {
-        match self.queries.first() {
-            Some(q) => self.resolve_map(&q.map),
-            None => Err(IoError::MapNotFound {
-                path: self.path.clone(),
-                map: String::new(),
-                tried: Vec::new(),
-            }),
-        }
-    }
-
-    /// Finds the file of `map`, a map column of this scenario (like
-    /// `maps/dao/arena.map`). With the scenario at `ROOT/scenarios/dao/x.scen`,
-    /// tries, in order:
-    ///
-    /// 1. `map` itself, when it is an absolute path;
-    /// 2. `ROOT/<map>`: the map column relative to the Moving AI root, two
-    ///    folders above the scenario's folder;
-    /// 3. the map's bare file name beside the scenario;
-    /// 4. `ROOT/maps/<set>/<name>`, where `<set>` is the map column's folder
-    ///    (`dao`) or, when it names none, the scenario's folder.
-    ///
-    /// Returns the first that exists, or [`IoError::MapNotFound`] listing every
-    /// path tried.
-    pub fn resolve_map(&self, map: &str) -> Result<PathBuf, IoError> {
-        let scen = Path::new(&self.path);
-        let dir = match scen.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let root = dir.join("..").join("..");
-        let column = Path::new(map);
-        let mut tried: Vec<PathBuf> = Vec::new();
-        if column.is_absolute() {
-            tried.push(column.to_path_buf());
-        } else {
-            tried.push(root.join(column));
-        }
-        if let Some(name) = column.file_name() {
-            tried.push(dir.join(name));
-            let set = column
-                .parent()
-                .and_then(Path::file_name)
-                .or_else(|| dir.file_name());
-            if let Some(set) = set {
-                tried.push(root.join("maps").join(set).join(name));
-            }
-        }
-        let mut unique: Vec<PathBuf> = Vec::with_capacity(tried.len());
-        for p in tried {
-            if !unique.contains(&p) {
-                unique.push(p);
-            }
-        }
-        let tried = unique;
-        match tried.iter().find(|p| p.is_file()) {
-            Some(p) => Ok(p.clone()),
-            None => Err(IoError::MapNotFound {
-                path: self.path.clone(),
-                map: map.to_string(),
-                tried,
-            }),
-        }
-    }
-
-    /// The highest bucket of any query, `None` when there are no queries.
-    pub fn max_bucket(&self) -> Option<u32> {
-        self.queries.iter().map(|q| q.bucket).max()
-    }
-
-    /// The queries whose bucket passes `buckets`, in file order.
-    pub fn select(&self, buckets: BucketFilter) -> Vec<&ScenarioQuery> {
-        let keep: Box<dyn Fn(u32) -> bool> = match buckets {
-            BucketFilter::All => Box::new(|_| true),
-            BucketFilter::Range(lo, hi) => Box::new(move |b| lo <= b && b <= hi),
-            BucketFilter::Top(n) => {
-                let mut present: Vec<u32> = self.queries.iter().map(|q| q.bucket).collect();
-                present.sort_unstable_by(|a, b| b.cmp(a));
-                present.dedup();
-                match (n as usize).checked_sub(1).and_then(|i| present.get(i)) {
-                    Some(&lowest) => Box::new(move |b| b >= lowest),
-                    None if n == 0 => Box::new(|_| false),
-                    None => Box::new(|_| true),
-                }
-            }
-        };
-        self.queries.iter().filter(|q| keep(q.bucket)).collect()
-    }
 }
 
-/// Which buckets of a scenario to run ([`Scenario::select`]).
-///
-/// Parses from `all`, `top:N` (the `N` highest buckets present), `A-B` (buckets
-/// `A` to `B` inclusive) or `A` (bucket `A` only):
-///
-/// ```
-/// use tierpath::io::BucketFilter;
-/// assert_eq!("top:3".parse::<BucketFilter>().unwrap(), BucketFilter::Top(3));
-/// assert_eq!("10-20".parse::<BucketFilter>().unwrap(), BucketFilter::Range(10, 20));
-/// assert_eq!("7".parse::<BucketFilter>().unwrap(), BucketFilter::Range(7, 7));
-/// assert!("top:x".parse::<BucketFilter>().is_err());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BucketFilter {
-    /// Every query.
-    #[default]
-    All,
-    /// Queries in the `n` highest buckets present (the longest paths).
-    Top(u32),
-    /// Queries whose bucket lies in `lo..=hi`.
-    Range(u32, u32),
-}
-
-/// A bucket filter that does not parse; the message names the text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid bucket filter {}: {reason} (expected `all`, `top:N`, `A-B` or `A`)", quote(.text))]
-pub struct BucketFilterError {
-    /// The text that did not parse.
-    pub text: String,
-    /// Why.
-    pub reason: String,
-}
-
-impl FromStr for BucketFilter {
-    type Err = BucketFilterError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let fail = |reason: &str| BucketFilterError {
-            text: s.to_string(),
-            reason: reason.to_string(),
-        };
-        let number = |t: &str| -> Result<u32, BucketFilterError> {
-            let t = t.trim();
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(fail("not a whole number"));
-            }
-            t.parse().map_err(|_| fail("number too large"))
-        };
-        let t = s.trim();
-        if t.eq_ignore_ascii_case("all") {
-            return Ok(BucketFilter::All);
-        }
-        if let Some(n) = t
-            .strip_prefix("top:")
-            .or_else(|| t.strip_prefix("TOP:"))
-            .or_else(|| t.strip_prefix("Top:"))
-        {
-            let n = number(n)?;
-            if n == 0 {
-                return Err(fail("top:0 selects nothing"));
-            }
-            return Ok(BucketFilter::Top(n));
-        }
-        if let Some((a, b)) = t.split_once('-') {
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(fail("the range is empty (first bucket above the last)"));
-            }
-            return Ok(BucketFilter::Range(a, b));
-        }
-        let a = number(t)?;
-        Ok(BucketFilter::Range(a, a))
-    }
-}
-
-impl std::fmt::Display for BucketFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BucketFilter::All => f.write_str("all"),
-            BucketFilter::Top(n) => write!(f, "top:{n}"),
-            BucketFilter::Range(a, b) if a == b => write!(f, "{a}"),
-            BucketFilter::Range(a, b) => write!(f, "{a}-{b}"),
-        }
-    }
-}
+/// A small scenario for the tests of this module and its submodules: four
+/// queries on lines 2, 4, 5 and 6 (buckets 0, 2, 1, 2), tabs and spaces.
+#[cfg(test)]
+const TEST_SCEN: &str = "version 1\n\
+    0\tmaps/dao/arena.map\t4\t3\t0\t0\t1\t1\t1.5\n\
+    \n\
+    2\tmaps/dao/arena.map\t4\t3\t0\t0\t3\t2\t8.5\n\
+    1 maps/dao/arena.map 4 3 3 2 0 0 4.0\n\
+    2\tmaps/dao/arena.map\t4\t3\t1\t0\t3\t2\t9\n";
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const SCEN: &str = "version 1\n\
-        0\tmaps/dao/arena.map\t4\t3\t0\t0\t1\t1\t1.5\n\
-        \n\
-        2\tmaps/dao/arena.map\t4\t3\t0\t0\t3\t2\t8.5\n\
-        1 maps/dao/arena.map 4 3 3 2 0 0 4.0\n\
-        2\tmaps/dao/arena.map\t4\t3\t1\t0\t3\t2\t9\n";
 
     fn expect(text: impl AsRef<[u8]>, line: usize, needle: &str) {
         let text = text.as_ref();
@@ -453,7 +285,7 @@ mod tests {
 
     #[test]
     fn parses_queries() {
-        let s = parse_scenario(SCEN.as_bytes(), "s.scen").unwrap();
+        let s = parse_scenario(TEST_SCEN.as_bytes(), "s.scen").unwrap();
         assert_eq!(s.path, "s.scen");
         assert_eq!(s.queries.len(), 4);
         assert_eq!(
@@ -472,7 +304,7 @@ mod tests {
         assert_eq!(s.queries[2].line, 5);
         assert_eq!(s.queries[2].start, Point::new(3, 2));
         assert_eq!(s.max_bucket(), Some(2));
-        let crlf = SCEN
+        let crlf = TEST_SCEN
             .replace('\n', "\r\n")
             .replace("version 1", "version 1.0");
         assert_eq!(parse_scenario(crlf.as_bytes(), "s.scen").unwrap(), s);
@@ -546,7 +378,7 @@ mod tests {
 
     #[test]
     fn check_against_grid() {
-        let s = parse_scenario(SCEN.as_bytes(), "s.scen").unwrap();
+        let s = parse_scenario(TEST_SCEN.as_bytes(), "s.scen").unwrap();
         let mut g = Grid::new(4, 3).unwrap();
         g.set_passable(Point::new(0, 0), false).unwrap(); // blocked endpoints are fine
         s.check_against(&g).unwrap();
@@ -561,109 +393,5 @@ mod tests {
         s2.queries[1].goal = Point::new(9, 9);
         let e = s2.check_against(&g).unwrap_err();
         assert_eq!(e.to_string(), "s.scen:4: goal (9, 9) is off the 4x3 map");
-    }
-
-    #[test]
-    fn buckets() {
-        let s = parse_scenario(SCEN.as_bytes(), "s.scen").unwrap();
-        let lines = |f: BucketFilter| s.select(f).iter().map(|q| q.line).collect::<Vec<_>>();
-        assert_eq!(lines(BucketFilter::All), vec![2, 4, 5, 6]);
-        assert_eq!(lines(BucketFilter::Top(1)), vec![4, 6]);
-        assert_eq!(lines(BucketFilter::Top(2)), vec![4, 5, 6]);
-        assert_eq!(lines(BucketFilter::Top(9)), vec![2, 4, 5, 6]);
-        assert_eq!(lines(BucketFilter::Top(0)), Vec::<usize>::new());
-        assert_eq!(lines(BucketFilter::Range(0, 1)), vec![2, 5]);
-        assert_eq!(lines(BucketFilter::Range(1, 1)), vec![5]);
-        assert_eq!(lines(BucketFilter::Range(3, 9)), Vec::<usize>::new());
-    }
-
-    #[test]
-    fn bucket_filter_parsing() {
-        for (text, want) in [
-            ("all", BucketFilter::All),
-            (" ALL ", BucketFilter::All),
-            ("top:5", BucketFilter::Top(5)),
-            ("3-7", BucketFilter::Range(3, 7)),
-            ("3 - 7", BucketFilter::Range(3, 7)),
-            ("12", BucketFilter::Range(12, 12)),
-        ] {
-            assert_eq!(text.parse::<BucketFilter>().unwrap(), want, "{text}");
-            assert_eq!(want.to_string().parse::<BucketFilter>().unwrap(), want);
-        }
-        for (text, needle) in [
-            ("", "``: not a whole number"),
-            ("top:", "`top:`: not a whole number"),
-            ("top:0", "selects nothing"),
-            ("top:-1", "not a whole number"),
-            ("7-3", "`7-3`: the range is empty"),
-            ("1-2-3", "not a whole number"),
-            ("x", "`x`"),
-            ("99999999999", "too large"),
-        ] {
-            let e = text.parse::<BucketFilter>().unwrap_err();
-            assert!(e.to_string().contains(needle), "{text}: {e}");
-            assert!(
-                e.to_string()
-                    .contains("expected `all`, `top:N`, `A-B` or `A`")
-            );
-        }
-    }
-
-    #[test]
-    fn map_resolution() {
-        let root = std::env::temp_dir().join(format!("tierpath-io-scen-{}", std::process::id()));
-        let scen_dir = root.join("scenarios/dao");
-        std::fs::create_dir_all(&scen_dir).unwrap();
-        std::fs::create_dir_all(root.join("maps/dao")).unwrap();
-        let scen_path = scen_dir.join("arena.map.scen");
-        let scen = Scenario {
-            path: scen_path.display().to_string(),
-            queries: parse_scenario(SCEN.as_bytes(), "x").unwrap().queries,
-        };
-        // Nothing exists yet: the error lists every candidate.
-        let e = scen.map_path().unwrap_err();
-        match &e {
-            IoError::MapNotFound { map, tried, .. } => {
-                assert_eq!(map, "maps/dao/arena.map");
-                assert_eq!(tried.len(), 2, "{tried:?}"); // ROOT/maps/dao/... is listed once
-                assert_eq!(tried[0], scen_dir.join("../../maps/dao/arena.map"));
-                assert_eq!(tried[1], scen_dir.join("arena.map"));
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(
-            e.to_string()
-                .contains("cannot find map `maps/dao/arena.map`; tried ")
-        );
-        // Beside the scenario.
-        std::fs::write(scen_dir.join("arena.map"), "x").unwrap();
-        assert_eq!(scen.map_path().unwrap(), scen_dir.join("arena.map"));
-        // In the Moving AI layout, which wins.
-        std::fs::write(root.join("maps/dao/arena.map"), "x").unwrap();
-        assert_eq!(
-            scen.map_path().unwrap(),
-            scen_dir.join("../../maps/dao/arena.map")
-        );
-        // A bare map name: looked up in maps/<scenario folder>/.
-        assert_eq!(
-            scen.resolve_map("arena.map").unwrap(),
-            scen_dir.join("arena.map")
-        );
-        std::fs::remove_file(scen_dir.join("arena.map")).unwrap();
-        assert_eq!(
-            scen.resolve_map("arena.map").unwrap(),
-            scen_dir.join("../../maps/dao/arena.map")
-        );
-        let none = Scenario {
-            path: "s.scen".into(),
-            queries: vec![],
-        };
-        assert!(
-            none.map_path()
-                .unwrap_err()
-                .to_string()
-                .contains("no queries")
-        );
-        std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -6,6 +6,10 @@
 //! scenario's optimum within 1e-4 relative; unsolvable queries must find no
 //! path.
 //!
+//! The other movement rules (4-connected, corner cutting, other costs) have
+//! no scenario optima; on one map of each set, a few queries from every
+//! bucket are checked against flat A* under each of them instead.
+//!
 //! Skips, with a printed notice, when `../shared/movingai` is absent.
 //! `MOVINGAI_JPS_SCALE=N` multiplies the sample sizes for a deeper run.
 
@@ -15,7 +19,7 @@ use std::time::Instant;
 
 use crate::common::Plan;
 use tierpath::io::{BucketFilter, Scenario, ScenarioQuery};
-use tierpath::{Jps, JpsCache, Movement};
+use tierpath::{AStar, CornerRule, Jps, JpsCache, Movement, SearchCache};
 
 /// Relative tolerance on optimal lengths (our diagonal is sqrt 2 to 1e-5,
 /// the scenarios print lengths rounded).
@@ -149,4 +153,78 @@ fn dao_arena_every_query() {
     for q in &scen.queries {
         check_query(&jps, &mut cache, &scen, q);
     }
+}
+
+/// The rules other than the benchmark's: corner cutting either way, the
+/// 10/14 costs, a diagonal as dear as two straight moves, and 4-connected.
+fn other_rules() -> [Movement; 5] {
+    let with = |corners| Movement {
+        corners,
+        ..Movement::default()
+    };
+    [
+        with(CornerRule::IfOneFree),
+        with(CornerRule::Always),
+        Movement {
+            corners: CornerRule::IfOneFree,
+            ..Movement::TEN_FOURTEEN
+        },
+        Movement {
+            straight: 1,
+            diagonal: 2,
+            ..Movement::default()
+        },
+        Movement::FOUR,
+    ]
+}
+
+/// On one map of each set, a few queries from any bucket under every other
+/// rule: the same reachability and cost as flat A*, valid paths.
+#[test]
+fn other_rules_match_astar_on_a_sample() {
+    let k = common::env_number("MOVINGAI_JPS_SCALE", 1);
+    let t0 = Instant::now();
+    let mut checked = 0;
+    for (set, map) in [
+        ("dao", "arena"),
+        ("sc1", "Aftershock"),
+        ("mazes", "maze512-1-0"),
+        ("rooms", "16room_000"),
+        ("random", "random512-10-0"),
+    ] {
+        let Some(file) = common::scenario_file(set, map) else {
+            return;
+        };
+        let (grid, scen) = common::load(&file);
+        let queries = common::pick_queries(&scen, TOP_BUCKETS, 0, 6 * k, common::seed_of(map));
+        let (mut jc, mut ac) = (JpsCache::new(), SearchCache::new());
+        for m in other_rules() {
+            let jps = Jps::with_movement(&grid, m).unwrap_or_else(|e| panic!("{m:?}: {e}"));
+            let astar = AStar::new(&grid).movement(m);
+            for q in &queries {
+                let ctx = format!("{m:?}: {}", common::query_context(&scen, q));
+                let j = jps.find_path(&mut jc, q.start, q.goal).unwrap().path;
+                let a = astar.find_path(&mut ac, q.start, q.goal).unwrap().path;
+                assert_eq!(
+                    j.as_ref().map(|p| p.cost),
+                    a.map(|p| p.cost),
+                    "{ctx}: JPS and A* differ"
+                );
+                if let Some(p) = j {
+                    p.validate(&grid, &m)
+                        .unwrap_or_else(|e| panic!("{ctx}: invalid path: {e}"));
+                    assert_eq!(
+                        (p.start(), p.goal()),
+                        (Some(q.start), Some(q.goal)),
+                        "{ctx}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    eprintln!(
+        "movingai_jps other rules: {checked} queries against A*, {:.2} s",
+        t0.elapsed().as_secs_f64()
+    );
 }

@@ -3,17 +3,21 @@
 //! cells a side, so straight jumps cross 64-bit words; a failure prints the
 //! shrunk map as ASCII with its points.
 //!
-//! For every rule JPS supports (8-connected without corner cutting, with the
-//! benchmark's costs and with 10/14): the same reachability as the reference,
-//! the same exact cost, and a valid path joining the endpoints. For every
-//! other rule, and for weighted maps, the error that names the reason.
+//! For every movement rule (4-connected, and 8-connected under each corner
+//! rule) with the benchmark's costs, 10/14, and the extreme cost ratios
+//! `Movement::validate` accepts (a diagonal as dear as one straight move, and
+//! as two): the same reachability as the reference, the same exact cost, and
+//! a valid path joining the endpoints. Weighted maps and unusable costs give
+//! the error that names the reason.
 
 use crate::common;
 
 use crate::common::maps::{MapCase, map_cases};
 use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
-use tierpath::{Connectivity, CornerRule, Grid, Jps, JpsCache, JpsError, Movement, Point, Weight};
+use tierpath::{
+    Connectivity, CornerRule, Grid, GridError, Jps, JpsCache, JpsError, Movement, Point, Weight,
+};
 
 const CASES: u32 = 192;
 
@@ -25,9 +29,21 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// Whether JPS has a pruning rule for `m`.
-fn supported(m: &Movement) -> bool {
-    m.connectivity == Connectivity::Eight && m.corners == CornerRule::Never
+/// The reference's movement rules, and every corner rule with a diagonal
+/// as dear as one straight move (1/1), as two (1/2), and 2/3.
+fn rules() -> Vec<Movement> {
+    let mut out = movements().to_vec();
+    for corners in [CornerRule::Never, CornerRule::IfOneFree, CornerRule::Always] {
+        for (straight, diagonal) in [(1, 1), (1, 2), (2, 3)] {
+            out.push(Movement {
+                connectivity: Connectivity::Eight,
+                corners,
+                straight,
+                diagonal,
+            });
+        }
+    }
+    out
 }
 
 /// The case's map with every weight reset to plain ground.
@@ -79,32 +95,45 @@ fn check_against_reference(case: &MapCase, m: &Movement) -> Result<(), TestCaseE
 proptest! {
     #![proptest_config(config())]
 
-    /// Optimal, valid, same reachability, under every supported rule.
+    /// Optimal, valid, same reachability, under every rule and cost ratio.
     #[test]
     fn jps_matches_the_reference(case in map_cases(4, 150, 12)) {
-        for m in movements().iter().filter(|m| supported(m)) {
-            check_against_reference(&case, m)?;
+        for m in rules() {
+            check_against_reference(&case, &m)?;
         }
     }
 
-    /// Rules without a pruning rule and weighted maps are refused, by name.
+    /// Weighted maps are refused under every rule, by name; unweighted ones
+    /// accepted.
     #[test]
-    fn jps_refuses_what_it_cannot_prune(case in map_cases(4, 24, 1)) {
+    fn jps_refuses_weighted_maps(case in map_cases(4, 24, 1)) {
         let grid = case.grid();
-        let weighted = grid.is_weighted();
-        for m in movements() {
+        let want = if grid.is_weighted() { Err(JpsError::Weighted) } else { Ok(()) };
+        for m in rules() {
             let got = Jps::with_movement(&grid, m).map(|_| ());
-            let want = if !supported(&m) {
-                Err(JpsError::UnsupportedRule {
-                    connectivity: m.connectivity,
-                    corners: m.corners,
-                })
-            } else if weighted {
-                Err(JpsError::Weighted)
-            } else {
-                Ok(())
+            prop_assert_eq!(got, want.clone(), "{:?}", m);
+        }
+    }
+}
+
+/// Costs `Movement::validate` refuses are refused, whatever the rule.
+#[test]
+fn unusable_costs_are_refused() {
+    let grid = Grid::new(5, 5).unwrap();
+    for m in rules() {
+        for (straight, diagonal) in [(0, 0), (10, 9), (10, 21), (u32::MAX, u32::MAX)] {
+            let bad = Movement {
+                straight,
+                diagonal,
+                ..m
             };
-            prop_assert_eq!(got, want, "{:?}", m);
+            assert!(
+                matches!(
+                    Jps::with_movement(&grid, bad),
+                    Err(JpsError::Movement(GridError::BadMovement { .. }))
+                ),
+                "{bad:?}"
+            );
         }
     }
 }

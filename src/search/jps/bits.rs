@@ -12,7 +12,10 @@
 //! and finds, in one word operation, every cell of the 63 ahead that stops the
 //! jump: a blocked cell (the jump ends before it) or a *forced* cell, where a
 //! line beside turns from blocked to passable (with corner cutting forbidden,
-//! the cell beside it can then be reached optimally only through this one).
+//! the cell beside it can then be reached optimally only through this one; when
+//! cutting corners, the turn is one cell earlier, see [`forced_up`]).
+
+use super::rules::{IF_ONE_FREE, Rule, stops_behind};
 
 /// One bit per padded cell, in lines of words with a zero guard word in front.
 #[derive(Debug, Clone, Default)]
@@ -90,47 +93,105 @@ impl BitLines {
     /// Jumps from `pos` towards higher positions along `line` (a real line,
     /// not padding): the first cell after `pos` that stops the jump, and
     /// whether it is a jump point (passable and forced) rather than the
-    /// blocked cell that ends the line of sight.
+    /// blocked cell that ends the line of sight. `R` is the movement rule,
+    /// which says which cells are forced (see [`forced_up`]).
     #[inline(always)]
-    pub(super) fn jump_up(&self, line: u32, pos: u32) -> (u32, bool) {
+    pub(super) fn jump_up<const R: Rule>(&self, line: u32, pos: u32) -> (u32, bool) {
         let mut at = pos;
         loop {
             let (a, own, b) = self.read3(line, GUARD + at as usize);
-            // Bit k > 0: cell at + k blocked, or a line beside passable at
-            // at + k but blocked at at + k - 1. Bit 0 is `at`, already passed.
-            let stops = (!own | (a & !(a << 1)) | (b & !(b << 1))) & !1;
+            // Bit k > 0: cell at + k blocked, or forced. Bit 0 is `at`,
+            // already passed.
+            let stops = (!own | forced_up::<R>(a, own, b)) & !1;
             if stops != 0 {
                 let k = stops.trailing_zeros();
                 return (at + k, own >> k & 1 != 0);
             }
-            at += 63;
+            at += advance::<R>();
         }
     }
 
     /// [`jump_up`](BitLines::jump_up) towards lower positions.
     #[inline(always)]
-    pub(super) fn jump_down(&self, line: u32, pos: u32) -> (u32, bool) {
+    pub(super) fn jump_down<const R: Rule>(&self, line: u32, pos: u32) -> (u32, bool) {
         let mut at = pos;
         loop {
             let (a, own, b) = self.read3(line, GUARD + at as usize - 63);
             // Mirror image: bit 63 is `at`, bit 63 - k is `at - k`.
-            let stops = (!own | (a & !(a >> 1)) | (b & !(b >> 1))) & !(1 << 63);
+            let stops = (!own | forced_down::<R>(a, own, b)) & !(1 << 63);
             if stops != 0 {
                 let k = stops.leading_zeros();
                 return (at - k, own >> (63 - k) & 1 != 0);
             }
-            // No stop: `at - 63` is passable, so not the padding at 0.
-            at -= 63;
+            // No stop: the cells down to the next window's start are
+            // passable, so not the padding at 0.
+            at -= advance::<R>();
+        }
+    }
+}
+
+/// How far a jump's window moves when it found no stop: 63 cells (bit 0 is
+/// the cell already passed), or 62 when a cell's stop depends on the cell
+/// after it, which the window's last bit does not hold.
+#[inline(always)]
+const fn advance<const R: Rule>() -> u32 {
+    if stops_behind(R) { 63 } else { 62 }
+}
+
+/// The forced cells of a window read towards higher positions (bit `k` is
+/// cell `at + k`), from the lines beside (`a`, `b`) and the line itself:
+///
+/// * without corner cutting (and 4-connected), where a line beside is
+///   passable but blocked one cell behind: the cell beside can be reached
+///   optimally only through this one;
+/// * cutting corners, where a line beside is blocked but passable one cell
+///   ahead: the diagonal past the blocked cell turns there (and under
+///   [`IF_ONE_FREE`] only when the line itself goes on, which makes that
+///   diagonal legal). The last bit is never forced: its next cell is not in
+///   the window.
+#[inline(always)]
+fn forced_up<const R: Rule>(a: u64, own: u64, b: u64) -> u64 {
+    if stops_behind(R) {
+        (a & !(a << 1)) | (b & !(b << 1))
+    } else {
+        let turns = (!a & (a >> 1)) | (!b & (b >> 1));
+        if R == IF_ONE_FREE {
+            turns & (own >> 1)
+        } else {
+            turns
+        }
+    }
+}
+
+/// [`forced_up`] for a window read towards lower positions (bit `63 - k`
+/// is cell `at - k`); the first bit is never forced when cutting corners.
+#[inline(always)]
+fn forced_down<const R: Rule>(a: u64, own: u64, b: u64) -> u64 {
+    if stops_behind(R) {
+        (a & !(a >> 1)) | (b & !(b >> 1))
+    } else {
+        let turns = (!a & (a << 1)) | (!b & (b << 1));
+        if R == IF_ONE_FREE {
+            turns & (own << 1)
+        } else {
+            turns
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::{ALWAYS, FOUR, NEVER};
     use super::*;
 
-    /// The same jump, one cell at a time.
-    fn slow_jump(open: &dyn Fn(i64, i64) -> bool, line: i64, pos: i64, step: i64) -> (i64, bool) {
+    /// The same jump, one cell at a time, under `rule`.
+    fn slow_jump(
+        rule: Rule,
+        open: &dyn Fn(i64, i64) -> bool,
+        line: i64,
+        pos: i64,
+        step: i64,
+    ) -> (i64, bool) {
         let mut at = pos;
         loop {
             at += step;
@@ -138,39 +199,71 @@ mod tests {
                 return (at, false);
             }
             for side in [line - 1, line + 1] {
-                if open(side, at) && !open(side, at - step) {
+                let forced = if stops_behind(rule) {
+                    open(side, at) && !open(side, at - step)
+                } else {
+                    !open(side, at)
+                        && open(side, at + step)
+                        && (rule != IF_ONE_FREE || open(line, at + step))
+                };
+                if forced {
                     return (at, true);
                 }
             }
         }
     }
 
-    #[test]
-    fn word_jumps_match_cell_by_cell_jumps() {
+    /// Word jumps equal cell-by-cell jumps under rule `R`, from every cell.
+    fn check_rule<const R: Rule>() {
         // Three long lines of pseudo-random cells, padding blocked at both ends.
-        let len = 300u32;
-        let mut state = 0x1234_5678_9abc_def0u64;
+        let len = 2000u32;
+        let mut state = 0x1234_5678_9abc_def0u64 ^ R as u64;
         let mut cells = vec![vec![false; len as usize]; 5];
         for (l, line) in cells.iter_mut().enumerate().skip(1).take(3) {
             for c in line.iter_mut().skip(1).take(len as usize - 2) {
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                // The middle line is mostly open, so jumps run across words.
-                *c = state % 100 < if l == 2 { 97 } else { 60 };
+                // Mostly open lines (mostly blocked beside, when a stop is a
+                // turn from blocked to open), so jumps run across words.
+                let percent = match (l, R) {
+                    (2, _) => 99,
+                    (_, NEVER) | (_, FOUR) => 1,
+                    _ => 99,
+                };
+                *c = state % 100 < percent;
             }
         }
         let open = |l: i64, p: i64| cells[l as usize][p as usize];
         let bits = BitLines::new(5, len, |l, p| cells[l as usize][p as usize]);
+        let mut far = 0;
         for pos in 1..len - 1 {
             assert_eq!(bits.get(2, pos), open(2, pos as i64));
             if !open(2, pos as i64) {
                 continue;
             }
-            let (up, forced) = bits.jump_up(2, pos);
-            assert_eq!((up as i64, forced), slow_jump(&open, 2, pos as i64, 1));
-            let (down, forced) = bits.jump_down(2, pos);
-            assert_eq!((down as i64, forced), slow_jump(&open, 2, pos as i64, -1));
+            let (up, forced) = bits.jump_up::<R>(2, pos);
+            assert_eq!(
+                (up as i64, forced),
+                slow_jump(R, &open, 2, pos as i64, 1),
+                "rule {R}, up from {pos}"
+            );
+            let (down, forced) = bits.jump_down::<R>(2, pos);
+            assert_eq!(
+                (down as i64, forced),
+                slow_jump(R, &open, 2, pos as i64, -1),
+                "rule {R}, down from {pos}"
+            );
+            far = far.max(up - pos).max(pos - down);
         }
+        assert!(far > 64, "rule {R}: no jump crossed a word ({far})");
+    }
+
+    #[test]
+    fn word_jumps_match_cell_by_cell_jumps() {
+        check_rule::<NEVER>();
+        check_rule::<IF_ONE_FREE>();
+        check_rule::<ALWAYS>();
+        check_rule::<FOUR>();
     }
 }

@@ -1,0 +1,282 @@
+//! One jump point search: A* over jump points, with the jumps of each rule.
+//!
+//! The search is generic over the movement rule `R` (see [`rules`]), so
+//! each rule's loop is compiled on its own.
+
+use super::reached::{CLOSED, Lookup, NO_PARENT, Slot};
+use super::rules::{
+    self, ALWAYS, E, FOUR, FROM_START, IF_ONE_FREE, N, NE, NEVER, NW, Rule, S, SE, SUCCESSORS, SW,
+    W,
+};
+use super::{Jps, JpsCache};
+use crate::engine::heap::{Entry, tie_g};
+
+/// One query in progress: the engine, its scratch and the goal.
+pub(super) struct Search<'a, 'g, const R: Rule> {
+    pub jps: &'a Jps<'g>,
+    pub cache: &'a mut JpsCache,
+    pub goal: u32,
+    pub goal_x: u32,
+    pub goal_y: u32,
+    /// The cost of a straight move.
+    pub straight: u64,
+    /// The cost of a diagonal move; 4-connected, two straight moves (so the
+    /// octile estimate is the Manhattan distance).
+    pub diagonal: u64,
+}
+
+impl<const R: Rule> Search<'_, '_, R> {
+    /// The octile distance from padded cell `(x, y)` to the goal.
+    #[inline(always)]
+    fn h(&self, x: u32, y: u32) -> u64 {
+        let (dx, dy) = (
+            x.abs_diff(self.goal_x) as u64,
+            y.abs_diff(self.goal_y) as u64,
+        );
+        let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        self.diagonal * lo + self.straight * (hi - lo)
+    }
+
+    /// Offers padded cell `(x, y)` with cost `g` from slot `parent`.
+    #[inline(always)]
+    fn reach(&mut self, x: u32, y: u32, g: u64, parent: u32) {
+        let n = y * self.jps.grid.padded_width() + x;
+        let f = g + self.h(x, y);
+        let cache = &mut *self.cache;
+        let slot = match cache.reached.find(n) {
+            Lookup::Found(known) => {
+                let slot = cache.reached.slot_mut(known);
+                // Closed nodes are final: the octile estimate is consistent.
+                if slot.node & CLOSED != 0 || slot.g <= g {
+                    return;
+                }
+                slot.g = g;
+                slot.parent = parent;
+                known
+            }
+            Lookup::Vacant(at) => cache.reached.insert(at, Slot { g, node: n, parent }),
+        };
+        cache.open.push(Entry {
+            f,
+            tie: u32::MAX - tie_g(g),
+            node: slot,
+        });
+        cache.stats.generated += 1;
+    }
+
+    /// Runs A* over jump points from padded node `start`; the goal's slot
+    /// when it was reached.
+    pub(super) fn run(&mut self, start: u32) -> Option<u32> {
+        let (sy, sx) = self.jps.padded_width.div_rem(start);
+        self.reach(sx, sy, 0, NO_PARENT);
+        while let Some(e) = self.cache.open.pop() {
+            let slot = self.cache.reached.slot_mut(e.node);
+            if slot.node & CLOSED != 0 {
+                continue; // a stale entry: the node was expanded at a lower G
+            }
+            slot.node |= CLOSED;
+            let (node, g, parent) = (slot.node & !CLOSED, slot.g, slot.parent);
+            self.cache.stats.expanded += 1;
+            if node == self.goal {
+                return Some(e.node);
+            }
+            let (y, x) = self.jps.padded_width.div_rem(node);
+            let dir = if parent == NO_PARENT {
+                FROM_START
+            } else {
+                let from = self.cache.reached.slot(parent).node & !CLOSED;
+                let (py, px) = self.jps.padded_width.div_rem(from);
+                rules::arrival::<R>(x as i64 - px as i64, y as i64 - py as i64)
+            };
+            let succ = SUCCESSORS[R as usize][dir][self.neighbours(x, y) as usize];
+            self.expand(x, y, g, e.node, succ);
+        }
+        None
+    }
+
+    /// The passable neighbours of padded cell `(x, y)` as direction bits.
+    #[inline(always)]
+    fn neighbours(&self, x: u32, y: u32) -> u8 {
+        let rows = &self.jps.rows;
+        // Bits 0, 1, 2: columns x - 1, x, x + 1.
+        let above = rows.ahead(y - 1, x - 1);
+        let own = rows.ahead(y, x - 1);
+        let below = rows.ahead(y + 1, x - 1);
+        let bit = |w: u64, k: u32, d: u8| if w >> k & 1 != 0 { d } else { 0 };
+        bit(above, 1, N)
+            | bit(own, 2, E)
+            | bit(below, 1, S)
+            | bit(own, 0, W)
+            | bit(above, 2, NE)
+            | bit(below, 2, SE)
+            | bit(below, 0, SW)
+            | bit(above, 0, NW)
+    }
+
+    /// Jumps from `(x, y)` (cost `g`) in every direction of `succ`, offering
+    /// what the jumps find as children of the node in slot `node`.
+    #[inline(always)]
+    fn expand(&mut self, x: u32, y: u32, g: u64, node: u32, succ: u8) {
+        if succ & N != 0 {
+            self.straight::<true, false>(x, y, g, node);
+        }
+        if succ & S != 0 {
+            self.straight::<true, true>(x, y, g, node);
+        }
+        if R == FOUR {
+            if succ & E != 0 {
+                self.horizontal::<true>(x, y, g, node);
+            }
+            if succ & W != 0 {
+                self.horizontal::<false>(x, y, g, node);
+            }
+            return;
+        }
+        if succ & E != 0 {
+            self.straight::<false, true>(y, x, g, node);
+        }
+        if succ & W != 0 {
+            self.straight::<false, false>(y, x, g, node);
+        }
+        if succ & NE != 0 {
+            self.diagonal::<true, false>(x, y, g, node);
+        }
+        if succ & SE != 0 {
+            self.diagonal::<true, true>(x, y, g, node);
+        }
+        if succ & SW != 0 {
+            self.diagonal::<false, true>(x, y, g, node);
+        }
+        if succ & NW != 0 {
+            self.diagonal::<false, false>(x, y, g, node);
+        }
+    }
+
+    /// Jumps from position `pos` of a line: row `line` (padded `y`), or
+    /// column `line` when `VERTICAL`, towards higher positions when `UP`.
+    /// The next cell that way is passable.
+    #[inline(always)]
+    fn straight<const VERTICAL: bool, const UP: bool>(
+        &mut self,
+        line: u32,
+        pos: u32,
+        g: u64,
+        parent: u32,
+    ) {
+        let bits = if VERTICAL {
+            &self.jps.cols
+        } else {
+            &self.jps.rows
+        };
+        let (stop, forced) = if UP {
+            bits.jump_up::<R>(line, pos)
+        } else {
+            bits.jump_down::<R>(line, pos)
+        };
+        let (goal_line, goal_pos) = if VERTICAL {
+            (self.goal_x, self.goal_y)
+        } else {
+            (self.goal_y, self.goal_x)
+        };
+        let passes_goal = line == goal_line
+            && if UP {
+                pos < goal_pos && goal_pos <= stop
+            } else {
+                stop <= goal_pos && goal_pos < pos
+            };
+        let end = match (passes_goal, forced) {
+            (true, _) => goal_pos,
+            (false, true) => stop,
+            (false, false) => return,
+        };
+        let g = g + self.straight * pos.abs_diff(end) as u64;
+        if VERTICAL {
+            self.reach(line, end, g, parent);
+        } else {
+            self.reach(end, line, g, parent);
+        }
+    }
+
+    /// Steps diagonally (east when `EAST`, south when `SOUTH`) from `(x, y)`,
+    /// whose next diagonal move is legal, jumping straight along both
+    /// components from every cell passed; stops at the goal, where the
+    /// diagonal move is no longer legal, or (cutting corners) at a cell with
+    /// a forced turn, which becomes a jump point.
+    #[inline(always)]
+    fn diagonal<const EAST: bool, const SOUTH: bool>(
+        &mut self,
+        mut x: u32,
+        mut y: u32,
+        mut g: u64,
+        parent: u32,
+    ) {
+        let step = |v: u32, up: bool| if up { v + 1 } else { v - 1 };
+        let jps = self.jps;
+        let (rows, cols) = (&jps.rows, &jps.cols);
+        loop {
+            x = step(x, EAST);
+            y = step(y, SOUTH);
+            g += self.diagonal;
+            if x == self.goal_x && y == self.goal_y {
+                self.reach(x, y, g, parent);
+                return;
+            }
+            let (next_x, next_y) = (step(x, EAST), step(y, SOUTH));
+            let ahead_x = rows.get(y, next_x);
+            let ahead_y = cols.get(x, next_y);
+            if R != NEVER {
+                // A blocked cell behind along one axis with the diagonal
+                // past it (legal) free: the turn to that diagonal is forced.
+                let (back_x, back_y) = (step(x, !EAST), step(y, !SOUTH));
+                let legal = |other: bool| R == ALWAYS || other;
+                let turn_x = !rows.get(y, back_x) && rows.get(next_y, back_x) && legal(ahead_y);
+                let turn_y = !cols.get(x, back_y) && rows.get(back_y, next_x) && legal(ahead_x);
+                if turn_x || turn_y {
+                    self.reach(x, y, g, parent);
+                    return;
+                }
+            }
+            if ahead_x {
+                self.straight::<false, EAST>(y, x, g, parent);
+            }
+            if ahead_y {
+                self.straight::<true, SOUTH>(x, y, g, parent);
+            }
+            let goes_on = match R {
+                NEVER => ahead_x && ahead_y,
+                IF_ONE_FREE => ahead_x || ahead_y,
+                _ => true,
+            } && rows.get(next_y, next_x);
+            if !goes_on {
+                return;
+            }
+        }
+    }
+
+    /// 4-connected: steps horizontally (east when `EAST`) from `(x, y)`,
+    /// whose next cell that way is passable, jumping vertically both ways
+    /// from every cell passed (a canonical path is horizontal moves, then
+    /// vertical ones); stops at the goal or a wall.
+    #[inline(always)]
+    fn horizontal<const EAST: bool>(&mut self, mut x: u32, y: u32, mut g: u64, parent: u32) {
+        loop {
+            x = if EAST { x + 1 } else { x - 1 };
+            g += self.straight;
+            if x == self.goal_x && y == self.goal_y {
+                self.reach(x, y, g, parent);
+                return;
+            }
+            let cols = &self.jps.cols;
+            let (up, down) = (cols.get(x, y - 1), cols.get(x, y + 1));
+            if up {
+                self.straight::<true, false>(x, y, g, parent);
+            }
+            if down {
+                self.straight::<true, true>(x, y, g, parent);
+            }
+            if !self.jps.rows.get(y, if EAST { x + 1 } else { x - 1 }) {
+                return;
+            }
+        }
+    }
+}
