@@ -22,6 +22,7 @@ use super::codec::invalid;
 use crate::grid::{CornerRule, Grid, Movement, Node, Point, Weight, direction_code};
 use crate::hierarchy::BuildSettings;
 use crate::packed::Column64;
+use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterGraph, Entrances, Landmarks, UNREACHED};
 
 /// The dearest single move: a diagonal onto the heaviest cell.
@@ -54,6 +55,8 @@ fn legal_move(grid: &Grid, m: &Movement, a: Point, b: Point) -> Option<u64> {
 struct Components {
     /// The cluster labelled, `u32::MAX` for none yet.
     cluster: u32,
+    /// The unit size it was labelled for.
+    size: u8,
     /// Runs of passable cells of each row of the cluster: `(first x, last x)`
     /// relative to the cluster, in row order.
     runs: Vec<(u32, u32)>,
@@ -64,6 +67,24 @@ struct Components {
     /// The component of each transition of the cluster, in node order
     /// (`u32::MAX` for a blocked cell): looked up once, not per edge.
     node_component: Vec<u32>,
+}
+
+/// Appends the runs of cells of `row` that `open` admits, as `(first,
+/// last)` positions in the row.
+#[inline(always)]
+fn push_runs<T>(row: &[T], open: impl Fn(&T) -> bool, runs: &mut Vec<(u32, u32)>) {
+    let mut x = 0;
+    while x < row.len() {
+        if !open(&row[x]) {
+            x += 1;
+            continue;
+        }
+        let start = x;
+        while x < row.len() && open(&row[x]) {
+            x += 1;
+        }
+        runs.push((start as u32, x as u32 - 1));
+    }
 }
 
 fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -79,6 +100,7 @@ impl Components {
     fn new() -> Self {
         Components {
             cluster: u32::MAX,
+            size: 0,
             runs: Vec::new(),
             row_first: Vec::new(),
             parent: Vec::new(),
@@ -86,20 +108,31 @@ impl Components {
         }
     }
 
-    /// Labels cluster `c`'s components (moves inside its rectangle) unless
-    /// already done. Straight moves join any two passable neighbours, and a
-    /// diagonal move joins cells a straight detour inside the rectangle
-    /// already joins, except when corners may be cut past two walls: so runs
-    /// are joined where they overlap the run above (or touch it diagonally,
-    /// in that case).
-    fn label(&mut self, grid: &Grid, m: &Movement, e: &Entrances, c: u32) {
-        if self.cluster == c {
+    /// Labels cluster `c`'s components for a unit of `size` (moves inside
+    /// its rectangle on the grid of the cells where the unit fits: the
+    /// passable ones for size 1, else those of clearance `>= size` in
+    /// `clearance`, the grid's padded layout) unless already done. On that
+    /// grid, straight moves join any two neighbours, and a diagonal move
+    /// joins cells a straight detour inside the rectangle already joins,
+    /// except when corners may be cut past two walls: so runs are joined
+    /// where they overlap the run above (or touch it diagonally, in that
+    /// case).
+    fn label(
+        &mut self,
+        grid: &Grid,
+        m: &Movement,
+        e: &Entrances,
+        c: u32,
+        (size, clearance): (u8, &[u8]),
+    ) {
+        if self.cluster == c && self.size == size {
             return;
         }
         self.cluster = c;
+        self.size = size;
         let (x0, y0, x1, y1) = e.layout.bounds(c);
         let slack = (m.diagonals() && m.corners == CornerRule::Always) as u32;
-        let (passable, pw) = (grid.passable_slice(), grid.padded_width() as usize);
+        let pw = grid.padded_width() as usize;
         let (runs, row_first, parent) = (&mut self.runs, &mut self.row_first, &mut self.parent);
         runs.clear();
         row_first.clear();
@@ -107,18 +140,11 @@ impl Components {
         for y in y0..=y1 {
             row_first.push(runs.len() as u32);
             let at = (y as usize + 1) * pw + 1;
-            let row = &passable[at + x0 as usize..=at + x1 as usize];
-            let mut x = 0;
-            while x < row.len() {
-                if !row[x] {
-                    x += 1;
-                    continue;
-                }
-                let start = x;
-                while x < row.len() && row[x] {
-                    x += 1;
-                }
-                runs.push((start as u32, x as u32 - 1));
+            let span = at + x0 as usize..=at + x1 as usize;
+            if size <= 1 {
+                push_runs(&grid.passable_slice()[span], |x| *x, runs);
+            } else {
+                push_runs(&clearance[span], |x| *x >= size, runs);
             }
         }
         row_first.push(runs.len() as u32);
@@ -181,12 +207,19 @@ impl Components {
 }
 
 /// Checks the edges of the cluster graph (see the module docs); `e` has
-/// been checked to be the map's entrances.
+/// been checked to be the map's entrances. With `sizes` (built for several
+/// unit sizes, rebuilt from the map), each edge's annotation too: in
+/// `1..=max`, at most what either end admits, its link's for an edge
+/// between clusters, and for an edge inside a cluster its ends joined
+/// inside the cluster for a unit of that size (so for every smaller one);
+/// each node's edges sorted by it, largest first (a query stops at the
+/// first edge below its size).
 pub(super) fn check_edges(
     grid: &Grid,
     settings: &BuildSettings,
     e: &Entrances,
     g: &ClusterGraph,
+    sizes: Option<&UnitSizes>,
 ) -> Result<(), LoadError> {
     let m = &settings.movement;
     let nodes = e.cells.len();
@@ -194,10 +227,20 @@ pub(super) fn check_edges(
     if g.edge_cost.len() != g.edge_to.len() {
         return Err(invalid("edge costs differ in length from edges"));
     }
-    if settings.keep_paths {
-        super::layout::check_offsets(&g.path_first, g.edges() + 1, g.path_codes.len(), "path")?;
-    } else if !g.path_first.is_empty() || !g.path_codes.is_empty() {
-        return Err(invalid("stored paths in a file saved without keep_paths"));
+    let stored = !g.path_first.is_empty() || !g.path_codes.is_empty();
+    match sizes {
+        Some(_) if stored => {
+            return Err(invalid(
+                "stored paths in a file built for several unit sizes",
+            ));
+        }
+        None if settings.keep_paths => {
+            super::layout::check_offsets(&g.path_first, g.edges() + 1, g.path_codes.len(), "path")?
+        }
+        None if stored => {
+            return Err(invalid("stored paths in a file saved without keep_paths"));
+        }
+        _ => {}
     }
     if e.links
         .iter()
@@ -205,7 +248,8 @@ pub(super) fn check_edges(
     {
         return Err(invalid("link to a missing transition"));
     }
-    // Each node's links (a node has at most a few), as CSR.
+    // Each node's links (a node has at most a few), as CSR, with each
+    // link's size when built for several.
     let mut link_first = vec![0u32; nodes + 1];
     for (a, b) in &e.links {
         link_first[*a as usize + 1] += 1;
@@ -215,48 +259,91 @@ pub(super) fn check_edges(
         link_first[i + 1] += link_first[i];
     }
     let mut link_to = vec![0u32; link_first[nodes] as usize];
+    let mut link_size = vec![0u8; if sizes.is_some() { link_to.len() } else { 0 }];
     let mut fill = link_first.clone();
-    for (a, b) in &e.links {
-        link_to[fill[*a as usize] as usize] = *b;
-        fill[*a as usize] += 1;
-        link_to[fill[*b as usize] as usize] = *a;
-        fill[*b as usize] += 1;
+    for (l, (a, b)) in e.links.iter().enumerate() {
+        for (from, to) in [(*a, *b), (*b, *a)] {
+            let at = fill[from as usize] as usize;
+            link_to[at] = to;
+            if let Some(size) = link_size.get_mut(at) {
+                *size = e.link_clear[l];
+            }
+            fill[from as usize] += 1;
+        }
     }
     let point = |v: u32| grid.point_of(crate::CellIndex(e.cells[v as usize]));
     let area = settings.cluster_size as u64 * settings.cluster_size as u64;
     let max_intra = area * max_step(m);
     let min_weight = grid.min_weight().0 as u64;
     let clusters = e.layout.count() as u32;
-    // Clusters in parallel, each with its own component scratch.
+    // The grid of each size: the clearance, capped at the largest.
+    let (clearance, max) = sizes.map_or((&[][..], 1), |u| (&u.clearance[..], u.max));
+    // An edge's size, checked against its ends and the edge before it.
+    let annotation = |edge: usize, v: u32, w: u32, above: u8| -> Result<u8, LoadError> {
+        if sizes.is_none() {
+            return Ok(1);
+        }
+        let size = g.edge_clear[edge];
+        if size == 0 || size > max {
+            return Err(invalid(format!(
+                "edge {edge} serves size {size}, outside 1..={max}"
+            )));
+        }
+        if size > e.clear[v as usize] || size > e.clear[w as usize] {
+            return Err(invalid(format!(
+                "edge {edge} serves size {size}, more than one of its ends admits"
+            )));
+        }
+        if size > above {
+            return Err(invalid(format!(
+                "the edges of transition {v} are not sorted by the size they serve"
+            )));
+        }
+        Ok(size)
+    };
+    // Clusters in parallel, each with its own component scratch and its
+    // edges left for the components: (size, edge, from, to).
     let counts = (0..clusters)
         .into_par_iter()
         .with_min_len(16)
         .map_init(
-            Components::new,
-            |comp, c| -> Result<(u64, u64), LoadError> {
+            || (Components::new(), Vec::<(u8, u32, u32, u32)>::new()),
+            |(comp, pending), c| -> Result<(u64, u64), LoadError> {
                 let (mut intra, mut inter) = (0u64, 0u64);
+                pending.clear();
                 for v in e.cluster_first[c as usize]..e.cluster_first[c as usize + 1] {
                     let a = point(v);
-                    let links = &link_to
-                        [link_first[v as usize] as usize..link_first[v as usize + 1] as usize];
+                    let mine = link_first[v as usize] as usize..link_first[v as usize + 1] as usize;
+                    let links = &link_to[mine.clone()];
                     let mut links_seen = 0;
+                    let mut above = u8::MAX;
                     let (first, end) = (g.edge_first[v as usize], g.edge_first[v as usize + 1]);
                     for edge in first as usize..end as usize {
                         let w = g.edge_to[edge];
                         let cost = g.edge_cost.get(edge);
                         let b = point(w);
+                        let size = annotation(edge, v, w, above)?;
+                        above = size;
                         if e.layout.cluster_of(b) != c {
                             inter += 1;
                             let duplicate = g.edge_to[first as usize..edge].contains(&w);
-                            if !links.contains(&w) || duplicate {
+                            let link = links.iter().position(|x| *x == w);
+                            let Some(link) = link.filter(|_| !duplicate) else {
                                 return Err(invalid(format!(
                                     "edge {edge} joins two clusters but is not an entrance's link"
                                 )));
-                            }
+                            };
                             links_seen += 1;
                             if legal_move(grid, m, a, b) != Some(cost) {
                                 return Err(invalid(format!(
                                     "edge {edge} between clusters does not cost its move"
+                                )));
+                            }
+                            if let Some(admits) = link_size.get(mine.start + link)
+                                && *admits != size
+                            {
+                                return Err(invalid(format!(
+                                    "edge {edge} between clusters serves size {size}, but its link admits size {admits}"
                                 )));
                             }
                             continue;
@@ -278,16 +365,23 @@ pub(super) fn check_edges(
                         } else {
                             // Refined by a straight route or a search inside
                             // the cluster, which must find a path.
-                            comp.label(grid, m, e, c);
-                            if !comp.joined(e, (v, a), (w, b)) {
-                                return Err(invalid(format!(
-                                    "edge {edge} joins transitions not joined inside their cluster"
-                                )));
-                            }
+                            pending.push((size, edge as u32, v, w));
                         }
                     }
                     if links_seen != links.len() {
                         return Err(invalid(format!("a link of transition {v} has no edge")));
+                    }
+                }
+                // By size, so each size's grid is labelled once.
+                if sizes.is_some() {
+                    pending.sort_unstable();
+                }
+                for &(size, edge, v, w) in pending.iter() {
+                    comp.label(grid, m, e, c, (size, clearance));
+                    if !comp.joined(e, (v, point(v)), (w, point(w))) {
+                        return Err(invalid(format!(
+                            "edge {edge} joins transitions not joined inside their cluster for a unit of size {size}"
+                        )));
                     }
                 }
                 Ok((intra, inter))

@@ -1,12 +1,17 @@
 //! Forging tests: real hierarchies saved with one field rewritten (every
-//! array and every setting: random values, boundary values, targeted
-//! forgeries), the checksum remade by saving. Each forged file must either
-//! be refused at load time with an error naming the content, or load into a
-//! hierarchy on which every operation behaves: `find_path` (path validated,
-//! reachability and cost bound checked against exact A*), `plan`,
-//! `nearest`, a sliced query, a repair through `DynamicHierarchy` and
-//! `refresh_landmarks`. Operations run in a thread under a generous bound
-//! for hangs (a bound for "hang", not a timing assertion).
+//! array and every setting, the size annotations and settings of
+//! hierarchies built for several unit sizes among them: random values,
+//! boundary values, targeted forgeries), the checksum remade by saving.
+//! Each forged file must either be refused at load time with an error
+//! naming the content, or load into a hierarchy on which every operation
+//! behaves: `find_path` (path validated, reachability and cost bound
+//! checked against exact A*), `plan`, `nearest`, a sliced query, a repair
+//! through `DynamicHierarchy` and `refresh_landmarks`; on a hierarchy for
+//! several sizes, for every size it serves, `find_path_with`, `plan_with`,
+//! `nearest_with` and `SlicedQuery::start_with` (paths checked with
+//! `validate_sized_path`, reachability and cost bound against the size's
+//! exact A*). Operations run in a thread under a generous bound for hangs
+//! (a bound for "hang", not a timing assertion).
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -14,9 +19,10 @@ use std::time::Duration;
 use super::*;
 use crate::packed::{Column32, Column64};
 use crate::preprocess::NO_NODE;
+use crate::preprocess::{ClusterGraph, SizeTransitions};
 use crate::tiled::TileColumn;
 use crate::{AStar, DynamicHierarchy, Movement, Point, QueryCache, SearchCache, SlicedQuery};
-use crate::{Connectivity, CornerRule};
+use crate::{Connectivity, CornerRule, QueryOptions, validate_sized_path};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -69,8 +75,49 @@ fn poke(v: &mut Vec<u32>, rng: &mut Rng) {
     }
 }
 
+/// Rewrites one size annotation of `v` (or changes its length).
+fn poke_sizes(v: &mut Vec<u8>, max: u8, rng: &mut Rng) {
+    let value = |rng: &mut Rng| {
+        let k = [0, 1, 2, max.wrapping_sub(1), max, max.wrapping_add(1), 255];
+        k[rng.below(k.len())]
+    };
+    match rng.below(6) {
+        0 => {
+            v.pop();
+        }
+        1 => v.push(value(rng)),
+        _ if !v.is_empty() => {
+            let i = rng.below(v.len());
+            v[i] = value(rng);
+        }
+        _ => {}
+    }
+}
+
+/// Sorts the edges of node `v` as a build does: by the size they serve,
+/// largest first, then by cost.
+pub(super) fn resort(g: &mut ClusterGraph, v: usize) {
+    let (a, b) = (g.edge_first[v] as usize, g.edge_first[v + 1] as usize);
+    let mut costs: Vec<u64> = (0..g.edges()).map(|e| g.edge_cost.get(e)).collect();
+    let mut mine: Vec<(u8, u64, u32)> = (a..b)
+        .map(|e| (g.edge_clear[e], costs[e], g.edge_to[e]))
+        .collect();
+    mine.sort_unstable_by_key(|(size, cost, to)| (std::cmp::Reverse(*size), *cost, *to));
+    for (i, (size, cost, to)) in mine.into_iter().enumerate() {
+        (g.edge_clear[a + i], costs[a + i], g.edge_to[a + i]) = (size, cost, to);
+    }
+    g.edge_cost = Column64::pack(costs);
+}
+
+/// The source node of every edge.
+fn edge_sources(g: &ClusterGraph) -> Vec<usize> {
+    (0..g.edge_first.len() - 1)
+        .flat_map(|v| (g.edge_first[v]..g.edge_first[v + 1]).map(move |_| v))
+        .collect()
+}
+
 /// The number of forgery kinds [`forge`] knows.
-const KINDS: usize = 30;
+const KINDS: usize = 38;
 
 /// `h` with one field forged by kind `kind`.
 fn forge(h: &Hierarchy, kind: usize, rng: &mut Rng) -> Hierarchy {
@@ -172,6 +219,40 @@ fn forge(h: &Hierarchy, kind: usize, rng: &mut Rng) -> Hierarchy {
             }
             _ => {}
         },
+        30 => {
+            // Written as a byte: 256 becomes 0.
+            s.max_unit_size = [0, 1, 2, 3, 4, 255, 256, rng.value(3) as u32][rng.below(8)]
+        }
+        31 => {
+            s.larger_sizes = match s.larger_sizes {
+                SizeTransitions::Ends => SizeTransitions::One,
+                SizeTransitions::One => SizeTransitions::Ends,
+            }
+        }
+        32 => poke_sizes(&mut f.entrances.clear, h.max_unit_size() as u8, rng),
+        33 => poke_sizes(&mut f.entrances.link_clear, h.max_unit_size() as u8, rng),
+        34 => poke_sizes(&mut f.graph.edge_clear, h.max_unit_size() as u8, rng),
+        35 | 36 if !f.graph.edge_clear.is_empty() => {
+            // One edge made to serve more (35: as much as its ends admit)
+            // or less (36), its node's edges sorted again as a build
+            // sorts them, so only the claim itself is wrong.
+            let from = edge_sources(&f.graph);
+            let e = rng.below(f.graph.edges());
+            let (v, w) = (from[e], f.graph.edge_to[e] as usize);
+            let was = f.graph.edge_clear[e];
+            f.graph.edge_clear[e] = if kind == 35 {
+                f.entrances.clear[v].min(f.entrances.clear[w])
+            } else {
+                was.saturating_sub(1).max(1)
+            };
+            resort(&mut f.graph, v);
+        }
+        37 => {
+            // Stored paths: none in a hierarchy for several sizes.
+            let edges = f.graph.edges();
+            f.graph.path_first = (0..=edges as u32).collect();
+            f.graph.path_codes = (0..edges).map(|_| rng.below(8) as u8).collect();
+        }
         28 => {
             let anchors = f.dead_ends.cell_anchor.canonical().into_owned();
             let mut rows: Vec<u32> = anchors.rows.iter().collect();
@@ -194,9 +275,82 @@ fn forge(h: &Hierarchy, kind: usize, rng: &mut Rng) -> Hierarchy {
     f
 }
 
+/// Runs every query for every unit size `h` serves (above 1) and checks
+/// what it returns against the size's exact A*; panics (in the calling
+/// thread) on a wrong answer.
+fn exercise_sizes(h: &Hierarchy, seed: u64) {
+    let grid = h.grid();
+    let m = *h.movement();
+    let (clearance, _) = crate::grid::clearance_values(grid);
+    let mut rng = Rng(seed | 1);
+    let (mut cache, mut flat) = (QueryCache::new(), SearchCache::new());
+    for size in 1..=h.max_unit_size() {
+        let fits: Vec<Point> = (0..grid.len() as u32)
+            .map(|i| grid.point_of(crate::CellIndex(i)))
+            .filter(|p| clearance[grid.node(*p).index()] as u32 >= size)
+            .collect();
+        if fits.is_empty() {
+            continue;
+        }
+        let options = QueryOptions::new().unit_size(size);
+        let legal = |p: &crate::Path, what: &str| {
+            validate_sized_path(p, grid, &m, size)
+                .unwrap_or_else(|e| panic!("{what}, size {size}: {e}"));
+        };
+        let exact = AStar::for_unit_on(grid, &clearance, size).movement(m);
+        let pairs: Vec<(Point, Point)> = (0..4)
+            .map(|_| (fits[rng.below(fits.len())], fits[rng.below(fits.len())]))
+            .collect();
+        for (s, t) in &pairs {
+            let got = h.find_path_with(&mut cache, *s, *t, &options).unwrap();
+            let want = exact.find_path(&mut flat, *s, *t).unwrap().path;
+            match (got.path, want) {
+                (Some(p), Some(best)) => {
+                    legal(&p, "find_path_with");
+                    assert_eq!((p.cells[0], *p.cells.last().unwrap()), (*s, *t));
+                    assert!(p.cost >= best.cost, "size {size}: cheaper than optimal");
+                }
+                (None, None) => {}
+                (got, want) => panic!(
+                    "size {size}, {s} -> {t}: reachability differs: {:?} vs {:?}",
+                    got.map(|p| p.cost),
+                    want.map(|p| p.cost)
+                ),
+            }
+        }
+        let (s, t) = pairs[0];
+        if let Some(mut plan) = h.plan_with(&mut cache, s, t, &options).unwrap() {
+            let mut cells = Vec::new();
+            while let Some(piece) = plan.next_segment(h, &mut cache) {
+                cells.extend_from_slice(piece);
+            }
+            let cost = plan.cost();
+            legal(&crate::Path { cells, cost }, "plan_with");
+        }
+        let targets: Vec<Point> = pairs.iter().map(|p| p.1).collect();
+        if let Some(n) = h
+            .nearest_with(&mut cache, s, &targets, &options)
+            .unwrap()
+            .nearest
+        {
+            legal(&n.path, "nearest_with");
+        }
+        let mut sliced = SlicedQuery::new();
+        sliced.start_with(h, s, t, &options).unwrap();
+        while sliced.update(h, 16).unwrap() != crate::SliceStatus::Done {}
+        if let Some(p) = sliced.finish().and_then(|o| o.path) {
+            legal(&p, "sliced");
+        }
+    }
+}
+
 /// Runs every operation on `h` and checks what it returns; panics (in the
 /// calling thread) on a wrong answer.
 fn exercise(h: Hierarchy, seed: u64) {
+    if h.max_unit_size() > 1 {
+        // Repairs do not serve several sizes yet: the queries only.
+        return exercise_sizes(&h, seed);
+    }
     let grid = h.grid().clone();
     let m = *h.movement();
     let open: Vec<Point> = (0..grid.len() as u32)
@@ -255,8 +409,21 @@ fn exercise(h: Hierarchy, seed: u64) {
     check(world.hierarchy(), &mut cache, &mut flat);
 }
 
-/// The maps forged: generated ones under several rules, and a Moving AI
-/// map when the data is present.
+/// Gives about a third of the passable cells of `grid` a weight from half
+/// to four times plain ground.
+pub(super) fn weigh(grid: &mut Grid, seed: u64) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ seed);
+    for i in 0..grid.len() as u32 {
+        let p = grid.point_of(crate::CellIndex(i));
+        if grid.is_passable(p) && rng.below(3) == 0 {
+            let w = crate::Weight([50, 150, 200, 400][rng.below(4)]);
+            grid.set_weight(p, w).unwrap();
+        }
+    }
+}
+
+/// The maps forged: generated ones under several rules, some built for
+/// several unit sizes, and a Moving AI map when the data is present.
 fn hierarchies() -> Vec<Hierarchy> {
     use crate::mapgen::{MapKind, generate};
     let mut out = Vec::new();
@@ -278,6 +445,35 @@ fn hierarchies() -> Vec<Hierarchy> {
             .unwrap();
         out.push(h);
     }
+    // Built for several sizes: wider corridors, so larger units move.
+    let wide = crate::mapgen::MapParams {
+        corridor_width: 3,
+        ..Default::default()
+    };
+    let every = Movement::every_rule();
+    for (i, (kind, m, max, larger, weighted)) in [
+        (MapKind::Maze, every[1], 3, SizeTransitions::Ends, false),
+        (MapKind::Rooms, every[2], 2, SizeTransitions::One, true),
+        (MapKind::Caves, every[3], 3, SizeTransitions::Ends, false),
+        (MapKind::Rooms, every[0], 3, SizeTransitions::Ends, false),
+        (MapKind::Caves, every[4], 2, SizeTransitions::One, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut grid = crate::mapgen::generate_with(kind, 40, 32, 21 + i as u64, &wide).unwrap();
+        if weighted {
+            weigh(&mut grid, i as u64);
+        }
+        let h = Hierarchy::builder()
+            .cluster_size(8)
+            .movement(m)
+            .max_unit_size(max)
+            .larger_sizes(larger)
+            .build(grid)
+            .unwrap();
+        out.push(h);
+    }
     let den = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/movingai/maps/dao/den312d.map");
     match crate::io::read_map(&den) {
@@ -293,7 +489,7 @@ const HANG: Duration = Duration::from_secs(60);
 
 #[test]
 fn forged_files_are_refused_or_behave() {
-    let (mut tried, mut refused, mut loaded) = (0, 0, 0);
+    let (mut tried, mut refused, mut loaded, mut sized) = (0, 0, 0, 0);
     for (n, h) in hierarchies().into_iter().enumerate() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
         let per_kind = if h.grid().len() > 10_000 { 6 } else { 20 };
@@ -302,6 +498,7 @@ fn forged_files_are_refused_or_behave() {
                 let forged = forge(&h, kind, &mut rng);
                 let bytes = forged.to_bytes();
                 tried += 1;
+                sized += (h.max_unit_size() > 1) as u32;
                 let what = format!("map {n}, forgery kind {kind} #{k}");
                 match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
                     Err(LoadError::Invalid(msg)) => {
@@ -337,6 +534,9 @@ fn forged_files_are_refused_or_behave() {
             }
         }
     }
-    eprintln!("{tried} forged files: {refused} refused at load, {loaded} loaded and behaved");
+    eprintln!(
+        "{tried} forged files ({sized} for several sizes): {refused} refused at load, \
+         {loaded} loaded and behaved"
+    );
     assert!(refused > tried / 2, "most forgeries change something");
 }

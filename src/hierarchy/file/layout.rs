@@ -4,21 +4,27 @@
 //! ```text
 //! settings            cluster size u32, connectivity u8, corner rule u8,
 //!                     straight u32, diagonal u32, single_below u32,
-//!                     max_gap u32, keep_paths u8, landmarks u32
+//!                     max_gap u32, keep_paths u8, landmarks u32,
+//!                     max_unit_size u8, larger_sizes u8 (0 Ends, 1 One)
 //! dead ends           the cell table in canonical tile form (cells u64,
 //!                     per tile its open-cell mask, shared value and mixed
 //!                     row, then the mixed rows), block ends and islands,
 //!                     island cores and sizes, two counts
-//! entrances           transition cells, cluster offsets, links, a count
+//! entrances           transition cells, cluster offsets, links, a count;
+//!                     built for several sizes, per transition and per link
+//!                     the largest size it admits (bytes)
 //! cluster graph       edge offsets, targets, costs, path offsets and moves,
-//!                     two counts
+//!                     two counts; built for several sizes, per edge the
+//!                     largest size it serves (bytes)
 //! landmarks           count, nodes, distances
 //! stats               the build's per-stage names, times and sizes
 //! ```
 //!
 //! Arrays are `(u64 length, elements)`. Every length is checked against
 //! what the map and the settings allow ([`Bounds`]) before the array is
-//! allocated. A new optional section goes after the landmarks and before the
+//! allocated. The size annotations are written only when `max_unit_size >
+//! 1` (a one-size file is two bytes longer than before them), and their
+//! lengths must equal the transitions, links and edges read before them. A new optional section goes after the landmarks and before the
 //! stats, behind a tag byte, so files without it keep their layout.
 
 use super::codec::{Reader, Source, Writer, invalid};
@@ -26,7 +32,7 @@ use super::{LoadError, StageStats};
 use crate::grid::{Connectivity, CornerRule, Movement};
 use crate::hierarchy::{BuildSettings, Hierarchy};
 use crate::preprocess::{
-    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks,
+    ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, SizeTransitions,
 };
 use crate::tiled::{TILE, TileColumn};
 
@@ -68,6 +74,12 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     w.u32(s.entrances.max_gap);
     w.u8(s.keep_paths as u8);
     w.u32(s.landmarks);
+    w.u8(s.max_unit_size as u8);
+    w.u8(match s.larger_sizes {
+        SizeTransitions::Ends => 0,
+        SizeTransitions::One => 1,
+    });
+    let sized = s.max_unit_size > 1;
 
     let d = &h.dead_ends;
     let anchors = d.cell_anchor.canonical();
@@ -89,6 +101,10 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     let links: Vec<u32> = e.links.iter().flat_map(|(a, b)| [*a, *b]).collect();
     w.u32s(&links);
     w.u64(e.entrances);
+    if sized {
+        w.bytes(&e.clear);
+        w.bytes(&e.link_clear);
+    }
 
     let g = &h.graph;
     w.u32s(&g.edge_first);
@@ -98,6 +114,9 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     w.bytes(&g.path_codes);
     w.u64(g.intra_edges);
     w.u64(g.inter_edges);
+    if sized {
+        w.bytes(&g.edge_clear);
+    }
 
     let l = &h.landmarks;
     w.u32(l.count);
@@ -144,6 +163,15 @@ fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadErr
         k => return Err(invalid(format!("keep_paths is {k}, not 0 or 1"))),
     };
     let landmarks = r.u32("settings")?;
+    let max_unit_size = r.u8("settings")? as u32;
+    let larger_sizes = match r.u8("settings")? {
+        0 => SizeTransitions::Ends,
+        1 => SizeTransitions::One,
+        k => return Err(invalid(format!("unknown placement {k} of larger sizes"))),
+    };
+    if max_unit_size == 0 {
+        return Err(invalid("largest unit size 0 is out of range"));
+    }
     if !(2..=1024).contains(&cluster_size) {
         return Err(invalid(format!(
             "cluster size {cluster_size} is out of range"
@@ -158,7 +186,8 @@ fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadErr
         entrances,
         keep_paths,
         landmarks,
-        ..BuildSettings::default()
+        max_unit_size,
+        larger_sizes,
     })
 }
 
@@ -205,6 +234,23 @@ pub(super) fn check_offsets(
     Ok(())
 }
 
+/// A size annotation per element of an array of `len`: exactly `len`
+/// bytes (a longer claim stops reading before anything is allocated).
+fn sizes<S: Source>(
+    r: &mut Reader<S>,
+    what: &'static str,
+    len: usize,
+) -> Result<Vec<u8>, LoadError> {
+    let v = r.bytes(what, len)?;
+    if v.len() != len {
+        return Err(invalid(format!(
+            "{what}: {} annotations for {len} elements",
+            v.len()
+        )));
+    }
+    Ok(v)
+}
+
 /// Parses the settings and sections after the header for a map of `width x
 /// height` (the file's size): the shape of the file, every length bounded
 /// before it is allocated; `validate` checks what it says.
@@ -241,14 +287,25 @@ pub(super) fn parse_content<S: Source>(
     if flat_links.len() % 2 != 0 {
         return Err(invalid("odd link list"));
     }
+    let links: Vec<(u32, u32)> = flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+    let count = r.u64("entrances")?;
+    let sized = settings.max_unit_size > 1;
+    let (clear, link_clear) = if sized {
+        (
+            sizes(r, "transition sizes", nodes)?,
+            sizes(r, "link sizes", links.len())?,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let entrances = Entrances {
         layout,
         cells,
         cluster_first,
-        links: flat_links.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
-        entrances: r.u64("entrances")?,
-        clear: Vec::new(),
-        link_clear: Vec::new(),
+        links,
+        entrances: count,
+        clear,
+        link_clear,
     };
 
     // Edges: at most one per ordered pair of a cluster's transitions, and
@@ -277,7 +334,11 @@ pub(super) fn parse_content<S: Source>(
         path_codes,
         intra_edges: r.u64("cluster graph")?,
         inter_edges: r.u64("cluster graph")?,
-        edge_clear: Vec::new(),
+        edge_clear: if sized {
+            sizes(r, "edge sizes", edges)?
+        } else {
+            Vec::new()
+        },
     };
     let count = r.u32("landmarks")?;
     if count > MAX_LANDMARKS {

@@ -49,13 +49,18 @@ mod edges;
 mod forge;
 mod layout;
 #[cfg(test)]
+mod sized_tests;
+mod sizes;
+#[cfg(test)]
 mod tests;
 mod validate;
 
 use super::{BuildSettings, Hierarchy, StageStats};
 use crate::checksum::WordHasher;
 use crate::grid::Grid;
+use crate::preprocess::sizes::UnitSizes;
 use codec::{CHUNK, FileSource, Reader, SliceSource, Source, Writer};
+use layout::Content;
 
 /// What a hierarchy file says on its own ([`Hierarchy::inspect_file`]):
 /// unchecked against any map.
@@ -96,7 +101,7 @@ const HEADER: usize = 12;
 /// The first eight bytes of a saved hierarchy.
 pub const MAGIC: &[u8; 8] = b"TIERPATH";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Why a saved hierarchy could not be loaded.
 #[derive(Debug, Error)]
@@ -362,8 +367,7 @@ impl Hierarchy {
                 });
             }
             let (header, content) = parsed?;
-            let content =
-                content.map(|c| c.and_then(|c| validate::check_content(&grid, &c).map(|()| c)));
+            let content = content.map(|c| c.and_then(|c| check(&grid, c)));
             Ok((header, content))
         };
         let (read, map_fingerprint) = rayon::join(read, || grid.fingerprint());
@@ -378,14 +382,25 @@ impl Hierarchy {
                 map_height: grid.height(),
             });
         }
-        let (settings, dead_ends, entrances, graph, landmarks, stages) =
+        let ((settings, dead_ends, entrances, graph, landmarks, stages), sizes) =
             content.expect("read for a map of the same size")?;
         let mut h = Hierarchy::assemble(
-            grid, settings, dead_ends, entrances, graph, landmarks, None, stages,
+            grid, settings, dead_ends, entrances, graph, landmarks, sizes, stages,
         );
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }
+}
+
+/// Checks parsed content against `grid`, first rebuilding from the map the
+/// clearance and components of every size the settings serve (what a build
+/// for several sizes keeps beside the file's products).
+fn check(grid: &Grid, content: Content) -> Result<(Content, Option<UnitSizes>), LoadError> {
+    let s = &content.0;
+    let sizes =
+        (s.max_unit_size > 1).then(|| UnitSizes::build(grid, &s.movement, s.max_unit_size as u8));
+    validate::check_content(grid, &content, sizes.as_ref())?;
+    Ok((content, sizes))
 }
 
 /// A hierarchy file opened for reading: whole bytes when it is shorter than

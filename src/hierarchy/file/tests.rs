@@ -179,7 +179,7 @@ fn anchor_check_catches_each_kind_of_bad_cell() {
 
 /// Serialises `h` (the checksum made to match whatever it holds), and
 /// the message `from_bytes` rejects the file with.
-fn rejection(h: &Hierarchy, extra: bool) -> String {
+pub(super) fn rejection(h: &Hierarchy, extra: bool) -> String {
     let mut bytes = h.to_bytes();
     if extra {
         // One byte more before the checksum, and the checksum remade.
@@ -303,8 +303,8 @@ fn foreign_map_and_version_are_named() {
 }
 
 /// Offset of the cell table's mask-array length: magic, version,
-/// fingerprint, size, 27 bytes of settings, the cell count.
-const MASKS_LENGTH_AT: usize = 8 + 4 + 8 + 8 + 27 + 8;
+/// fingerprint, size, 29 bytes of settings, the cell count.
+const MASKS_LENGTH_AT: usize = 8 + 4 + 8 + 8 + 29 + 8;
 
 #[test]
 fn a_sparse_file_claiming_a_huge_array_stops_at_the_length() {

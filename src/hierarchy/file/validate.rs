@@ -8,9 +8,11 @@ use super::LoadError;
 use super::codec::invalid;
 use super::edges::{check_edges, check_landmarks};
 use super::layout::Content;
+use super::sizes::check_sized_entrances;
 use crate::grid::{CornerRule, Grid, Point, pack64};
 use crate::hierarchy::{BuildSettings, StageStats};
 use crate::preprocess::clusters::{Border, border_pairs};
+use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterLayout, DeadEnds, Entrances, NO_NODE};
 use crate::tiled::{TILE, TileColumn};
 
@@ -22,8 +24,14 @@ pub(super) fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), Loa
     Ok(())
 }
 
-/// Checks parsed content against `grid` (see the module docs).
-pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadError> {
+/// Checks parsed content against `grid` (see the module docs); `sizes`, the
+/// clearance and components rebuilt from `grid`, when the settings serve
+/// units above one cell.
+pub(super) fn check_content(
+    grid: &Grid,
+    content: &Content,
+    sizes: Option<&UnitSizes>,
+) -> Result<(), LoadError> {
     let (settings, dead_ends, entrances, graph, landmarks, stages) = content;
     check_stats(stages)?;
     let d = dead_ends;
@@ -46,12 +54,15 @@ pub(super) fn check_content(grid: &Grid, content: &Content) -> Result<(), LoadEr
                     check_blocks(d)?;
                     check_islands(grid, settings, d)
                 },
-                || check_entrances(grid, settings, entrances),
+                || match sizes {
+                    Some(sizes) => check_sized_entrances(grid, settings, entrances, sizes),
+                    None => check_entrances(grid, settings, entrances),
+                },
             )
         },
         || {
             rayon::join(
-                || check_edges(grid, settings, entrances, graph),
+                || check_edges(grid, settings, entrances, graph, sizes),
                 || check_landmarks(settings, graph, landmarks, nodes),
             )
         },
