@@ -19,13 +19,14 @@ use crate::grid::{Clearance, Grid, Point};
 /// Recomputes `values` (clearance in the padded layout of `grid`, which
 /// already holds the edits) after the cells `changed` (sorted by row, then
 /// column) opened or closed. Pushes onto `levels` every cell whose
-/// clearance capped at `max` changed, row by row from the bottom.
+/// clearance capped at `max` changed, with its old capped value, row by row
+/// from the bottom.
 pub(crate) fn repair_clearance(
     grid: &Grid,
     values: &mut [u8],
     changed: &[Point],
     max: u8,
-    levels: &mut Vec<Point>,
+    levels: &mut Vec<(Point, u8)>,
 ) {
     let Some(last) = changed.last() else {
         return;
@@ -68,7 +69,7 @@ pub(crate) fn repair_clearance(
                 values[i] = v;
                 row_changed = Some(row_changed.map_or((x, x), |(a, b)| (a.min(x), b.max(x))));
                 if v.min(max) != old.min(max) {
-                    levels.push(Point::new(x, y));
+                    levels.push((Point::new(x, y), old.min(max)));
                 }
             } else if x <= lo {
                 break;
@@ -117,6 +118,10 @@ mod tests {
         let mut levels = Vec::new();
         repair_clearance(grid, values, &sorted, max, &mut levels);
         let (want, _) = clearance_values(grid);
+        for (p, old) in &levels {
+            assert_eq!(*old, before[grid.node(*p).index()].min(max), "{p}");
+        }
+        let mut levels: Vec<Point> = levels.iter().map(|(p, _)| *p).collect();
         assert_eq!(*values, want, "after toggling {sorted:?}");
         let mut expected: Vec<Point> = all_points(grid)
             .filter(|p| {
@@ -174,9 +179,9 @@ mod tests {
                 assert!(q.x <= p.x && q.y <= p.y, "{q} changed");
             }
         }
-        levels.sort_unstable_by_key(|q| (q.y, q.x));
-        let want: Vec<Point> = (198..=200)
-            .flat_map(|y| (198..=200).map(move |x| Point::new(x, y)))
+        levels.sort_unstable_by_key(|(q, _)| (q.y, q.x));
+        let want: Vec<(Point, u8)> = (198..=200)
+            .flat_map(|y| (198..=200).map(move |x| (Point::new(x, y), 3)))
             .collect();
         assert_eq!(levels, want);
         // Opening it again restores every value.

@@ -55,6 +55,7 @@ mod cluster_repair;
 mod dead_end_repair;
 mod fog;
 mod layers;
+mod size_components;
 mod splice;
 
 use std::ops::Deref;
@@ -409,12 +410,18 @@ impl DynamicHierarchy {
     /// Brings the clearance and the components of every size up to date
     /// after `moved` cells (sorted by row) opened or closed; pushes onto
     /// `levels` the cells whose capped clearance changed.
+    /// The components are repaired locally when the change allows (see
+    /// `size_components`), else computed again over the map.
     fn repair_sizes(&mut self, moved: &[Point], levels: &mut Vec<Point>) {
+        let movement = self.h.settings().movement;
         let (grid, sizes) = self.h.grid_and_sizes_mut();
-        if let Some(sizes) = sizes {
-            clearance::repair_clearance(grid, &mut sizes.clearance, moved, sizes.max, levels);
-        }
-        if !levels.is_empty() {
+        let Some(sizes) = sizes else {
+            return;
+        };
+        let mut changed = Vec::new();
+        clearance::repair_clearance(grid, &mut sizes.clearance, moved, sizes.max, &mut changed);
+        levels.extend(changed.iter().map(|(p, _)| *p));
+        if !size_components::repair_components_locally(grid, &movement, sizes, &changed) {
             self.h.recompute_size_components();
         }
     }

@@ -44,6 +44,30 @@ fn same_answers(world: &Hierarchy, rebuilt: &Hierarchy, grid: &Grid, context: &s
     }
 }
 
+/// The components of every size as a value independent of their numbering:
+/// per size, per cell, the first cell (row-major) of its component, or
+/// `u32::MAX` where the unit does not fit.
+fn canonical_components(h: &Hierarchy) -> Vec<Vec<u32>> {
+    let sizes = h.sizes().expect("built for several sizes");
+    let grid = h.grid();
+    (1..=sizes.max)
+        .map(|k| {
+            let mut first = std::collections::HashMap::new();
+            (0..grid.len())
+                .map(|i| {
+                    let p = Point::new(i as u32 % grid.width(), i as u32 / grid.width());
+                    let level = sizes.level(grid, p);
+                    if level < k {
+                        return u32::MAX;
+                    }
+                    let comp = sizes.components.component(i, level, k);
+                    *first.entry(comp).or_insert(i as u32)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 fn sized_strategy() -> impl Strategy<Value = Case> {
     (case_strategy(), 2u32..=3, any::<bool>()).prop_map(|(mut case, max_size, one)| {
         case.max_size = max_size;
@@ -82,6 +106,11 @@ proptest! {
             let ctx = format!("after step {i} ({step:?})\n{}", grid.to_ascii());
             let rebuilt = case.builder(0).build(grid.clone()).unwrap();
             assert_same(world.hierarchy(), &rebuilt, &ctx);
+            prop_assert_eq!(
+                canonical_components(world.hierarchy()),
+                canonical_components(&rebuilt),
+                "components {}", ctx
+            );
             same_answers(world.hierarchy(), &rebuilt, &grid, &ctx);
         }
         world.refresh_landmarks();

@@ -35,7 +35,7 @@ mod components;
 mod transitions;
 
 pub(crate) use bands::{ClusterScratch, build_sized_graph, sized_cluster_edges};
-pub(crate) use components::SizeComponents;
+pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
 pub(crate) use transitions::{ScanScratch, TransitionRules, find_transitions};
 
