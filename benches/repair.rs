@@ -9,7 +9,9 @@
 //! After criterion's report, a summary measured directly: the median repair
 //! per kind over many placements, the ratio to a rebuild, and, for placements
 //! anywhere on passable ground (doors in corridors included), how often the
-//! islands and dead ends needed the global recompute and what the p95 costs.
+//! islands and dead ends needed the global recompute and what the p95 costs;
+//! then the open-ground placements again on a hierarchy built for unit sizes
+//! 1 to 3.
 //!
 //! `cargo bench --bench repair`. Skips with a notice when
 //! `../shared/movingai` is absent.
@@ -20,7 +22,9 @@ use std::time::{Duration, Instant};
 
 use common::median;
 use criterion::SamplingMode;
-use tierpath::{DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, PlayerView, Point, io};
+use tierpath::{
+    DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, HierarchyBuilder, PlayerView, Point, io,
+};
 
 /// The map (the largest sc1 maps are 1024x1024).
 const MAP: &str = "TheFrozenSea";
@@ -28,6 +32,8 @@ const MAP: &str = "TheFrozenSea";
 const PLACEMENTS: usize = 60;
 /// Goal of the issue: a small repair under 1 ms.
 const GOAL_MS: f64 = 1.0;
+/// The largest unit size of the sized summary.
+const SIZED_MAX: u32 = 3;
 
 /// The cells of a `side` x `side` block at `p`.
 fn block(p: Point, side: u32) -> Vec<Point> {
@@ -167,6 +173,26 @@ fn main() {
             } else {
                 format!(" (goal < {GOAL_MS} ms: NOT met)")
             }
+        );
+    }
+    // Built for unit sizes 1 to 3: the same open-ground placements.
+    let sized = HierarchyBuilder::new()
+        .max_unit_size(SIZED_MAX)
+        .build(grid.clone())
+        .expect("valid map");
+    let mut sized_world = DynamicHierarchy::new(sized);
+    for side in [1, 10] {
+        let spots = placements(&grid, side, PLACEMENTS, false, 1234 + side as u64);
+        let mut times = Vec::new();
+        for p in &spots {
+            let (close, open, _) = toggle_ms(&mut sized_world, &block(*p, side));
+            times.extend([close, open]);
+        }
+        println!(
+            "sizes 1..={SIZED_MAX}: {side}x{side} open ground {} placements: median {:.3} ms, p95 {:.3} ms",
+            spots.len(),
+            median(times.clone()),
+            percentile(times, 0.95),
         );
     }
     world.refresh_landmarks();

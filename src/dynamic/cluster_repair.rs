@@ -2,15 +2,34 @@
 //! transitions of the clusters around them listed again, the inside edges of
 //! clusters whose cells or transitions changed recomputed, and the node list
 //! and graph spliced from the kept and the new parts.
+//!
+//! A hierarchy built for several unit sizes is repaired the same way, with
+//! the sized stages' own pieces: borders are scanned by the sized rule
+//! (transitions and links annotated with the largest size they admit), and
+//! a changed cluster's edges come from the sized in-cluster computation.
+//! The caller passes, beside the edited cells, every cell whose clearance
+//! (capped at the largest size) changed, so the borders and clusters that
+//! read it are repaired too.
 
 use fixedbitset::FixedBitSet;
 
 use super::DynamicHierarchy;
-use super::splice::{renumber, splice_graph};
+use super::splice::{cluster_edge_clear, renumber, splice_graph};
 use crate::grid::Point;
 use crate::preprocess::Entrances;
 use crate::preprocess::clusters::{Border, border_pairs};
 use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
+use crate::preprocess::sizes::{ScanScratch, TransitionRules, sized_cluster_edges};
+
+/// Buffers of a border scan: the transition cell pairs found and, for a
+/// hierarchy of several sizes, the largest size each admits.
+#[derive(Debug, Default)]
+pub(super) struct BorderScan {
+    offsets: Vec<u32>,
+    sized: ScanScratch,
+    pairs: Vec<(u32, u32)>,
+    clear: Vec<u8>,
+}
 
 impl DynamicHierarchy {
     /// Rescans the borders next to `changed` cells, recomputes the inside
@@ -50,10 +69,10 @@ impl DynamicHierarchy {
         rescanned.dedup();
 
         // New pairs of every rescanned border; entrance counts follow.
-        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+        let mut buf = BorderScan::default();
         let mut entrances = self.h.entrances().entrances;
         for b in &rescanned {
-            let n = self.scan(*b, &mut offsets, &mut pairs);
+            let n = self.scan(*b, &mut buf);
             let slot = self.border_count(*b);
             entrances = entrances - *slot as u64 + n;
             *slot = n as u32;
@@ -62,6 +81,7 @@ impl DynamicHierarchy {
         let cluster_of_cell = |c: u32| layout.cluster_of(Point::new(c % width, c / width));
 
         // New transition lists of the rescanned clusters.
+        let pairs = &buf.pairs;
         let mut fresh: Vec<(u32, u32)> = pairs
             .iter()
             .flat_map(|(a, b)| [*a, *b])
@@ -71,9 +91,12 @@ impl DynamicHierarchy {
         fresh.sort_unstable();
         fresh.dedup();
 
-        // Splice the node list: old clusters keep theirs.
+        // Splice the node list: old clusters keep theirs. With several
+        // sizes, each node's capped clearance follows its cell.
+        let rules = self.rules();
         let old = self.h.entrances();
         let mut cells = Vec::with_capacity(old.cells.len() + fresh.len());
+        let mut clear = Vec::new();
         let mut cluster_first = Vec::with_capacity(layout.count() + 1);
         cluster_first.push(0u32);
         let mut f = 0;
@@ -87,8 +110,15 @@ impl DynamicHierarchy {
                 if cells[start..] != *old.cluster_cells(c as u32) {
                     inside.insert(c);
                 }
+                if let Some(r) = &rules {
+                    clear.extend(cells[start..].iter().map(|cell| r.cell_level(*cell)));
+                }
             } else {
                 cells.extend_from_slice(old.cluster_cells(c as u32));
+                if rules.is_some() {
+                    let (a, b) = (old.cluster_first[c], old.cluster_first[c + 1]);
+                    clear.extend_from_slice(&old.clear[a as usize..b as usize]);
+                }
             }
             cluster_first.push(cells.len() as u32);
         }
@@ -100,20 +130,26 @@ impl DynamicHierarchy {
                 .expect("every paired cell is a node")) as u32
         };
         // Links: the old ones between clusters not rescanned (renumbered),
-        // and those of the rescanned borders.
+        // and those of the rescanned borders, each with the largest size
+        // that can make the move (0 for a hierarchy of one size).
         let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
         let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
-        let links: Vec<(u32, u32)> = old
+        let sized = rules.is_some();
+        let old_clear = |i: usize| if sized { old.link_clear[i] } else { 0 };
+        let links: Vec<(u32, u32, u8)> = old
             .links
             .iter()
-            .filter(|(a, b)| !old_fresh[*a as usize] && !old_fresh[*b as usize])
-            .map(|(a, b)| (remap[*a as usize], remap[*b as usize]))
+            .enumerate()
+            .filter(|(_, (a, b))| !old_fresh[*a as usize] && !old_fresh[*b as usize])
+            .map(|(i, (a, b))| (remap[*a as usize], remap[*b as usize], old_clear(i)))
             .collect();
         // The kept links stay sorted (renumbering keeps order); merge in the
         // rescanned borders' links.
-        let mut fresh_links: Vec<(u32, u32)> = pairs
+        let fresh_clear = |k: usize| if sized { buf.clear[k] } else { 0 };
+        let mut fresh_links: Vec<(u32, u32, u8)> = pairs
             .iter()
-            .map(|(a, b)| (index_of(*a), index_of(*b)))
+            .enumerate()
+            .map(|(k, (a, b))| (index_of(*a), index_of(*b), fresh_clear(k)))
             .collect();
         fresh_links.sort_unstable();
         let mut merged = Vec::with_capacity(links.len() + fresh_links.len());
@@ -131,40 +167,74 @@ impl DynamicHierarchy {
                 merged.push(next);
             }
         }
-        let links = merged;
+        let link_clear = if sized {
+            merged.iter().map(|l| l.2).collect()
+        } else {
+            Vec::new()
+        };
         let entrances = Entrances {
             layout,
             cells,
             cluster_first,
-            links,
+            links: merged.iter().map(|l| (l.0, l.1)).collect(),
             entrances,
-            clear: Vec::new(),
-            link_clear: Vec::new(),
+            clear,
+            link_clear,
         };
 
         // Inside edges of the rescanned clusters: computed again where the
         // cluster changed, else read back from the graph. Then the graph.
         let movement = self.h.settings().movement;
         let keep_paths = self.h.settings().keep_paths;
+        // With several sizes, each edge's annotation beside it.
+        let mut fresh_clear: Vec<Vec<u8>> = Vec::new();
         let fresh_edges: Vec<ClusterEdges> = rescan
             .ones()
             .map(|c| {
-                if inside.contains(c) {
-                    intra_cluster_edges(
+                let c = c as u32;
+                let (edges, clear) = match (inside.contains(c as usize), self.h.sizes()) {
+                    (true, None) => (
+                        intra_cluster_edges(
+                            self.h.grid(),
+                            &movement,
+                            &layout,
+                            c,
+                            entrances.cluster_cells(c),
+                            keep_paths,
+                            &mut self.search,
+                        ),
+                        Vec::new(),
+                    ),
+                    (true, Some(sizes)) => sized_cluster_edges(
                         self.h.grid(),
+                        &sizes.clearance,
                         &movement,
-                        &layout,
-                        c as u32,
-                        entrances.cluster_cells(c as u32),
-                        keep_paths,
-                        &mut self.search,
-                    )
-                } else {
-                    self.h.graph().cluster_edges(self.h.entrances(), c as u32)
-                }
+                        &entrances,
+                        sizes.max,
+                        c,
+                        &mut self.sized,
+                    ),
+                    (false, sized) => {
+                        let (graph, old) = (self.h.graph(), self.h.entrances());
+                        let clear = match sized {
+                            Some(_) => cluster_edge_clear(graph, old, c),
+                            None => Vec::new(),
+                        };
+                        (graph.cluster_edges(old, c), clear)
+                    }
+                };
+                fresh_clear.push(clear);
+                edges
             })
             .collect();
-        let graph = splice_graph(&self.h, &entrances, &fresh, &remap, &fresh_edges);
+        let graph = splice_graph(
+            &self.h,
+            &entrances,
+            &fresh,
+            &remap,
+            &fresh_edges,
+            &fresh_clear,
+        );
         // Node cells and anchors: copied for unchanged clusters.
         let old = self.h.entrances();
         let mut points = Vec::with_capacity(entrances.cells.len());
@@ -203,13 +273,12 @@ impl DynamicHierarchy {
         }
     }
 
-    /// Scans one border on the current grid.
-    pub(super) fn scan(
-        &self,
-        border: Border,
-        offsets: &mut Vec<u32>,
-        pairs: &mut Vec<(u32, u32)>,
-    ) -> u64 {
+    /// Scans one border on the current grid (and clearance): appends its
+    /// pairs to `buf`, and their sizes when built for several.
+    pub(super) fn scan(&self, border: Border, buf: &mut BorderScan) -> u64 {
+        if let Some(rules) = self.rules() {
+            return rules.scan(border, &mut buf.sized, &mut buf.pairs, &mut buf.clear);
+        }
         let h = &self.h;
         border_pairs(
             h.grid(),
@@ -217,9 +286,24 @@ impl DynamicHierarchy {
             &h.entrances().layout,
             &h.settings().entrances,
             border,
-            offsets,
-            pairs,
+            &mut buf.offsets,
+            &mut buf.pairs,
         )
+    }
+
+    /// The sized build's transition rules over the current grid and
+    /// clearance, when built for several sizes.
+    fn rules(&self) -> Option<TransitionRules<'_>> {
+        let (h, sizes) = (&self.h, self.h.sizes()?);
+        Some(TransitionRules {
+            grid: h.grid(),
+            clearance: &sizes.clearance,
+            movement: &h.settings().movement,
+            layout: h.entrances().layout,
+            policy: &h.settings().entrances,
+            larger: h.settings().larger_sizes,
+            max_size: sizes.max,
+        })
     }
 
     /// The stored entrance count of a border.

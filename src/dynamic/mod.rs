@@ -50,10 +50,12 @@
 //! --bench repair`). The global dead-end path costs about as much as stages 1
 //! and 2 of a build.
 
+mod clearance;
 mod cluster_repair;
 mod dead_end_repair;
 mod fog;
 mod layers;
+mod size_components;
 mod splice;
 
 use std::ops::Deref;
@@ -68,6 +70,8 @@ use crate::grid::{GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::ClusterLayout;
 use crate::preprocess::cluster_search::ClusterSearch;
+use crate::preprocess::sizes::ClusterScratch;
+use cluster_repair::BorderScan;
 use dead_end_repair::{BlockSizes, LocalScratch};
 
 /// One change to the map.
@@ -187,6 +191,8 @@ pub struct DynamicHierarchy {
     /// The landmark count asked for at build time.
     landmarks_wanted: u32,
     search: ClusterSearch,
+    /// The in-cluster scratch of a hierarchy for several unit sizes.
+    sized: ClusterScratch,
     local: LocalScratch,
 }
 
@@ -209,12 +215,13 @@ impl DynamicHierarchy {
             sizes: BlockSizes::new(h.dead_ends()),
             landmarks_wanted: h.settings().landmarks,
             search: ClusterSearch::default(),
+            sized: ClusterScratch::default(),
             local: LocalScratch::default(),
             h,
         };
-        let (mut offsets, mut pairs) = (Vec::new(), Vec::new());
+        let mut buf = BorderScan::default();
         for border in layout.borders() {
-            let n = d.scan(border, &mut offsets, &mut pairs);
+            let n = d.scan(border, &mut buf);
             *d.border_count(border) = n as u32;
         }
         d
@@ -354,7 +361,20 @@ impl DynamicHierarchy {
             false
         } else {
             let renumbered = dead_ends == DeadEndRepair::Recomputed;
-            self.repair_clusters(&changed, renumbered, &mut touched);
+            // Several sizes: the clearance and components follow the opened
+            // and closed cells, and the cells whose capped clearance changed
+            // are repaired with the edited ones.
+            let mut repair_at = Vec::new();
+            let at = if self.h.sizes().is_some() {
+                let mut moved: Vec<Point> = opened.iter().chain(&closed).copied().collect();
+                moved.sort_unstable_by_key(|p| (p.y, p.x));
+                self.repair_sizes(&moved, &mut repair_at);
+                repair_at.extend_from_slice(&changed);
+                &repair_at[..]
+            } else {
+                &changed[..]
+            };
+            self.repair_clusters(at, renumbered, &mut touched);
             self.h.mark_changed();
             let dropped = self.h.drop_landmarks();
             self.h.refresh_stats();
@@ -385,6 +405,25 @@ impl DynamicHierarchy {
     /// Whether landmark distances are current.
     pub fn landmarks_current(&self) -> bool {
         self.h.settings().landmarks == self.landmarks_wanted
+    }
+
+    /// Brings the clearance and the components of every size up to date
+    /// after `moved` cells (sorted by row) opened or closed; pushes onto
+    /// `levels` the cells whose capped clearance changed.
+    /// The components are repaired locally when the change allows (see
+    /// `size_components`), else computed again over the map.
+    fn repair_sizes(&mut self, moved: &[Point], levels: &mut Vec<Point>) {
+        let movement = self.h.settings().movement;
+        let (grid, sizes) = self.h.grid_and_sizes_mut();
+        let Some(sizes) = sizes else {
+            return;
+        };
+        let mut changed = Vec::new();
+        clearance::repair_clearance(grid, &mut sizes.clearance, moved, sizes.max, &mut changed);
+        levels.extend(changed.iter().map(|(p, _)| *p));
+        if !size_components::repair_components_locally(grid, &movement, sizes, &changed) {
+            self.h.recompute_size_components();
+        }
     }
 
     /// Opens and closes cells on the grid, keeping islands and dead ends
@@ -474,5 +513,7 @@ pub(crate) fn disk(
         })
 }
 
+#[cfg(test)]
+mod sized_tests;
 #[cfg(test)]
 mod tests;

@@ -6,8 +6,10 @@
 //! the new: the block is copied whole (targets renumbered through a table,
 //! path offsets shifted by a constant). Only the repaired clusters' nodes are
 //! laid out edge by edge, in the build's order (inside edges in the
-//! cluster's order, then inter-cluster edges by ascending target), so the
-//! result equals what the build's assembly gives.
+//! cluster's order, then inter-cluster edges by ascending target; with
+//! several unit sizes, all of a node's edges by annotation, largest first,
+//! then by cost and target), so the result equals what the build's assembly
+//! gives.
 
 use crate::grid::Grid;
 use crate::hierarchy::Hierarchy;
@@ -104,17 +106,37 @@ pub(crate) fn renumber(
     (remap, old_fresh)
 }
 
+/// The annotations of cluster `c`'s inside edges, in the order
+/// [`ClusterGraph::cluster_edges`] reads the edges back (a hierarchy of
+/// several sizes).
+pub(crate) fn cluster_edge_clear(graph: &ClusterGraph, entrances: &Entrances, c: u32) -> Vec<u8> {
+    let (a, b) = (
+        entrances.cluster_first[c as usize],
+        entrances.cluster_first[c as usize + 1],
+    );
+    (a..b)
+        .flat_map(|v| graph.out_edges(v))
+        .filter(|(to, _, _)| (a..b).contains(to))
+        .map(|(_, _, e)| graph.edge_clear[e])
+        .collect()
+}
+
 /// The graph over `new` entrances: clusters with `fresh[c]` laid out from
-/// their inside edges (`intra`, one per fresh cluster in order) and the links, the others copied from the graph of `h` (whose
-/// grid is already the changed one) through `remap` (see [`renumber`]).
+/// their inside edges (`intra`, one per fresh cluster in order, with their
+/// annotations in `intra_clear` when built for several sizes) and the
+/// links, the others copied from the graph of `h` (whose grid is already
+/// the changed one) through `remap` (see [`renumber`]).
 pub(crate) fn splice_graph(
     h: &Hierarchy,
     new: &Entrances,
     fresh: &[bool],
     remap: &[u32],
     intra: &[ClusterEdges],
+    intra_clear: &[Vec<u8>],
 ) -> ClusterGraph {
-    let (grid, movement, keep_paths) = (h.grid(), &h.settings().movement, h.settings().keep_paths);
+    let sized = h.sizes().is_some();
+    let (grid, movement) = (h.grid(), &h.settings().movement);
+    let keep_paths = h.settings().keep_paths && !sized;
     let (old, old_graph) = (h.entrances(), h.graph());
     let clusters = new.layout.count();
     let new_n = new.cells.len();
@@ -122,14 +144,16 @@ pub(crate) fn splice_graph(
     for c in (0..clusters).filter(|c| fresh[*c]) {
         fresh_node[new.cluster_first[c] as usize..new.cluster_first[c + 1] as usize].fill(true);
     }
-    // Inter-cluster edges out of fresh nodes, by source then target.
-    let mut inter: Vec<(u32, u32)> = Vec::new();
-    for (a, b) in &new.links {
+    // Inter-cluster edges out of fresh nodes, by source then target, with
+    // the largest size that can make the move (0 for one size).
+    let mut inter: Vec<(u32, u32, u8)> = Vec::new();
+    for (i, (a, b)) in new.links.iter().enumerate() {
+        let d = if sized { new.link_clear[i] } else { 0 };
         if fresh_node[*a as usize] {
-            inter.push((*a, *b));
+            inter.push((*a, *b, d));
         }
         if fresh_node[*b as usize] {
-            inter.push((*b, *a));
+            inter.push((*b, *a, d));
         }
     }
     inter.sort_unstable();
@@ -140,6 +164,10 @@ pub(crate) fn splice_graph(
         Column64::Narrow(_) => Costs::Narrow(Vec::with_capacity(edge_to.capacity())),
         Column64::Wide(_) => Costs::Wide(Vec::with_capacity(edge_to.capacity())),
     };
+    let mut edge_clear = Vec::new();
+    if sized {
+        edge_clear.reserve(edge_to.capacity());
+    }
     let mut path_first = Vec::new();
     let mut path_codes = Vec::new();
     if keep_paths {
@@ -165,6 +193,8 @@ pub(crate) fn splice_graph(
     let mut fresh_index = 0;
     let mut next_inter = 0usize;
     let mut order: Vec<u32> = Vec::new();
+    // One node's edges: (annotation, cost, target, path codes).
+    let mut node_edges: Vec<(std::cmp::Reverse<u8>, u64, u32, (u32, u32))> = Vec::new();
     let mut c = 0;
     while c < clusters {
         if !fresh[c] {
@@ -189,6 +219,9 @@ pub(crate) fn splice_graph(
             );
             edge_to.extend(old_graph.edge_to[ea..eb].iter().map(|t| remap[*t as usize]));
             costs.copy(&old_graph.edge_cost, ea, eb);
+            if sized {
+                edge_clear.extend_from_slice(&old_graph.edge_clear[ea..eb]);
+            }
             if keep_paths {
                 let (pa, pb) = (
                     old_graph.path_first[ea] as usize,
@@ -208,7 +241,7 @@ pub(crate) fn splice_graph(
         // A repaired cluster: its inside edges grouped by source (stable).
         let na = new.cluster_first[c];
         let n = (new.cluster_first[c + 1] - na) as usize;
-        let ce = &intra[fresh_index];
+        let (ce, ce_clear) = (&intra[fresh_index], &intra_clear[fresh_index]);
         fresh_index += 1;
         order.clear();
         order.extend(0..ce.edges.len() as u32);
@@ -216,30 +249,38 @@ pub(crate) fn splice_graph(
         let mut k = 0;
         for v in 0..n as u32 {
             edge_first.push(edge_to.len() as u32);
+            node_edges.clear();
             while k < order.len() && ce.edges[order[k] as usize].from == v {
                 let e = &ce.edges[order[k] as usize];
-                edge_to.push(na + e.to);
-                costs.push(e.cost);
-                if keep_paths {
-                    path_codes.extend_from_slice(&ce.codes[e.path.0 as usize..e.path.1 as usize]);
-                    path_first.push(path_codes.len() as u32);
-                }
+                let d = if sized {
+                    ce_clear[order[k] as usize]
+                } else {
+                    0
+                };
+                node_edges.push((std::cmp::Reverse(d), e.cost, na + e.to, e.path));
                 k += 1;
             }
             let node = na + v;
             while next_inter < inter.len() && inter[next_inter].0 == node {
-                let to = inter[next_inter].1;
+                let (_, to, d) = inter[next_inter];
+                let from_cell = new.cells[node as usize];
+                let cost = link_cost(grid, movement, from_cell, new.cells[to as usize]);
+                node_edges.push((std::cmp::Reverse(d), cost, to, (0, 0)));
+                next_inter += 1;
+            }
+            if sized {
+                node_edges.sort_unstable();
+            }
+            for &(std::cmp::Reverse(d), cost, to, path) in &node_edges {
                 edge_to.push(to);
-                costs.push(link_cost(
-                    grid,
-                    movement,
-                    new.cells[node as usize],
-                    new.cells[to as usize],
-                ));
+                costs.push(cost);
+                if sized {
+                    edge_clear.push(d);
+                }
                 if keep_paths {
+                    path_codes.extend_from_slice(&ce.codes[path.0 as usize..path.1 as usize]);
                     path_first.push(path_codes.len() as u32);
                 }
-                next_inter += 1;
             }
         }
         c += 1;
@@ -252,7 +293,7 @@ pub(crate) fn splice_graph(
         edge_cost: costs.finish(),
         path_first,
         path_codes,
-        edge_clear: Vec::new(),
+        edge_clear,
         intra_edges: intra_count,
         inter_edges: edges - intra_count,
     }

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::hierarchy::HierarchyBuilder;
 use crate::mapgen::{self, MapKind, MapParams};
-use crate::preprocess::{DeadEnds, EntrancePolicy, NO_NODE};
+use crate::preprocess::{DeadEnds, EntrancePolicy, NO_NODE, SizeTransitions};
 use crate::{CornerRule, Grid, Movement, QueryCache};
 
 /// The block forest as a value independent of block numbering: per cell,
@@ -78,7 +78,7 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
 }
 
 /// Asserts two hierarchies describe the same thing (see the module docs).
-fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
+pub(super) fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
     assert!(repaired.grid() == rebuilt.grid(), "grids differ {context}");
     assert_eq!(
         repaired.entrances(),
@@ -92,6 +92,13 @@ fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
         "min weight {context}"
     );
     assert_eq!(repaired.node_points(), rebuilt.node_points(), "{context}");
+    // Several sizes: the same clearance (the components are compared by
+    // their counts in the stats, and by the queries of the sized tests).
+    assert_eq!(
+        repaired.sizes().map(|s| (s.max, &s.clearance)),
+        rebuilt.sizes().map(|s| (s.max, &s.clearance)),
+        "clearance {context}"
+    );
     assert_eq!(
         canonical(repaired.dead_ends()),
         canonical(rebuilt.dead_ends()),
@@ -126,7 +133,7 @@ fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
 
 /// A grid copy of `grid` with `edits` applied (for tests and callers that
 /// want to rebuild from scratch to compare).
-fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
+pub(super) fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
     let mut g = grid.clone();
     for e in edits {
         match *e {
@@ -138,7 +145,7 @@ fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
 }
 
 #[derive(Debug, Clone)]
-enum Step {
+pub(super) enum Step {
     /// A rectangle opened or closed.
     Rect(u32, u32, u32, u32, bool),
     /// Scattered cells toggled.
@@ -148,9 +155,9 @@ enum Step {
 }
 
 #[derive(Debug, Clone)]
-struct Case {
-    w: u32,
-    h: u32,
+pub(super) struct Case {
+    pub(super) w: u32,
+    pub(super) h: u32,
     kind: Option<(MapKind, u64)>,
     density: u32,
     cells: Vec<u8>,
@@ -158,11 +165,15 @@ struct Case {
     movement: u8,
     policy: (u32, u32),
     keep_paths: bool,
-    steps: Vec<Step>,
+    pub(super) steps: Vec<Step>,
+    /// The largest unit size served (1: one size).
+    pub(super) max_size: u32,
+    /// Where sizes above 1 get their transitions.
+    pub(super) larger: SizeTransitions,
 }
 
 impl Case {
-    fn grid(&self) -> Grid {
+    pub(super) fn grid(&self) -> Grid {
         let generated = self.kind.map(|(kind, seed)| {
             let params = MapParams {
                 room_size: 3,
@@ -205,7 +216,7 @@ impl Case {
         }
     }
 
-    fn builder(&self, landmarks: u32) -> HierarchyBuilder {
+    pub(super) fn builder(&self, landmarks: u32) -> HierarchyBuilder {
         HierarchyBuilder::new()
             .cluster_size(self.cluster)
             .movement(self.movement())
@@ -215,9 +226,11 @@ impl Case {
             })
             .keep_paths(self.keep_paths)
             .landmarks(landmarks)
+            .max_unit_size(self.max_size)
+            .larger_sizes(self.larger)
     }
 
-    fn edits(&self, step: &Step, grid: &Grid) -> Vec<Edit> {
+    pub(super) fn edits(&self, step: &Step, grid: &Grid) -> Vec<Edit> {
         let clip = |x: u32, y: u32| Point::new(x % self.w, y % self.h);
         match step {
             Step::Rect(x, y, w, h, open) => (0..*h)
@@ -239,7 +252,7 @@ impl Case {
     }
 }
 
-fn case_strategy() -> impl Strategy<Value = Case> {
+pub(super) fn case_strategy() -> impl Strategy<Value = Case> {
     let step = prop_oneof![
         3 => (0u32..40, 0u32..40, 1u32..4, 1u32..4, any::<bool>())
             .prop_map(|(x, y, w, h, o)| Step::Rect(x, y, w, h, o)),
@@ -271,6 +284,8 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                 policy: (single, gap),
                 keep_paths: keep,
                 steps,
+                max_size: 1,
+                larger: SizeTransitions::Ends,
             },
         )
 }
@@ -416,7 +431,11 @@ type FogCase = (Case, Vec<(u32, u32, u32)>, Vec<(u32, u32, u32, i32)>);
 
 fn fog_strategy() -> impl Strategy<Value = FogCase> {
     (
-        case_strategy(),
+        // Hierarchies of one size and of several.
+        (case_strategy(), 1u32..=3).prop_map(|(mut case, max_size)| {
+            case.max_size = max_size;
+            case
+        }),
         prop::collection::vec((0u32..32, 0u32..32, 0u32..6), 1..6),
         prop::collection::vec((0u32..32, 0u32..32, 1u32..6, -90i32..400), 0..4),
     )

@@ -5,6 +5,7 @@
 
 use super::Hierarchy;
 use crate::grid::{Grid, GridError, Point, Weight};
+use crate::preprocess::sizes::{SizeComponents, UnitSizes};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, Entrances, find_dead_ends, find_islands, find_landmarks,
 };
@@ -24,6 +25,26 @@ impl Hierarchy {
     /// changes a cell and its tags at once.
     pub(crate) fn grid_and_dead_ends_mut(&mut self) -> (&mut Grid, &mut DeadEnds) {
         (&mut self.grid, &mut self.dead_ends)
+    }
+
+    /// The grid and the clearance and components of the sizes above 1 (when
+    /// built for them), for a repair that brings the clearance up to date
+    /// with the grid.
+    pub(crate) fn grid_and_sizes_mut(&mut self) -> (&Grid, Option<&mut UnitSizes>) {
+        (&self.grid, self.sizes.as_mut())
+    }
+
+    /// Recomputes the components of every size from the grid and the
+    /// clearance (a no-op for a hierarchy of one size).
+    pub(crate) fn recompute_size_components(&mut self) {
+        if let Some(sizes) = &mut self.sizes {
+            sizes.components = SizeComponents::build(
+                &self.grid,
+                &sizes.clearance,
+                &self.settings.movement,
+                sizes.max,
+            );
+        }
     }
 
     /// Recomputes islands and dead ends over the whole map (stages 1 and 2).

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::super::clusters::Entrances;
-use super::super::graph::ClusterGraph;
+use super::super::graph::{ClusterEdges, ClusterGraph, LocalEdge};
 use crate::engine::route::{SHAPES, is_free};
 use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
 use crate::grid::{Grid, Movement, Point};
@@ -112,9 +112,9 @@ pub(crate) fn build_sized_graph(
     (graph, work)
 }
 
-/// Per-worker scratch of the in-cluster stage.
-#[derive(Default)]
-struct ClusterScratch {
+/// Per-worker scratch of the in-cluster stage (and of a repair).
+#[derive(Debug, Default)]
+pub(crate) struct ClusterScratch {
     search: SearchCache,
     /// One `n x n` cost table per band, concatenated.
     tables: Vec<u64>,
@@ -126,6 +126,39 @@ struct ClusterScratch {
     /// searches on it need no region test and their scratch stays small.
     local_clear: Vec<u8>,
     local_weights: Vec<u16>,
+}
+
+/// The in-cluster edges of cluster `c` as a repair splices them: indices
+/// local to the cluster's transitions, and per edge the largest size it
+/// serves. The same edges, in the same order, as the build computes.
+pub(crate) fn sized_cluster_edges(
+    grid: &Grid,
+    clearance: &[u8],
+    movement: &Movement,
+    t: &Entrances,
+    max_size: u8,
+    c: u32,
+    scratch: &mut ClusterScratch,
+) -> (ClusterEdges, Vec<u8>) {
+    let first = t.cluster_first[c as usize];
+    let (raw, _) = one_cluster(grid, clearance, movement, t, max_size, c, scratch);
+    let edges = raw
+        .iter()
+        .map(|e| LocalEdge {
+            from: e.from - first,
+            to: e.to - first,
+            cost: e.cost,
+            path: (0, 0),
+        })
+        .collect();
+    let clear = raw.iter().map(|e| e.clear).collect();
+    (
+        ClusterEdges {
+            edges,
+            codes: Vec::new(),
+        },
+        clear,
+    )
 }
 
 /// The in-cluster edges of cluster `c`.

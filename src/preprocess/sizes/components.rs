@@ -24,7 +24,8 @@ use crate::grid::{CornerRule, Grid, Movement};
 use crate::packed::Column32;
 use crate::tiled::TileColumn;
 
-const NONE: u32 = u32::MAX;
+/// No component (a blocked cell).
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The component forest of every size up to a maximum.
 #[derive(Debug, Clone)]
@@ -174,14 +175,26 @@ impl SizeComponents {
     #[inline]
     pub(crate) fn connected(&self, a: usize, la: u8, b: usize, lb: u8, size: u8) -> bool {
         debug_assert!(la >= size && lb >= size && size >= 1);
-        let down = |mut c: u32, mut l: u8| {
-            while l > size {
-                c = self.parent.get(c as usize);
-                l -= 1;
-            }
-            c
-        };
-        down(self.cell_comp.get(a), la) == down(self.cell_comp.get(b), lb)
+        self.component(a, la, size) == self.component(b, lb, size)
+    }
+
+    /// The component for `size` of cell `c` (row-major, of top level
+    /// `level >= size`).
+    #[inline]
+    pub(crate) fn component(&self, c: usize, level: u8, size: u8) -> u32 {
+        let (mut comp, mut l) = (self.cell_comp.get(c), level);
+        while l > size {
+            comp = self.parent.get(comp as usize);
+            l -= 1;
+        }
+        comp
+    }
+
+    /// Sets the component of cell `c` (row-major) at its top level (NONE
+    /// when blocked), for a repair that keeps every component's cells
+    /// connected.
+    pub(crate) fn set_cell(&mut self, c: usize, comp: u32) {
+        self.cell_comp.set(c, comp);
     }
 
     /// Components per size, index `k - 1`.

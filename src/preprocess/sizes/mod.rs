@@ -34,10 +34,10 @@ mod bands;
 mod components;
 mod transitions;
 
-pub(crate) use bands::build_sized_graph;
-pub(crate) use components::SizeComponents;
+pub(crate) use bands::{ClusterScratch, build_sized_graph, sized_cluster_edges};
+pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
-pub(crate) use transitions::find_transitions;
+pub(crate) use transitions::{ScanScratch, TransitionRules, find_transitions};
 
 use crate::grid::{Grid, Movement, Point, clearance_values};
 

@@ -1,7 +1,7 @@
 //! The transitions of a hierarchy built for several unit sizes: every
 //! crossing between clusters annotated with the largest unit it admits.
 
-use super::super::clusters::{ClusterLayout, EntrancePolicy, Entrances};
+use super::super::clusters::{Border as ClusterBorder, ClusterLayout, EntrancePolicy, Entrances};
 use crate::grid::{CornerRule, Grid, Movement, Point};
 
 /// Where a hierarchy built for several unit sizes
@@ -72,47 +72,111 @@ impl Border {
     }
 }
 
-/// Finds the transitions (stage 2 of the sized build).
-///
-/// Along every border two clusters share, each cell pair `(a, b)` across it
-/// admits units up to `min(clearance(a), clearance(b))`. For every size `k`,
-/// the maximal runs of pairs admitting `k` are the entrances for `k` (runs
-/// for `k + 1` nest inside runs for `k`; a size whose runs equal the
-/// previous size's adds nothing). Size 1's entrances get transitions by the
-/// entrance policy, a larger size's as [`SizeTransitions`] says. Each pair
-/// is annotated with the largest size it admits. Diagonal moves where
-/// four clusters meet are links too, and so is a diagonal move across a
-/// border that no straight pair beside it bridges for some size (possible
-/// only when corners may always be cut), so every size keeps every crossing.
-pub(crate) fn find_transitions(
-    grid: &Grid,
-    clearance: &[u8],
-    movement: &Movement,
-    layout: ClusterLayout,
-    policy: &EntrancePolicy,
-    larger: SizeTransitions,
-    max_size: u8,
-) -> Entrances {
-    let (w, h) = (grid.width(), grid.height());
-    let clr = |x: u32, y: u32| clearance[grid.node(Point::new(x, y)).index()].min(max_size);
-    let size = layout.size;
-    // (cell a, cell b, clearance) before de-duplication.
-    let mut pairs: Vec<(Point, Point, u8)> = Vec::new();
-    let mut offsets = Vec::new();
-    let mut entrances = 0u64;
-    let mut admits: Vec<u8> = Vec::new();
-    // Positions (along the segment) of the transitions placed on it.
-    let mut placed: Vec<usize> = Vec::new();
+/// What the transitions of a hierarchy for several sizes are placed by: the
+/// grid, its clearance and the build's rules.
+#[derive(Clone, Copy)]
+pub(crate) struct TransitionRules<'a> {
+    pub(crate) grid: &'a Grid,
+    /// Clearance in the grid's padded layout.
+    pub(crate) clearance: &'a [u8],
+    pub(crate) movement: &'a Movement,
+    pub(crate) layout: ClusterLayout,
+    pub(crate) policy: &'a EntrancePolicy,
+    pub(crate) larger: SizeTransitions,
+    pub(crate) max_size: u8,
+}
 
-    // One border segment: the pairs `(a(i), b(i))` for `i` in `from..=to`.
-    let mut segment = |from: u32, to: u32, border: Border, pairs: &mut Vec<(Point, Point, u8)>| {
+/// Reused buffers of [`TransitionRules::scan`].
+#[derive(Debug, Default)]
+pub(crate) struct ScanScratch {
+    offsets: Vec<u32>,
+    /// Per position along a segment: the largest size its pair admits.
+    admits: Vec<u8>,
+    /// Positions (along the segment) of the transitions placed on it.
+    placed: Vec<usize>,
+}
+
+impl TransitionRules<'_> {
+    /// The clearance of a cell, capped at the largest size.
+    #[inline(always)]
+    pub(crate) fn level(&self, p: Point) -> u8 {
+        self.clearance[self.grid.node(p).index()].min(self.max_size)
+    }
+
+    /// Scans one border or corner: pushes its transition cell pairs
+    /// (row-major indices, the first in the left, upper or upper cluster of
+    /// the move) with the largest size each admits, and returns how many
+    /// entrances (of every size) it holds.
+    pub(crate) fn scan(
+        &self,
+        border: ClusterBorder,
+        s: &mut ScanScratch,
+        pairs: &mut Vec<(u32, u32)>,
+        clear: &mut Vec<u8>,
+    ) -> u64 {
+        let size = self.layout.size;
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let mut push = |a: Point, b: Point, d: u8| {
+            pairs.push((self.grid.cell_index(a).0, self.grid.cell_index(b).0));
+            clear.push(d);
+        };
+        match border {
+            ClusterBorder::Vertical { cx, cy } => {
+                let (y0, y1) = (cy * size, ((cy + 1) * size).min(h) - 1);
+                let border = Border {
+                    vertical: true,
+                    at: cx * size,
+                };
+                self.segment(y0, y1, border, s, &mut push)
+            }
+            ClusterBorder::Horizontal { cx, cy } => {
+                let (x0, x1) = (cx * size, ((cx + 1) * size).min(w) - 1);
+                let border = Border {
+                    vertical: false,
+                    at: cy * size,
+                };
+                self.segment(x0, x1, border, s, &mut push)
+            }
+            // Where four clusters meet: the two diagonal moves across the
+            // corner.
+            ClusterBorder::Corner { cx, cy } if self.movement.diagonals() => {
+                let (x, y) = (cx * size, cy * size);
+                let mut entrances = 0;
+                for ((ax, ay), (bx, by)) in [((x - 1, y - 1), (x, y)), ((x, y - 1), (x - 1, y))] {
+                    let p = Point::new;
+                    let d = diagonal_clearance(
+                        self.movement,
+                        self.level(p(ax, ay)),
+                        self.level(p(bx, by)),
+                        self.level(p(bx, ay)),
+                        self.level(p(ax, by)),
+                    );
+                    if d >= 1 {
+                        entrances += 1;
+                        push(p(ax, ay), p(bx, by), d);
+                    }
+                }
+                entrances
+            }
+            ClusterBorder::Corner { .. } => 0,
+        }
+    }
+
+    /// One border segment: the pairs `(a(i), b(i))` for `i` in `from..=to`.
+    fn segment(
+        &self,
+        from: u32,
+        to: u32,
+        border: Border,
+        s: &mut ScanScratch,
+        push: &mut impl FnMut(Point, Point, u8),
+    ) -> u64 {
         let a = |i: u32| border.a(i);
         let b = |i: u32| border.b(i);
+        let mut entrances = 0;
+        let (admits, placed, offsets) = (&mut s.admits, &mut s.placed, &mut s.offsets);
         admits.clear();
-        admits.extend((from..=to).map(|i| {
-            let (pa, pb) = (a(i), b(i));
-            clr(pa.x, pa.y).min(clr(pb.x, pb.y))
-        }));
+        admits.extend((from..=to).map(|i| self.level(a(i)).min(self.level(b(i)))));
         let top = admits.iter().copied().max().unwrap_or(0);
         placed.clear();
         for k in 1..=top {
@@ -130,9 +194,9 @@ pub(crate) fn find_transitions(
                         run_start = None;
                         entrances += 1;
                         if k == 1 {
-                            policy.offsets((i - s) as u32, &mut offsets);
+                            self.policy.offsets((i - s) as u32, offsets);
                             placed.extend(offsets.iter().map(|o| s + *o as usize));
-                        } else if larger == SizeTransitions::Ends {
+                        } else if self.larger == SizeTransitions::Ends {
                             placed.extend([s, i - 1]);
                         } else if !placed.iter().any(|j| (s..i).contains(j) && admits[*j] >= k) {
                             // One transition, in the middle of the run's
@@ -152,10 +216,10 @@ pub(crate) fn find_transitions(
         placed.dedup();
         for &j in placed.iter() {
             let at = from + j as u32;
-            pairs.push((a(at), b(at), admits[j]));
+            push(a(at), b(at), admits[j]);
         }
         // Diagonal crossings no straight pair beside them bridges.
-        if movement.diagonals() {
+        if self.movement.diagonals() {
             for i in from..to {
                 let j = (i - from) as usize;
                 let bridge = admits[j].max(admits[j + 1]);
@@ -164,104 +228,98 @@ pub(crate) fn find_transitions(
                     (a(i + 1), b(i), b(i + 1), a(i)),
                 ] {
                     let d = diagonal_clearance(
-                        movement,
-                        clr(p.x, p.y),
-                        clr(q.x, q.y),
-                        clr(s1.x, s1.y),
-                        clr(s2.x, s2.y),
+                        self.movement,
+                        self.level(p),
+                        self.level(q),
+                        self.level(s1),
+                        self.level(s2),
                     );
                     if d > bridge {
                         entrances += 1;
-                        pairs.push((p, q, d));
+                        push(p, q, d);
                     }
                 }
             }
         }
-    };
-    for cy in 0..layout.rows {
-        let (y0, y1) = (cy * size, ((cy + 1) * size).min(h) - 1);
-        for cx in 1..layout.cols {
-            let bx = cx * size;
-            let border = Border {
-                vertical: true,
-                at: bx,
-            };
-            segment(y0, y1, border, &mut pairs);
-        }
-    }
-    for cx in 0..layout.cols {
-        let (x0, x1) = (cx * size, ((cx + 1) * size).min(w) - 1);
-        for cy in 1..layout.rows {
-            let by = cy * size;
-            let border = Border {
-                vertical: false,
-                at: by,
-            };
-            segment(x0, x1, border, &mut pairs);
-        }
-    }
-    // Where four clusters meet: the two diagonal moves across the corner.
-    if movement.diagonals() {
-        for cy in 1..layout.rows {
-            for cx in 1..layout.cols {
-                let (x, y) = (cx * size, cy * size);
-                for ((ax, ay), (bx, by)) in [((x - 1, y - 1), (x, y)), ((x, y - 1), (x - 1, y))] {
-                    let d = diagonal_clearance(
-                        movement,
-                        clr(ax, ay),
-                        clr(bx, by),
-                        clr(bx, ay),
-                        clr(ax, by),
-                    );
-                    if d >= 1 {
-                        entrances += 1;
-                        pairs.push((Point::new(ax, ay), Point::new(bx, by), d));
-                    }
-                }
-            }
-        }
-    }
-
-    // Nodes: the distinct cells, grouped by cluster.
-    let key = |p: Point| (layout.cluster_of(p), p.y, p.x);
-    let mut cells: Vec<(u32, u32, u32)> = pairs
-        .iter()
-        .flat_map(|(a, b, _)| [key(*a), key(*b)])
-        .collect();
-    cells.sort_unstable();
-    cells.dedup();
-    let mut cluster_first = vec![0u32; layout.count() + 1];
-    for (c, _, _) in &cells {
-        cluster_first[*c as usize + 1] += 1;
-    }
-    for i in 0..layout.count() {
-        cluster_first[i + 1] += cluster_first[i];
-    }
-    let index_of = |p: Point| -> u32 {
-        cells
-            .binary_search(&key(p))
-            .expect("every paired cell is a node") as u32
-    };
-    let mut links: Vec<(u32, u32, u8)> = pairs
-        .iter()
-        .map(|(a, b, d)| (index_of(*a), index_of(*b), *d))
-        .collect();
-    links.sort_unstable();
-    links.dedup();
-    let clear = cells.iter().map(|(_, y, x)| clr(*x, *y)).collect();
-    Entrances {
-        layout,
-        cells: cells
-            .iter()
-            .map(|(_, y, x)| grid.cell_index(Point::new(*x, *y)).0)
-            .collect(),
-        cluster_first,
-        link_clear: links.iter().map(|l| l.2).collect(),
-        links: links.iter().map(|l| (l.0, l.1)).collect(),
-        clear,
-        entrances,
+        entrances
     }
 }
+
+/// Finds the transitions (stage 2 of the sized build).
+///
+/// Along every border two clusters share, each cell pair `(a, b)` across it
+/// admits units up to `min(clearance(a), clearance(b))`. For every size `k`,
+/// the maximal runs of pairs admitting `k` are the entrances for `k` (runs
+/// for `k + 1` nest inside runs for `k`; a size whose runs equal the
+/// previous size's adds nothing). Size 1's entrances get transitions by the
+/// entrance policy, a larger size's as [`SizeTransitions`] says. Each pair
+/// is annotated with the largest size it admits. Diagonal moves where
+/// four clusters meet are links too, and so is a diagonal move across a
+/// border that no straight pair beside it bridges for some size (possible
+/// only when corners may always be cut), so every size keeps every crossing.
+/// Each border is scanned on its own ([`TransitionRules::scan`]), so a
+/// repair scans again only the borders whose clearance changed.
+pub(crate) fn find_transitions(
+    grid: &Grid,
+    clearance: &[u8],
+    movement: &Movement,
+    layout: ClusterLayout,
+    policy: &EntrancePolicy,
+    larger: SizeTransitions,
+    max_size: u8,
+) -> Entrances {
+    let rules = TransitionRules {
+        grid,
+        clearance,
+        movement,
+        layout,
+        policy,
+        larger,
+        max_size,
+    };
+    let mut scratch = ScanScratch::default();
+    let (mut pairs, mut clear) = (Vec::new(), Vec::new());
+    let mut entrances = 0u64;
+    for border in layout.borders() {
+        entrances += rules.scan(border, &mut scratch, &mut pairs, &mut clear);
+    }
+    rules.entrances_from(&pairs, &clear, entrances)
+}
+
+impl TransitionRules<'_> {
+    /// Nodes and annotated links from transition cell pairs and the largest
+    /// size each admits (in any order, repeats allowed).
+    fn entrances_from(&self, pairs: &[(u32, u32)], clear: &[u8], entrances: u64) -> Entrances {
+        let mut e = Entrances::from_pairs(self.grid, self.layout, pairs, entrances);
+        let width = self.grid.width();
+        let cluster_of = |c: u32| self.layout.cluster_of(Point::new(c % width, c / width));
+        let index_of = |c: u32| -> u32 {
+            let k = cluster_of(c) as usize;
+            let (a, b) = (e.cluster_first[k] as usize, e.cluster_first[k + 1] as usize);
+            (a + e.cells[a..b]
+                .binary_search(&c)
+                .expect("every paired cell is a node")) as u32
+        };
+        let mut links: Vec<(u32, u32, u8)> = pairs
+            .iter()
+            .zip(clear)
+            .map(|((a, b), d)| (index_of(*a), index_of(*b), *d))
+            .collect();
+        links.sort_unstable();
+        links.dedup();
+        e.clear = e.cells.iter().map(|c| self.cell_level(*c)).collect();
+        e.links = links.iter().map(|l| (l.0, l.1)).collect();
+        e.link_clear = links.iter().map(|l| l.2).collect();
+        e
+    }
+
+    /// The capped clearance of a cell given by its row-major index.
+    #[inline]
+    pub(crate) fn cell_level(&self, c: u32) -> u8 {
+        self.level(self.grid.point_of(crate::CellIndex(c)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
