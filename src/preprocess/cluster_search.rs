@@ -318,6 +318,26 @@ impl ClusterSearch {
     }
 }
 
+/// The transition to search from next among `n` whose pairs still
+/// unresolved are `unresolved[i * n + j]`: when costs are symmetric (one
+/// search settles both directions) the one with the most unresolved partners
+/// (a greedy vertex cover of the pairs), else the first with any. `None`
+/// when every pair is resolved.
+pub(crate) fn next_source(unresolved: &[bool], n: usize, symmetric: bool) -> Option<usize> {
+    let count = |i: usize| {
+        unresolved[i * n..(i + 1) * n]
+            .iter()
+            .filter(|u| **u)
+            .count()
+    };
+    let source = if symmetric {
+        (0..n).max_by_key(|i| (count(*i), std::cmp::Reverse(*i)))
+    } else {
+        (0..n).find(|i| count(*i) > 0)
+    };
+    source.filter(|i| count(*i) > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

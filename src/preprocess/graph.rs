@@ -19,7 +19,7 @@
 
 use rayon::prelude::*;
 
-use super::cluster_search::ClusterSearch;
+use super::cluster_search::{ClusterSearch, next_source};
 use super::clusters::{ClusterLayout, Entrances};
 use crate::engine::route;
 use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direction};
@@ -366,21 +366,7 @@ pub(crate) fn intra_cluster_edges(
     let mut targets = Vec::new();
     let mut target_nodes = Vec::new();
     let min_weight = local.min_weight();
-    loop {
-        let count = |i: usize| {
-            unresolved[i * n..(i + 1) * n]
-                .iter()
-                .filter(|u| **u)
-                .count()
-        };
-        let source = if symmetric {
-            (0..n).max_by_key(|i| (count(*i), std::cmp::Reverse(*i)))
-        } else {
-            (0..n).find(|i| count(*i) > 0)
-        };
-        let Some(i) = source.filter(|i| count(*i) > 0) else {
-            break;
-        };
+    while let Some(i) = next_source(&unresolved, n, symmetric) {
         targets.clear();
         targets.extend((0..n).filter(|j| unresolved[i * n + j]));
         target_nodes.clear();

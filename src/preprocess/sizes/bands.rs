@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use super::super::cluster_search::next_source;
 use super::super::clusters::Entrances;
 use super::super::graph::{ClusterEdges, ClusterGraph, LocalEdge};
 use crate::engine::route::{SHAPES, is_free};
@@ -284,21 +285,7 @@ fn one_cluster(
         }
         // Searches: from the node with the most unresolved partners first
         // (one search settles both directions when symmetric).
-        loop {
-            let count = |i: usize| {
-                s.unresolved[i * n..(i + 1) * n]
-                    .iter()
-                    .filter(|u| **u)
-                    .count()
-            };
-            let source = if symmetric {
-                (0..n).max_by_key(|i| (count(*i), std::cmp::Reverse(*i)))
-            } else {
-                (0..n).find(|i| count(*i) > 0)
-            };
-            let Some(i) = source.filter(|i| count(*i) > 0) else {
-                break;
-            };
+        while let Some(i) = next_source(&s.unresolved, n, symmetric) {
             work.searches += 1;
             s.targets.clear();
             s.targets.extend((0..n).filter(|j| s.unresolved[i * n + j]));
