@@ -54,7 +54,8 @@ typedef enum TierpathStatus {
   TIERPATH_STATUS_INVALID_ARGUMENT = 3,
   // A point off the map.
   TIERPATH_STATUS_OFF_MAP = 4,
-  // A query endpoint on a blocked cell.
+  // A query endpoint on a blocked cell, or where the query's unit does
+  // not fit (a cell too narrow for its size).
   TIERPATH_STATUS_BLOCKED = 5,
   // The caller's buffer is too small; the required size was written.
   TIERPATH_STATUS_BUFFER_TOO_SMALL = 6,
@@ -205,6 +206,9 @@ typedef struct TierpathBuildSettings {
   // Non-zero: keep the cell paths behind winding abstract edges (faster
   // queries, more memory; default 1).
   uint8_t keep_paths;
+  // The largest unit size the hierarchy serves: queries for `k x k`
+  // units, `k` from 1 to this (1 to 255; 0 is taken as 1; default 1).
+  uint32_t max_unit_size;
 } TierpathBuildSettings;
 
 // What a hierarchy holds and what building it cost.
@@ -239,12 +243,19 @@ typedef struct TierpathStats {
   double build_seconds;
 } TierpathStats;
 
-// How a query is answered; start from `tierpath_query_options_default`.
-// (Options added later are appended here.)
+// How a query is answered; start from `tierpath_query_options_default`
+// (a zeroed struct is the defaults too). (Options added later are appended
+// here.)
 typedef struct TierpathQueryOptions {
   // Non-zero: when the goal is unreachable, answer with a partial path to
   // the reachable cell closest to it (flagged `partial`) instead of none.
   uint8_t partial;
+  // The unit's size: a `unit_size x unit_size` square named by its
+  // top-left cell (the path's cells), whose every move keeps the square
+  // on free cells. 0 or 1: one cell. Above the hierarchy's
+  // `max_unit_size`: `TIERPATH_STATUS_INVALID_ARGUMENT`; an endpoint where
+  // the unit does not fit: `TIERPATH_STATUS_BLOCKED`.
+  uint32_t unit_size;
 } TierpathQueryOptions;
 
 // What a query found and what it cost.
@@ -429,17 +440,20 @@ enum TierpathStatus tierpath_cache_new(struct TierpathCache **out);
 // Releases a query cache (null: nothing).
 enum TierpathStatus tierpath_cache_free(struct TierpathCache *cache);
 
-// Writes the default query options (a full path or none).
+// Writes the default query options (a full path or none, for one cell).
 enum TierpathStatus tierpath_query_options_default(struct TierpathQueryOptions *options);
 
 // Finds a path from `start` to `goal` and copies its cells into `cells`
 // (room for `capacity` points). `options` may be null (defaults). `info`
 // (required) receives what was found, including `info->cells`, the size
-// the path needs. An unreachable goal is success with `info->found == 0`.
+// the path needs (its cells are the unit's top-left cells). An unreachable
+// goal is success with `info->found == 0`.
 // When the path does not fit, nothing is copied and the call returns
 // `TIERPATH_STATUS_BUFFER_TOO_SMALL` (then call again with a larger buffer, or use
 // `tierpath_find_path_handle`). Errors: `TIERPATH_STATUS_OFF_MAP`,
-// `TIERPATH_STATUS_BLOCKED` (an endpoint on a wall), `TIERPATH_STATUS_BUSY`.
+// `TIERPATH_STATUS_BLOCKED` (an endpoint on a wall, or where the unit does
+// not fit), `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy
+// does not serve), `TIERPATH_STATUS_BUSY`.
 enum TierpathStatus tierpath_find_path(const struct TierpathHierarchy *hierarchy,
                                        const struct TierpathCache *cache,
                                        struct TierpathPoint start,
@@ -477,10 +491,8 @@ enum TierpathStatus tierpath_path_cells(const struct TierpathPath *path,
 enum TierpathStatus tierpath_path_free(struct TierpathPath *path);
 
 // Finds, among `count` targets, the one nearest to `start` by path cost
-// (the choice is exact), and a path to it. Writes the target's index to
-// `index` (-1 when none is reachable) and, when `out` is not null, a path
-// handle (no cells when none is reachable). Errors: `TIERPATH_STATUS_OFF_MAP`,
-// `TIERPATH_STATUS_BLOCKED` (the start or a target), `TIERPATH_STATUS_BUSY`.
+// (the choice is exact), and a path to it, for one cell:
+// `tierpath_nearest_with` with null options.
 enum TierpathStatus tierpath_nearest(const struct TierpathHierarchy *hierarchy,
                                      const struct TierpathCache *cache,
                                      struct TierpathPoint start,
@@ -489,13 +501,31 @@ enum TierpathStatus tierpath_nearest(const struct TierpathHierarchy *hierarchy,
                                      int64_t *index,
                                      struct TierpathPath **out);
 
+// Finds, among `count` targets, the one nearest to `start` by path cost
+// (the choice is exact), and a path to it, for the unit of `options` (may
+// be null: one cell; its `partial` does not apply). Writes the target's
+// index to `index` (-1 when none is reachable) and, when `out` is not
+// null, a path handle (no cells when none is reachable). Errors:
+// `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED` (the start or a
+// target on a wall, or where the unit does not fit),
+// `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy does not
+// serve), `TIERPATH_STATUS_BUSY`.
+enum TierpathStatus tierpath_nearest_with(const struct TierpathHierarchy *hierarchy,
+                                          const struct TierpathCache *cache,
+                                          struct TierpathPoint start,
+                                          const struct TierpathPoint *targets,
+                                          size_t count,
+                                          const struct TierpathQueryOptions *options,
+                                          int64_t *index,
+                                          struct TierpathPath **out);
+
 // Makes an idle sliced query.
 enum TierpathStatus tierpath_sliced_new(struct TierpathSliced **out);
 
 // Starts a query (abandoning one in progress). Expands nothing. `options`
-// may be null; partial paths are not served here yet
-// (`TIERPATH_STATUS_INVALID_ARGUMENT`). Errors: `TIERPATH_STATUS_OFF_MAP`,
-// `TIERPATH_STATUS_BLOCKED`, `TIERPATH_STATUS_BUSY`.
+// may be null (defaults); the answer is then exactly `tierpath_find_path`'s
+// with the same options (a partial path is found whole in the first
+// update, whatever its budget). Errors as `tierpath_find_path`.
 enum TierpathStatus tierpath_sliced_start(const struct TierpathSliced *sliced,
                                           const struct TierpathHierarchy *hierarchy,
                                           struct TierpathPoint start,
@@ -524,9 +554,12 @@ enum TierpathStatus tierpath_sliced_free(struct TierpathSliced *sliced);
 enum TierpathStatus tierpath_queue_new(struct TierpathQueue **out);
 
 // Queues a request from `start` to `goal` and writes its id (never reused)
-// to `id`. `options` may be null; partial paths are not served by queues
-// yet. Errors: `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED`,
-// `TIERPATH_STATUS_WRONG_HIERARCHY` (a queue serves one hierarchy), `TIERPATH_STATUS_BUSY`.
+// to `id`. `options` may be null (defaults); the answer is then
+// `tierpath_find_path`'s with the same options. Errors:
+// `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED`,
+// `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy does not
+// serve), `TIERPATH_STATUS_WRONG_HIERARCHY` (a queue serves one
+// hierarchy), `TIERPATH_STATUS_BUSY`.
 enum TierpathStatus tierpath_queue_push(const struct TierpathQueue *queue,
                                         const struct TierpathHierarchy *hierarchy,
                                         struct TierpathPoint start,

@@ -108,6 +108,25 @@ private:
     using Handle::Handle;
 };
 
+// Build settings: the defaults, serving units of 1x1 up to
+// max_unit_size x max_unit_size cells.
+inline TierpathBuildSettings build_settings(std::uint32_t max_unit_size = 1) {
+    TierpathBuildSettings s{};
+    check(tierpath_build_settings_default(&s), "tierpath_build_settings_default");
+    s.max_unit_size = max_unit_size;
+    return s;
+}
+
+// Query options: a unit of unit_size x unit_size cells (its paths are its
+// top-left cells), with or without a partial path to an unreachable goal.
+inline TierpathQueryOptions query_options(std::uint32_t unit_size = 1, bool partial = false) {
+    TierpathQueryOptions o{};
+    check(tierpath_query_options_default(&o), "tierpath_query_options_default");
+    o.unit_size = unit_size;
+    o.partial = partial ? 1 : 0;
+    return o;
+}
+
 // Per-thread query scratch.
 class Cache : public Handle<TierpathCache, tierpath_cache_free> {
 public:
@@ -170,9 +189,10 @@ private:
 class Queue : public Handle<TierpathQueue, tierpath_queue_free> {
 public:
     Queue() { check(tierpath_queue_new(&raw_), "tierpath_queue_new"); }
-    std::uint64_t push(const Hierarchy &h, TierpathPoint start, TierpathPoint goal) {
+    std::uint64_t push(const Hierarchy &h, TierpathPoint start, TierpathPoint goal,
+                       const TierpathQueryOptions *options = nullptr) {
         std::uint64_t id = 0;
-        check(tierpath_queue_push(raw_, h.get(), start, goal, nullptr, &id), "tierpath_queue_push");
+        check(tierpath_queue_push(raw_, h.get(), start, goal, options, &id), "tierpath_queue_push");
         return id;
     }
     TierpathQueueFrame update(const Hierarchy &h, std::uint64_t budget) {

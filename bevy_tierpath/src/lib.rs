@@ -8,6 +8,10 @@
 //! bad). Map edits sent as [`EditMap`] messages repair the hierarchy in
 //! place, and the paths the repair touches are requested again by themselves.
 //!
+//! A request may be for a unit larger than one cell ([`PathRequest::size`],
+//! a `k x k` square named by its top-left cell): build the hierarchy with
+//! `HierarchyBuilder::max_unit_size` at least that large.
+//!
 //! Depends on `bevy_app` and `bevy_ecs` only (no renderer, no window), so it
 //! runs headless and in tests.
 //!
@@ -38,7 +42,8 @@ use std::ops::Deref;
 use bevy_app::{App, Plugin, Update};
 use bevy_ecs::prelude::*;
 use tierpath::{
-    DynamicHierarchy, Edit, EditError, Hierarchy, PathQueue, Point, QueryError, RequestId,
+    DynamicHierarchy, Edit, EditError, Hierarchy, PathQueue, Point, QueryError, QueryOptions,
+    RequestId,
 };
 
 /// The plugin: registers the messages and the systems that serve requests.
@@ -111,19 +116,32 @@ impl Plugin for TierpathPlugin {
 
 /// A unit's request for a path from `start` to `goal`. Changing it asks
 /// again (the old answer is removed); removing it cancels the request.
-/// (Options added later, such as a unit size, go here.)
+/// (Options added later go here.)
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathRequest {
-    /// Where the unit is.
+    /// Where the unit is (its top-left cell).
     pub start: Point,
     /// Where it goes.
     pub goal: Point,
+    /// The unit's size: a `size x size` square named by its top-left cell;
+    /// 1 (one cell) by default. Above the hierarchy's
+    /// [`Hierarchy::max_unit_size`] the request fails as invalid.
+    pub size: u32,
 }
 
 impl PathRequest {
-    /// A request from `start` to `goal`.
+    /// A request from `start` to `goal` for a unit of one cell.
     pub fn new(start: Point, goal: Point) -> Self {
-        PathRequest { start, goal }
+        PathRequest {
+            start,
+            goal,
+            size: 1,
+        }
+    }
+
+    /// The same request for a unit of `size x size` cells.
+    pub fn with_size(self, size: u32) -> Self {
+        PathRequest { size, ..self }
     }
 }
 
@@ -145,7 +163,8 @@ pub enum PathFailure {
     /// The goal cannot be reached from the start (another island, or the map
     /// changed so that an endpoint is now a wall).
     Unreachable,
-    /// The request itself is bad: an endpoint off the map or on a wall.
+    /// The request itself is bad: an endpoint off the map, on a wall or
+    /// where the unit does not fit, or a size the hierarchy does not serve.
     Invalid(QueryError),
 }
 
@@ -215,9 +234,10 @@ impl NavGrid {
     /// one way requests enter the queue.
     fn submit(&mut self, entity: Entity, request: PathRequest) -> Result<(), QueryError> {
         self.cancel(entity);
-        let id = self
-            .queue
-            .push(self.map.hierarchy(), request.start, request.goal)?;
+        let options = QueryOptions::new().unit_size(request.size);
+        let id =
+            self.queue
+                .push_with(self.map.hierarchy(), request.start, request.goal, &options)?;
         self.asked.insert(id, (entity, request));
         self.by_entity.insert(entity, id);
         Ok(())
@@ -271,11 +291,11 @@ fn apply_edits(
     }
 }
 
-/// An endpoint that became a wall after an edit makes a request unreachable,
-/// not invalid.
+/// An endpoint that became a wall (or too narrow for the unit) after an edit
+/// makes a request unreachable, not invalid.
 fn failure(e: QueryError) -> PathFailure {
     match e {
-        QueryError::Blocked { .. } => PathFailure::Unreachable,
+        QueryError::Blocked { .. } | QueryError::DoesNotFit { .. } => PathFailure::Unreachable,
         e => PathFailure::Invalid(e),
     }
 }

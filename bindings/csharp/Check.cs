@@ -1,6 +1,6 @@
 // The C# binding's test program: the same query as the C and C++ programs
 // (each path printed as "path sx sy gx gy cost cells x0 y0 ..." for the Rust
-// test to check against the Rust API), the queue, and bad input.
+// test to check against the Rust API), the queue, a 2x2 unit, and bad input.
 //
 //   mcs -out:/tmp/tierpath-check.exe bindings/csharp/Tierpath.cs bindings/csharp/Check.cs
 //   LD_LIBRARY_PATH=target/release mono /tmp/tierpath-check.exe data/default.map /tmp
@@ -68,6 +68,41 @@ static class Check
             ExpectStatus(() => h.FindPath(cache, cell(), wall), Status.Blocked, "goal on a wall");
             ExpectStatus(() => Map.Load("/nonexistent/nowhere.map"), Status.Io, "missing map file");
             ExpectStatus(() => h.FindPath(cache, new Point(width + 3, 0), cell()), Status.OffMap, "start off the map");
+            // A 2x2 unit on a hierarchy for sizes 1 and 2: the footprint rule
+            // holds ("sized 2 path ..." for the Rust test); size 3 is refused.
+            var settings = BuildSettings.Default();
+            settings.MaxUnitSize = 2;
+            using (var h2 = Hierarchy.Build(map, settings))
+            {
+                Func<Point, bool> fits = p => h2.IsPassable(p) && h2.IsPassable(new Point(p.X + 1, p.Y))
+                    && h2.IsPassable(new Point(p.X, p.Y + 1)) && h2.IsPassable(new Point(p.X + 1, p.Y + 1));
+                int sized = 0;
+                for (int tries = 0; tries < 200 && sized == 0; tries++)
+                {
+                    Point s = cell(), g = cell();
+                    if (!fits(s) || !fits(g)) continue;
+                    var path = h2.FindPath(cache, s, g, false, 2);
+                    if (!path.Found || path.Cells.Length < 20) continue;
+                    bool legal = true;
+                    for (int i = 0; i < path.Cells.Length; i++)
+                    {
+                        Point c = path.Cells[i];
+                        legal = legal && fits(c);
+                        if (i == 0) continue;
+                        Point p = path.Cells[i - 1];
+                        if (c.X != p.X && c.Y != p.Y)
+                            legal = legal && fits(new Point(c.X, p.Y)) && fits(new Point(p.X, c.Y));
+                    }
+                    Expect(legal, "the 2x2 unit's path obeys the footprint rule");
+                    var line = new System.Text.StringBuilder();
+                    line.AppendFormat("sized 2 path {0} {1} {2} {3} {4} {5}", s.X, s.Y, g.X, g.Y, path.Cost, path.Cells.Length);
+                    foreach (var c in path.Cells) line.AppendFormat(" {0} {1}", c.X, c.Y);
+                    Console.WriteLine(line);
+                    sized++;
+                }
+                Expect(sized == 1, "a 2x2 unit found a long path");
+                ExpectStatus(() => h2.FindPath(cache, cell(), cell(), false, 3), Status.InvalidArgument, "a unit size above the hierarchy's");
+            }
             var small = new Point[1];
             PathInfo tooSmall;
             Point a = cell(), b = cell();

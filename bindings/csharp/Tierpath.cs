@@ -53,6 +53,26 @@ namespace Tierpath
     {
         /// <summary>Non-zero: a partial path when the goal is unreachable.</summary>
         public byte Partial;
+        /// <summary>The unit: UnitSize x UnitSize cells, named by its top-left cell (0 or 1: one cell).</summary>
+        public uint UnitSize;
+    }
+
+    /// <summary>How a hierarchy is built (TierpathBuildSettings); start from BuildSettings.Default().</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BuildSettings
+    {
+        public uint ClusterSize;
+        public uint Landmarks;
+        public byte KeepPaths;
+        /// <summary>The largest unit size served: units of 1x1 up to MaxUnitSize x MaxUnitSize cells.</summary>
+        public uint MaxUnitSize;
+
+        public static BuildSettings Default()
+        {
+            BuildSettings s;
+            Native.Check(Native.tierpath_build_settings_default(out s), "tierpath_build_settings_default");
+            return s;
+        }
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -139,6 +159,8 @@ namespace Tierpath
         [DllImport(Lib)] internal static extern Status tierpath_map_size(MapHandle map, out uint width, out uint height);
         [DllImport(Lib)] internal static extern Status tierpath_map_free(IntPtr map);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_build(MapHandle map, IntPtr settings, out HierarchyHandle h);
+        [DllImport(Lib, EntryPoint = "tierpath_hierarchy_build")] internal static extern Status tierpath_hierarchy_build_with(MapHandle map, ref BuildSettings settings, out HierarchyHandle h);
+        [DllImport(Lib)] internal static extern Status tierpath_build_settings_default(out BuildSettings settings);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_load(MapHandle map, byte[] path, out HierarchyHandle h);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_save(HierarchyHandle h, byte[] path);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_passable(HierarchyHandle h, Point cell, out byte passable);
@@ -148,12 +170,12 @@ namespace Tierpath
         [DllImport(Lib)] internal static extern Status tierpath_cache_free(IntPtr cache);
         [DllImport(Lib)] internal static extern Status tierpath_find_path(HierarchyHandle h, CacheHandle cache, Point start, Point goal, ref QueryOptions options, [Out] Point[] cells, UIntPtr capacity, out PathInfo info);
         [DllImport(Lib)] internal static extern Status tierpath_find_path_handle(HierarchyHandle h, CacheHandle cache, Point start, Point goal, ref QueryOptions options, out PathHandle path);
-        [DllImport(Lib)] internal static extern Status tierpath_nearest(HierarchyHandle h, CacheHandle cache, Point start, Point[] targets, UIntPtr count, out long index, out PathHandle path);
+        [DllImport(Lib)] internal static extern Status tierpath_nearest_with(HierarchyHandle h, CacheHandle cache, Point start, Point[] targets, UIntPtr count, ref QueryOptions options, out long index, out PathHandle path);
         [DllImport(Lib)] internal static extern Status tierpath_path_info(PathHandle path, out PathInfo info);
         [DllImport(Lib)] internal static extern Status tierpath_path_cells(PathHandle path, [Out] Point[] cells, UIntPtr capacity, out UIntPtr count);
         [DllImport(Lib)] internal static extern Status tierpath_path_free(IntPtr path);
         [DllImport(Lib)] internal static extern Status tierpath_queue_new(out QueueHandle queue);
-        [DllImport(Lib)] internal static extern Status tierpath_queue_push(QueueHandle queue, HierarchyHandle h, Point start, Point goal, IntPtr options, out ulong id);
+        [DllImport(Lib)] internal static extern Status tierpath_queue_push(QueueHandle queue, HierarchyHandle h, Point start, Point goal, ref QueryOptions options, out ulong id);
         [DllImport(Lib)] internal static extern Status tierpath_queue_update(QueueHandle queue, HierarchyHandle h, ulong budget, out QueueFrame frame);
         [DllImport(Lib)] internal static extern Status tierpath_queue_pending(QueueHandle queue, out ulong pending);
         [DllImport(Lib)] internal static extern Status tierpath_queue_take(QueueHandle queue, HierarchyHandle h, ulong id, out PathHandle path);
@@ -243,6 +265,13 @@ namespace Tierpath
             return new Hierarchy(h);
         }
 
+        public static Hierarchy Build(Map map, BuildSettings settings)
+        {
+            HierarchyHandle h;
+            Native.Check(Native.tierpath_hierarchy_build_with(map.Handle, ref settings, out h), "tierpath_hierarchy_build");
+            return new Hierarchy(h);
+        }
+
         public static Hierarchy Load(Map map, string path)
         {
             HierarchyHandle h;
@@ -259,10 +288,10 @@ namespace Tierpath
             return b != 0;
         }
 
-        /// <summary>A path from start to goal (Found false when unreachable).</summary>
-        public PathResult FindPath(Cache cache, Point start, Point goal, bool partial = false)
+        /// <summary>A path from start to goal for a unit of unitSize x unitSize cells (Found false when unreachable).</summary>
+        public PathResult FindPath(Cache cache, Point start, Point goal, bool partial = false, uint unitSize = 1)
         {
-            var options = new QueryOptions { Partial = partial ? (byte)1 : (byte)0 };
+            var options = new QueryOptions { Partial = partial ? (byte)1 : (byte)0, UnitSize = unitSize };
             PathHandle path;
             Native.Check(Native.tierpath_find_path_handle(Handle, cache.Handle, start, goal, ref options, out path), "tierpath_find_path_handle");
             return Native.TakePath(path);
@@ -276,12 +305,13 @@ namespace Tierpath
             return (int)info.Cells;
         }
 
-        /// <summary>The index of the target nearest to start by path (-1 when none is reachable).</summary>
-        public long Nearest(Cache cache, Point start, Point[] targets, out PathResult path)
+        /// <summary>The index of the target nearest to start by path for a unit of unitSize cells (-1 when none is reachable).</summary>
+        public long Nearest(Cache cache, Point start, Point[] targets, out PathResult path, uint unitSize = 1)
         {
             long index;
             PathHandle h;
-            Native.Check(Native.tierpath_nearest(Handle, cache.Handle, start, targets, (UIntPtr)targets.Length, out index, out h), "tierpath_nearest");
+            var options = new QueryOptions { UnitSize = unitSize };
+            Native.Check(Native.tierpath_nearest_with(Handle, cache.Handle, start, targets, (UIntPtr)targets.Length, ref options, out index, out h), "tierpath_nearest_with");
             path = Native.TakePath(h);
             return index;
         }
@@ -301,10 +331,11 @@ namespace Tierpath
         internal readonly QueueHandle Handle;
         public Queue() { Native.Check(Native.tierpath_queue_new(out Handle), "tierpath_queue_new"); }
 
-        public ulong Push(Hierarchy h, Point start, Point goal)
+        public ulong Push(Hierarchy h, Point start, Point goal, bool partial = false, uint unitSize = 1)
         {
             ulong id;
-            Native.Check(Native.tierpath_queue_push(Handle, h.Handle, start, goal, IntPtr.Zero, out id), "tierpath_queue_push");
+            var options = new QueryOptions { Partial = partial ? (byte)1 : (byte)0, UnitSize = unitSize };
+            Native.Check(Native.tierpath_queue_push(Handle, h.Handle, start, goal, ref options, out id), "tierpath_queue_push");
             return id;
         }
 

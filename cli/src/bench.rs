@@ -27,6 +27,12 @@
 //! nodes expanded; then the hierarchy's build and load times and memory per
 //! map cell. `--json` and `--csv` write the same figures per set, overall and
 //! per map.
+//!
+//! `--size K` runs everything for a `K x K` unit: the hierarchy built for
+//! sizes 1 to K and queried for K, flat A* for the size (`AStar::for_unit`),
+//! queries the unit does not fit on skipped (counted as blocked), and the
+//! scenario's single-cell optimum only a lower bound. JPS plans for single
+//! cells only and is left out.
 
 mod inputs;
 mod map;
@@ -92,6 +98,10 @@ pub struct Args {
     /// are skipped and counted).
     #[arg(long)]
     pub strict: bool,
+    /// Plan for a unit SIZE x SIZE cells (the hierarchy built for sizes 1 to
+    /// SIZE; JPS left out). Queries it does not fit on are skipped.
+    #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
+    pub size: u32,
 }
 
 /// Problems printed in full; the rest are counted.
@@ -113,7 +123,10 @@ pub fn run(args: Args) -> CliResult {
         return Err("--max-queries must be at least 1".into());
     }
     let files = scenario_files(&args.inputs)?;
-    let extras = extra_algos(&args.algos, !args.no_jps);
+    if args.size > 1 && args.algos.contains(&Algo::Jps) {
+        return Err("--algo jps plans for single cells only: leave it out with --size".into());
+    }
+    let extras = extra_algos(&args.algos, !args.no_jps && args.size == 1);
     let mut planners: Vec<String> = vec![FLAT.to_string(), HPA.to_string()];
     planners.extend(extras.iter().map(|a| algo_name(*a)));
     let cluster_size = args.cluster_size.unwrap_or(tierpath::DEFAULT_CLUSTER_SIZE);
@@ -149,8 +162,12 @@ pub fn run(args: Args) -> CliResult {
     let _ = writeln!(
         header,
         "planners: {} (hierarchy: cluster {cluster_size}, default settings); rules: 8-connected, \
-         straight 1, diagonal sqrt 2, no corner cutting",
-        planners.join(", ")
+         straight 1, diagonal sqrt 2, no corner cutting{}",
+        planners.join(", "),
+        match args.size {
+            1 => String::new(),
+            k => format!("; a {k}x{k} unit (hierarchy for sizes 1..={k})"),
+        }
     );
     write!(out, "{header}")?;
 
@@ -207,8 +224,12 @@ pub fn run(args: Args) -> CliResult {
     if blocked > 0 {
         writeln!(
             out,
-            "skipped {blocked} quer{} whose start or goal is a blocked cell{}",
+            "skipped {blocked} quer{} whose start or goal is a blocked cell{}{}",
             if blocked == 1 { "y" } else { "ies" },
+            match args.size {
+                1 => String::new(),
+                k => format!(" or too narrow for a {k}x{k} unit"),
+            },
             if args.strict {
                 " (--strict: an error)"
             } else {

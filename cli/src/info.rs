@@ -1,7 +1,8 @@
 //! `tierpath info FILE [--map MAP] [--json]`: loads a hierarchy saved by
 //! `tierpath preprocess` and prints what it holds: the statistics recorded
 //! when it was built (stage times, islands, dead ends, clusters, abstract
-//! nodes and edges, memory), its size on disk, its format version and how
+//! nodes and edges, memory), what each unit size it serves uses (cells,
+//! components, nodes, edges), its size on disk, its format version and how
 //! long loading it took.
 //!
 //! A hierarchy file records only a fingerprint of its map, so loading needs
@@ -15,7 +16,9 @@
 //! is reported (exit code 1), never loaded.
 
 use super::CliResult;
-use super::preprocess::{Table, file_name, headers, round3, stage_columns, stats_json, stats_row};
+use super::preprocess::{
+    Table, file_name, headers, per_size_table, round3, stage_columns, stats_json, stats_row,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -144,6 +147,8 @@ pub fn run(args: Args) -> CliResult {
     let mut table = Table::new(headers(&names));
     table.row(stats_row(&file_name(&map), s, &names, Some(file_bytes)));
     table.print(&mut out)?;
+    writeln!(out)?;
+    per_size_table(s).print(&mut out)?;
     if args.json {
         let mut m = serde_json::Map::new();
         m.insert("file".into(), file.display().to_string().into());
@@ -337,9 +342,14 @@ fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super:
 /// The build settings in one line.
 fn settings_text(set: &tierpath::BuildSettings) -> String {
     format!(
-        "cluster size {}, {}, entrances: one transition below {} cells, max gap {}, \
-         {} landmarks, cell paths {}",
+        "cluster size {}, unit sizes 1..={}{}, {}, entrances: one transition below {} cells, \
+         max gap {}, {} landmarks, cell paths {}",
         set.cluster_size,
+        set.max_unit_size,
+        match set.max_unit_size {
+            1 => String::new(),
+            _ => format!(" (larger sizes' transitions: {:?})", set.larger_sizes),
+        },
         describe_movement(&set.movement),
         set.entrances.single_below,
         set.entrances.max_gap,

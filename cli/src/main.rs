@@ -16,9 +16,9 @@ mod render;
 mod render_png;
 mod replan;
 mod scenario;
-mod sized;
 mod solve;
 mod solver;
+mod unit;
 
 use std::error::Error as StdError;
 use std::path::{Path, PathBuf};

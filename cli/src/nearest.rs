@@ -2,7 +2,7 @@
 //! others by path cost, with the hierarchy; `--compare` checks the choice
 //! against the exact flat multi-target Dijkstra.
 
-use super::solver::{HpaOptions, hierarchy_for};
+use super::solver::{PlannerOptions, hierarchy_for};
 use super::{CliResult, parse_point};
 use std::io::Write;
 use std::path::PathBuf;
@@ -36,9 +36,10 @@ pub fn run(args: Args) -> CliResult {
     let grid = crate::read_grid(&args.map)?;
     let movement = Movement::default();
     let name = args.map.display().to_string();
-    let hpa = HpaOptions {
+    let hpa = PlannerOptions {
         hierarchy: args.hierarchy.clone(),
         cluster_size: None,
+        ..PlannerOptions::default()
     };
     let h = hierarchy_for(&grid, movement, &hpa)?;
     let mut cache = QueryCache::new();

@@ -2,17 +2,18 @@
 //! options: a budget on the search (`--budget N`), a partial path when the goal
 //! is not reached (`--partial`), and the search spread over frames of at most
 //! N expansions (`--slice N`), with the answer checked against the one-shot
-//! query.
+//! query; all of them for a unit of `--size K` cells (checked against the
+//! footprint rule).
 
 use super::render::{self, View};
-use super::solver::{HpaOptions, hierarchy_for};
+use super::solver::{PlannerOptions, hierarchy_for};
 use super::{CliResult, parse_point};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tierpath::{
-    AStar, Movement, Path, Point, QueryCache, QueryOptions, SearchCache, SliceStatus, SlicedQuery,
-    SlicedSearch,
+    AStar, Clearance, Movement, Path, Point, QueryCache, QueryOptions, SearchCache, SliceStatus,
+    SlicedQuery, SlicedSearch,
 };
 
 /// The planners `path` offers.
@@ -54,6 +55,10 @@ pub struct Args {
     /// With `--algo hpa`: load this saved hierarchy instead of building one.
     #[arg(long, value_name = "FILE")]
     pub hierarchy: Option<PathBuf>,
+    /// Plan for a unit SIZE x SIZE cells, anchored at its top-left cell (a
+    /// loaded hierarchy must serve the size).
+    #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
+    pub size: u32,
     /// Widest picture, in characters (0: no picture).
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub cols: u32,
@@ -92,7 +97,13 @@ pub fn run(args: Args) -> CliResult {
             if args.hierarchy.is_some() {
                 return Err("--hierarchy applies to --algo hpa".into());
             }
-            let mut astar = AStar::new(&grid).movement(movement).partial(args.partial);
+            let clearance = (args.size > 1).then(|| Clearance::new(grid.clone()));
+            let mut astar = match &clearance {
+                Some(c) => AStar::for_unit(c, args.size),
+                None => AStar::new(&grid),
+            }
+            .movement(movement)
+            .partial(args.partial);
             if let Some(n) = args.budget {
                 astar = astar.max_expansions(n);
             }
@@ -136,9 +147,10 @@ pub fn run(args: Args) -> CliResult {
                             completes (spread it over frames with --slice N)"
                     .into());
             }
-            let hpa = HpaOptions {
+            let hpa = PlannerOptions {
                 hierarchy: args.hierarchy.clone(),
                 cluster_size: None,
+                size: args.size,
             };
             let t = Instant::now();
             let h = hierarchy_for(&grid, movement, &hpa)?;
@@ -148,7 +160,9 @@ pub fn run(args: Args) -> CliResult {
             } else {
                 "built"
             };
-            let options = QueryOptions::new().partial(args.partial);
+            let options = QueryOptions::new()
+                .partial(args.partial)
+                .unit_size(args.size);
             let mut cache = QueryCache::new();
             let t = Instant::now();
             let one = h
@@ -157,16 +171,9 @@ pub fn run(args: Args) -> CliResult {
             let query = t.elapsed();
             let (mut frames, mut sliced_time) = (None, None);
             if let Some(n) = args.slice {
-                if one.partial {
-                    return Err(
-                        "--slice with --partial: a sliced two-tier query answers an \
-                                unreachable goal with no path; drop one of them"
-                            .into(),
-                    );
-                }
                 let t = Instant::now();
                 let mut sliced = SlicedQuery::new();
-                sliced.start(&h, start, goal)?;
+                sliced.start_with(&h, start, goal, &options)?;
                 let mut count = 1;
                 while sliced.update(&h, n)? == SliceStatus::InProgress {
                     count += 1;
@@ -192,10 +199,17 @@ pub fn run(args: Args) -> CliResult {
         }
     };
 
+    if let Some(p) = &answer.path {
+        crate::unit::Footprint::new(&grid, args.size).validate(&grid, &movement, p)?;
+    }
     let mut out = std::io::stdout().lock();
+    let unit = match args.size {
+        1 => String::new(),
+        k => format!(", a {k}x{k} unit"),
+    };
     writeln!(
         out,
-        "tierpath path: {} on {name} ({}x{}), {start} -> {goal}",
+        "tierpath path: {} on {name} ({}x{}), {start} -> {goal}{unit}",
         args.algo_name(),
         grid.width(),
         grid.height()
@@ -251,6 +265,7 @@ pub fn run(args: Args) -> CliResult {
             "algo": args.algo_name(),
             "from": [start.x, start.y],
             "to": [goal.x, goal.y],
+            "size": args.size,
             "status": status,
             "found": answer.path.is_some(),
             "partial": answer.partial,

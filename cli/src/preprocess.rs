@@ -1,6 +1,8 @@
 //! `tierpath preprocess MAP... [-o FILE | --out-dir DIR] [--cluster-size N]
-//! [--jobs N] [--json]`: builds the hierarchy of one map or many, saves each
-//! to a `.tph` file, and prints what every build cost and produced.
+//! [--max-size K] [--jobs N] [--json]`: builds the hierarchy of one map or
+//! many (for units of 1x1 to KxK cells), saves each to a `.tph` file, and
+//! prints what every build cost and produced (with `--max-size` above 1, a
+//! table per map of what each unit size uses).
 //!
 //! # Where files go
 //! * `-o FILE`: one map only, saved to FILE.
@@ -22,7 +24,7 @@
 
 mod stats;
 
-pub use stats::{Table, headers, round3, stage_columns, stats_json, stats_row};
+pub use stats::{Table, headers, per_size_table, round3, stage_columns, stats_json, stats_row};
 
 use super::CliResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -56,6 +58,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CLUSTER_SIZE,
           value_parser = clap::value_parser!(u32).range(2..=1024))]
     pub cluster_size: u32,
+    /// Serve units of 1x1 up to K x K cells (1 to 255): `solve`, `path`,
+    /// `render` and `bench` then take `--size` up to K with this file.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::unit::parse)]
+    pub max_size: u32,
     /// Maps built at once (default: the number of cores). Each build is itself
     /// parallel.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -89,7 +95,9 @@ pub fn run(args: Args) -> CliResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create output folder {}: {e}", dir.display()))?;
     }
-    let builder = HierarchyBuilder::new().cluster_size(args.cluster_size);
+    let builder = HierarchyBuilder::new()
+        .cluster_size(args.cluster_size)
+        .max_unit_size(args.max_size);
     let n = args.maps.len();
     let jobs = args
         .jobs
@@ -173,6 +181,17 @@ pub fn run(args: Args) -> CliResult {
         table.row(totals.row(&stage_names, built.len()));
     }
     table.print(&mut out)?;
+    if args.max_size > 1 {
+        for b in &built {
+            writeln!(
+                out,
+                "{}: unit sizes 1..={}",
+                file_name(&b.map),
+                args.max_size
+            )?;
+            per_size_table(&b.stats).print(&mut out)?;
+        }
+    }
     let destination = match (&args.output, &args.out_dir) {
         (Some(f), _) => f.display().to_string(),
         (_, Some(d)) => format!("{}/", d.display()),
@@ -182,12 +201,14 @@ pub fn run(args: Args) -> CliResult {
     writeln!(
         out,
         "{} of {n} map{} built and saved ({destination}), {} failed, in {:.2} s wall \
-         (--jobs {jobs}, cluster size {}; build ms = whole build, stage times overlap)",
+         (--jobs {jobs}, cluster size {}, unit sizes 1..={}; build ms = whole build, stage \
+         times overlap)",
         built.len(),
         if n == 1 { "" } else { "s" },
         failed.len(),
         wall,
         args.cluster_size,
+        args.max_size,
     )?;
     if args.json {
         let maps: Vec<serde_json::Value> = built.iter().map(|b| built_json(b)).collect();
@@ -197,6 +218,7 @@ pub fn run(args: Args) -> CliResult {
             .collect();
         let json = serde_json::json!({
             "cluster_size": args.cluster_size,
+            "max_unit_size": args.max_size,
             "jobs": jobs,
             "wall_ms": round3(wall * 1e3),
             "maps": maps,
@@ -426,6 +448,7 @@ mod tests {
             output: output.map(PathBuf::from),
             out_dir: dir.map(PathBuf::from),
             cluster_size: 16,
+            max_size: 1,
             jobs: None,
             json: false,
         };

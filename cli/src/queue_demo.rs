@@ -3,7 +3,7 @@
 //! nodes per frame. Prints the first frames, the totals, and checks every
 //! answer against the one-shot query.
 
-use super::solver::{HpaOptions, hierarchy_for};
+use super::solver::{PlannerOptions, hierarchy_for};
 use super::{CliResult, micros};
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,9 +47,10 @@ pub fn run(args: Args) -> CliResult {
     };
     let grid = crate::read_grid(&map)?;
     let movement = Movement::default();
-    let hpa = HpaOptions {
+    let hpa = PlannerOptions {
         hierarchy: args.hierarchy.clone(),
         cluster_size: None,
+        ..PlannerOptions::default()
     };
     let h = hierarchy_for(&grid, movement, &hpa)?;
     let cells: Vec<Point> = grid.passable_points().collect();

@@ -20,6 +20,10 @@
 //! A cell is `--scale` pixels wide, by default as many as fit about 2048
 //! pixels across the map (at least 1, at most 16): 2 on a 1024x1024 map, 16 on
 //! maps of 128 cells or fewer. `--region` draws part of the map only.
+//!
+//! `--size K` draws the query for a `K x K` unit: both searches plan for it
+//! (the hierarchy built for sizes 1 to K), and the paths drawn are its
+//! top-left cells, checked against the footprint rule.
 
 mod canvas;
 mod layers;
@@ -35,7 +39,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tierpath::io;
 use tierpath::{
-    AStar, Grid, Hierarchy, HierarchyBuilder, Method, Movement, Point, QueryCache, SearchCache,
+    AStar, Clearance, Grid, Hierarchy, Method, Movement, Point, QueryCache, QueryOptions,
+    SearchCache,
 };
 
 /// Arguments of `tierpath render`.
@@ -75,6 +80,9 @@ pub struct Args {
     /// area).
     #[arg(long)]
     pub no_legend: bool,
+    /// Draw the query for a unit SIZE x SIZE cells (its top-left cells).
+    #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
+    pub size: u32,
 }
 
 /// Inclusive cell bounds of the part of the map drawn.
@@ -140,24 +148,16 @@ pub fn run(args: Args) -> CliResult {
     let grid = crate::read_grid(&args.map)?;
     let movement = Movement::default();
     let t = Instant::now();
-    let (hierarchy, how) = match &args.hierarchy {
-        Some(file) => {
-            let h = Hierarchy::load_file(grid.clone(), file).map_err(|e| {
-                format!(
-                    "cannot load hierarchy {}: {e} (save one for this map with `tierpath \
-                     preprocess`, or leave out --hierarchy to build it)",
-                    file.display()
-                )
-            })?;
-            (h, "loaded")
-        }
-        None => {
-            let mut b = HierarchyBuilder::new().movement(movement);
-            if let Some(n) = args.cluster_size {
-                b = b.cluster_size(n);
-            }
-            (b.build(grid.clone())?, "built")
-        }
+    let options = crate::solver::PlannerOptions {
+        hierarchy: args.hierarchy.clone(),
+        cluster_size: args.cluster_size,
+        size: args.size,
+    };
+    let hierarchy = crate::solver::hierarchy_for(&grid, movement, &options)?;
+    let how = if args.hierarchy.is_some() {
+        "loaded"
+    } else {
+        "built"
     };
     let setup_ms = t.elapsed().as_secs_f64() * 1e3;
 
@@ -168,7 +168,13 @@ pub fn run(args: Args) -> CliResult {
         _ => None,
     };
     let drawing = match query {
-        Some((s, g, label, optimal)) => Some(run_query(&hierarchy, s, g, label, optimal)?),
+        Some((s, g, label, optimal)) => {
+            let label = match args.size {
+                1 => label,
+                k => format!("{label}, a {k}x{k} unit"),
+            };
+            Some(run_query(&hierarchy, s, g, label, optimal, args.size)?)
+        }
         None => None,
     };
 
@@ -434,28 +440,35 @@ fn scenario_query(
     ))
 }
 
-/// Runs flat A* and the hierarchy on one query, recording expansions.
+/// Runs flat A* and the hierarchy on one query for a unit of `size`,
+/// recording expansions.
 fn run_query(
     h: &Hierarchy,
     start: Point,
     goal: Point,
     label: String,
     optimal: Option<f64>,
+    size: u32,
 ) -> CliResult<QueryDrawing> {
     let grid = h.grid();
     let movement = *h.movement();
     let mut flat_cache = SearchCache::new();
     flat_cache.record_expansions(true);
-    let flat = AStar::new(grid)
-        .movement(movement)
-        .find_path(&mut flat_cache, start, goal)?;
+    let clearance = (size > 1).then(|| Clearance::new(grid.clone()));
+    let flat = match &clearance {
+        Some(c) => AStar::for_unit(c, size),
+        None => AStar::new(grid),
+    }
+    .movement(movement)
+    .find_path(&mut flat_cache, start, goal)?;
     let flat_expanded: Vec<Point> = flat_cache.expansions().iter().map(|e| e.cell).collect();
 
     let mut cache = QueryCache::new();
     cache.record_expansions(true);
     let (mut hpa_path, mut waypoints, mut method, mut hpa_cost) =
         (Vec::new(), Vec::new(), Method::Unreachable, None);
-    if let Some(mut plan) = h.plan(&mut cache, start, goal)? {
+    let options = QueryOptions::new().unit_size(size);
+    if let Some(mut plan) = h.plan_with(&mut cache, start, goal, &options)? {
         waypoints = plan.waypoints().to_vec();
         while let Some(piece) = plan.next_segment(h, &mut cache) {
             hpa_path.extend_from_slice(piece);
@@ -469,8 +482,9 @@ fn run_query(
             cells: hpa_path.clone(),
             cost,
         };
-        p.validate(grid, &movement)
-            .map_err(|e| format!("the hierarchy's path is invalid: {e}"))?;
+        crate::unit::Footprint::new(grid, size)
+            .validate(grid, &movement, &p)
+            .map_err(|e| format!("the hierarchy's path: {e}"))?;
     }
     let steps = |c: tierpath::Cost| movement.cost_in_steps(c);
     Ok(QueryDrawing {

@@ -1,11 +1,12 @@
 //! A scenario file and its map, as `solve` and `bench` meet them: finding the
 //! map a scenario names in other people's layouts, checking the map fits, and
-//! the one rule for queries whose start or goal is blocked.
+//! the one rule for checking a path (for the unit's size).
 
 use crate::CliResult;
+use crate::unit::Footprint;
 use std::path::{Component, Path, PathBuf};
 use tierpath::io::{Scenario, ScenarioQuery};
-use tierpath::{Grid, Movement, Point};
+use tierpath::{Grid, Movement};
 
 /// Longest text of a file's field quoted in a message; longer ones are cut.
 const MAX_QUOTED: usize = 60;
@@ -17,12 +18,6 @@ pub fn shorten(text: &str) -> String {
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
         None => text.to_string(),
     }
-}
-
-/// Whether a query's start or goal is a blocked cell (both are on the map:
-/// [`check_fits`] has run).
-pub fn has_blocked_endpoint(grid: &Grid, start: Point, goal: Point) -> bool {
-    !grid.is_passable(start) || !grid.is_passable(goal)
 }
 
 /// Checks every query of `scenario` fits `grid`, read from `map`: the size
@@ -86,16 +81,16 @@ pub fn other_map_warning(scenario: &Scenario, map: &Path) -> Option<String> {
     ))
 }
 
-/// Why a planner's path does not answer its query (an illegal move, a
-/// wrong stated cost, other endpoints), if it does not.
+/// Why a planner's path does not answer its query (a move illegal for
+/// `unit`, a wrong stated cost, other endpoints), if it does not.
 pub fn check_path(
     grid: &Grid,
     movement: &Movement,
+    unit: &Footprint,
     q: &ScenarioQuery,
     path: &tierpath::Path,
 ) -> Result<(), String> {
-    path.validate(grid, movement)
-        .map_err(|e| format!("invalid path: {e}"))?;
+    unit.validate(grid, movement, path)?;
     if path.start() != Some(q.start) || path.goal() != Some(q.goal) {
         return Err(format!(
             "path runs {:?} -> {:?}, query asks {} -> {}",

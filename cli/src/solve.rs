@@ -6,13 +6,20 @@
 //! times. `--compare` also runs flat A* on the same queries in the same run
 //! and reports the ratio of the median query times: how the hierarchy's speed
 //! goals are measured.
+//!
+//! `--size K` runs the queries for a `K x K` unit (anchored at its top-left
+//! cell): queries whose start or goal it does not fit on are skipped and
+//! counted, every path is checked against the footprint rule, and the
+//! scenario's single-cell optimum is only a lower bound (a path below it is
+//! wrong); `--compare` then compares with exact A* for the size.
 
 mod summary;
 
 use super::CliResult;
 use super::optimum::Printed;
-use super::scenario::{check_fits, check_path, has_blocked_endpoint, other_map_warning};
-use super::solver::{Algo, HpaOptions, Levels, SolveResult, Solver};
+use super::scenario::{check_fits, check_path, other_map_warning};
+use super::solver::{Algo, Levels, PlannerOptions, SolveResult, Solver};
+use super::unit::Footprint;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::fs::File;
@@ -62,12 +69,13 @@ pub struct Args {
     #[arg(long)]
     pub compare: bool,
     /// Plan for a unit SIZE x SIZE cells, anchored at its top-left cell: with
-    /// `--algo hpa` the sized hierarchy (built for sizes 1 to SIZE), with
-    /// `--algo astar` exact A* for that size. Queries whose start or goal the
+    /// `--algo hpa` the hierarchy built for sizes 1 to SIZE (or a loaded one
+    /// preprocessed with `--max-size` at least SIZE), with `--algo astar` or
+    /// `dijkstra` exact search for that size. Queries whose start or goal the
     /// unit does not fit on are skipped; `--compare` compares with exact A*
     /// for the size.
-    #[arg(long, value_name = "SIZE")]
-    pub size: Option<u32>,
+    #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
+    pub size: u32,
     /// Fail on queries whose start or goal is a blocked cell (by default they
     /// are skipped and counted).
     #[arg(long)]
@@ -93,7 +101,8 @@ struct Tally {
     /// Paths shorter than the scenario's optimum allows (see
     /// [`crate::optimum`]).
     shorter: usize,
-    /// Selected queries skipped for a blocked start or goal.
+    /// Selected queries skipped for a blocked start or goal (one the unit
+    /// does not fit on, for a larger unit).
     blocked: usize,
     /// Queries judged against exact A* (their optimum printed coarsely).
     judged_exact: usize,
@@ -157,9 +166,6 @@ pub fn run(args: Args) -> CliResult {
 
 /// Runs `tierpath solve`, printing the summary to `out`.
 fn run_to(args: Args, out: &mut impl Write) -> CliResult {
-    if let Some(size) = args.size {
-        return super::sized::solve(&args, size, out);
-    }
     if args.algo != Algo::Hpa && (args.hierarchy.is_some() || args.cluster_size.is_some()) {
         return Err("--hierarchy and --cluster-size apply only to --algo hpa".into());
     }
@@ -190,9 +196,10 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
         .into());
     }
     let movement = Movement::default();
-    let options = HpaOptions {
+    let options = PlannerOptions {
         hierarchy: args.hierarchy.clone(),
         cluster_size: args.cluster_size,
+        size: args.size,
     };
     let setup_start = Instant::now();
     let mut solver = args.algo.build_with(&grid, movement, &options)?;
@@ -205,9 +212,10 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
             let mut w = BufWriter::new(file);
             writeln!(
                 w,
-                "# tierpath solve paths: map {} scenario {} algo {name}",
+                "# tierpath solve paths: map {} scenario {} algo {name} size {}",
                 args.map.display(),
                 args.scen.display(),
+                args.size
             )?;
             writeln!(
                 w,
@@ -235,20 +243,16 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
     // judge by (built on first need; not when the planner is A* itself).
     let mut exact: Option<Box<dyn Solver + '_>> = None;
     let mut answers: Vec<Answer> = Vec::with_capacity(selected.len());
-    let blocked_count = selected
-        .iter()
-        .filter(|q| has_blocked_endpoint(&grid, q.start, q.goal))
-        .count();
+    let unit = Footprint::new(&grid, args.size);
+    let misfit = |q: &ScenarioQuery| unit.misfit(&grid, q.start, q.goal);
+    let blocked_count = selected.iter().filter(|q| misfit(q)).count();
     if let Some((_, w)) = paths_out.as_mut() {
-        for q in selected
-            .iter()
-            .filter(|q| has_blocked_endpoint(&grid, q.start, q.goal))
-        {
+        for q in selected.iter().filter(|q| misfit(q)) {
             let index = index_of.get(&q.line).copied().unwrap_or(0);
-            writeln!(w, "# {index} skipped: start or goal is a blocked cell")?;
+            writeln!(w, "# {index} skipped: {}", unit.misfit_reason())?;
         }
     }
-    selected.retain(|q| !has_blocked_endpoint(&grid, q.start, q.goal));
+    selected.retain(|q| !misfit(q));
     tally.blocked = blocked_count;
     for q in &selected {
         let index = index_of.get(&q.line).copied().unwrap_or(0);
@@ -283,7 +287,8 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
                 if let Some(l) = &levels {
                     tally.levels.get_or_insert_with(LevelTally::default).add(l);
                 }
-                if path.is_some() == unsolvable {
+                // A larger unit may find no path where one cell does.
+                if path.is_some() == unsolvable && (unsolvable || args.size == 1) {
                     tally.reachability_mismatch += 1;
                     if tally.reachability_mismatch <= MAX_REPORTED {
                         let found = if unsolvable { "a path" } else { "no path" };
@@ -305,7 +310,7 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
                     }
                     Some(path) => {
                         tally.solved += 1;
-                        if let Err(problem) = check_path(&grid, &movement, q, &path) {
+                        if let Err(problem) = check_path(&grid, &movement, &unit, q, &path) {
                             tally.invalid += 1;
                             if tally.invalid <= MAX_REPORTED {
                                 progress.suspend(|| {
@@ -317,21 +322,27 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
                             }
                         }
                         let cost = movement.cost_in_steps(path.cost);
-                        let reference =
-                            if printed.is_coarse(q.line, q.optimal) && args.algo != Algo::Astar {
-                                if exact.is_none() {
-                                    exact = Some(Algo::Astar.build(&grid, movement)?);
-                                }
-                                let solver = exact.as_mut().expect("built above");
-                                tally.judged_exact += 1;
-                                solver
-                                    .solve(q.start, q.goal)?
-                                    .path
-                                    .map(|p| movement.cost_in_steps(p.cost))
-                            } else {
-                                None
-                            };
-                        score(&mut tally, &printed, q, cost, reference);
+                        let reference = if printed.is_coarse(q.line, q.optimal)
+                            && args.algo != Algo::Astar
+                            && args.size == 1
+                        {
+                            if exact.is_none() {
+                                exact = Some(Algo::Astar.build(&grid, movement)?);
+                            }
+                            let solver = exact.as_mut().expect("built above");
+                            tally.judged_exact += 1;
+                            solver
+                                .solve(q.start, q.goal)?
+                                .path
+                                .map(|p| movement.cost_in_steps(p.cost))
+                        } else {
+                            None
+                        };
+                        if args.size == 1 {
+                            score(&mut tally, &printed, q, cost, reference);
+                        } else if printed.is_below(q.line, cost, q.optimal) {
+                            tally.shorter += 1;
+                        }
                         if let Some((_, w)) = paths_out.as_mut() {
                             write_path(w, index, cost, &path)?;
                         }
@@ -341,7 +352,11 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
         }
     }
     let comparison = if args.compare {
-        let mut flat = Algo::Astar.build(&grid, movement)?;
+        let exact = PlannerOptions {
+            size: args.size,
+            ..PlannerOptions::default()
+        };
+        let mut flat = Algo::Astar.build_with(&grid, movement, &exact)?;
         Some(compare(flat.as_mut(), &selected, &answers, &progress))
     } else {
         None
@@ -365,13 +380,23 @@ fn run_to(args: Args, out: &mut impl Write) -> CliResult {
         algo: &name,
         setup,
         hierarchy: solver.hierarchy(),
+        unit: &unit,
         tally: &tally,
         comparison: comparison.as_ref(),
     };
     summary.print(out)?;
     out.flush()?;
     if tally.invalid > 0 {
-        return Err(format!("{} of {} paths are invalid", tally.invalid, tally.solved).into());
+        return Err(format!(
+            "{} of {} paths are invalid{}",
+            tally.invalid,
+            tally.solved,
+            match args.size {
+                1 => String::new(),
+                k => format!(" for a {k}x{k} unit"),
+            }
+        )
+        .into());
     }
     if args.strict && tally.blocked > 0 {
         return Err(format!(

@@ -5,12 +5,17 @@
 //! a [`QueryCache`] for the hierarchy) and whatever it precomputed. To add one:
 //! implement [`Solver`], add a variant to [`Algo`], and build it in
 //! [`Algo::build_with`]; `solve` and `demo` need no other change.
+//!
+//! Every planner but jump point search plans for a unit of any size
+//! ([`PlannerOptions::size`]): the flat ones with `AStar::for_unit`, the
+//! hierarchy with a query option (its hierarchy built or loaded for that
+//! size).
 
 use std::path::PathBuf;
 
 use tierpath::{
-    AStar, Grid, Heuristic, Hierarchy, HierarchyBuilder, Jps, JpsCache, LoadError, Method,
-    Movement, Path, Point, QueryCache, QueryError, SearchCache,
+    AStar, Clearance, Grid, Heuristic, Hierarchy, HierarchyBuilder, Jps, JpsCache, LoadError,
+    Method, Movement, Path, Point, QueryCache, QueryError, QueryOptions, SearchCache,
 };
 
 /// One query's answer.
@@ -66,13 +71,27 @@ pub enum Algo {
     Hpa,
 }
 
-/// Where the hierarchical planner gets its hierarchy.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HpaOptions {
+/// The unit a planner serves, and where the hierarchical planner gets its
+/// hierarchy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannerOptions {
     /// Load this saved hierarchy (`tierpath preprocess`) instead of building.
     pub hierarchy: Option<PathBuf>,
     /// Build with this cluster side instead of the default.
     pub cluster_size: Option<u32>,
+    /// The unit's size (1 to 255): a built hierarchy serves sizes 1 to this,
+    /// a loaded one must.
+    pub size: u32,
+}
+
+impl Default for PlannerOptions {
+    fn default() -> Self {
+        PlannerOptions {
+            hierarchy: None,
+            cluster_size: None,
+            size: 1,
+        }
+    }
 }
 
 impl Algo {
@@ -83,18 +102,44 @@ impl Algo {
         grid: &'g Grid,
         movement: Movement,
     ) -> super::CliResult<Box<dyn Solver + 'g>> {
-        self.build_with(grid, movement, &HpaOptions::default())
+        self.build_with(grid, movement, &PlannerOptions::default())
     }
 
-    /// Builds the planner for `grid`; the `hpa` options apply to
-    /// [`Algo::Hpa`] only.
+    /// Builds the planner for `grid` and a unit of `options.size`; the
+    /// hierarchy options apply to [`Algo::Hpa`] only.
     pub fn build_with<'g>(
         self,
         grid: &'g Grid,
         movement: Movement,
-        hpa: &HpaOptions,
+        options: &PlannerOptions,
     ) -> super::CliResult<Box<dyn Solver + 'g>> {
         movement.validate()?;
+        let size = options.size;
+        if size > 1 && self != Algo::Hpa {
+            if self == Algo::Jps {
+                return Err(format!(
+                    "--algo jps plans for single cells only; for a {size}x{size} unit use \
+                     --algo astar, dijkstra or hpa"
+                )
+                .into());
+            }
+            return Ok(Box::new(Sized {
+                name: if self == Algo::Astar {
+                    "astar"
+                } else {
+                    "dijkstra"
+                },
+                clearance: Clearance::new(grid.clone()),
+                size,
+                movement,
+                heuristic: if self == Algo::Astar {
+                    Heuristic::Auto
+                } else {
+                    Heuristic::Zero
+                },
+                cache: SearchCache::new(),
+            }));
+        }
         Ok(match self {
             Algo::Astar => Box::new(Flat {
                 name: "astar",
@@ -115,19 +160,21 @@ impl Algo {
                 engine: FlatEngine::Jps(Jps::with_movement(grid, movement)?, JpsCache::new()),
             }),
             Algo::Hpa => Box::new(Hpa {
-                hierarchy: hierarchy_for(grid, movement, hpa)?,
+                hierarchy: hierarchy_for(grid, movement, options)?,
                 cache: QueryCache::new(),
+                options: QueryOptions::new().unit_size(size),
             }),
         })
     }
 }
 
 /// Loads the hierarchy named in `options` (checking it belongs to `grid` and
-/// `movement`), or builds one.
+/// `movement` and serves the unit's size), or builds one for sizes 1 to the
+/// unit's.
 pub fn hierarchy_for(
     grid: &Grid,
     movement: Movement,
-    options: &HpaOptions,
+    options: &PlannerOptions,
 ) -> super::CliResult<Hierarchy> {
     if let Some(file) = &options.hierarchy {
         let h = Hierarchy::load_file(grid.clone(), file).map_err(|e| {
@@ -150,9 +197,12 @@ pub fn hierarchy_for(
             )
             .into());
         }
+        crate::unit::check_hierarchy(&h, options.size, file)?;
         return Ok(h);
     }
-    let mut builder = HierarchyBuilder::new().movement(movement);
+    let mut builder = HierarchyBuilder::new()
+        .movement(movement)
+        .max_unit_size(options.size);
     if let Some(size) = options.cluster_size {
         builder = builder.cluster_size(size);
     }
@@ -190,11 +240,41 @@ impl Solver for Flat<'_> {
     }
 }
 
-/// The two-tier planner: a [`Hierarchy`] (owning a copy of the grid) and one
-/// reused [`QueryCache`].
+/// Exact flat search for a unit larger than one cell: A* (or Dijkstra)
+/// on the map's clearance.
+struct Sized {
+    name: &'static str,
+    clearance: Clearance,
+    size: u32,
+    movement: Movement,
+    heuristic: Heuristic,
+    cache: SearchCache,
+}
+
+impl Solver for Sized {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
+        let out = AStar::for_unit(&self.clearance, self.size)
+            .movement(self.movement)
+            .heuristic(self.heuristic)
+            .find_path(&mut self.cache, start, goal)?;
+        Ok(SolveResult {
+            path: out.path,
+            expanded: out.stats.expanded,
+            levels: None,
+        })
+    }
+}
+
+/// The two-tier planner: a [`Hierarchy`] (owning a copy of the grid), one
+/// reused [`QueryCache`] and the unit's query options.
 struct Hpa {
     hierarchy: Hierarchy,
     cache: QueryCache,
+    options: QueryOptions,
 }
 
 impl Solver for Hpa {
@@ -203,7 +283,9 @@ impl Solver for Hpa {
     }
 
     fn solve(&mut self, start: Point, goal: Point) -> Result<SolveResult, QueryError> {
-        let out = self.hierarchy.find_path(&mut self.cache, start, goal)?;
+        let out = self
+            .hierarchy
+            .find_path_with(&mut self.cache, start, goal, &self.options)?;
         let s = out.stats;
         Ok(SolveResult {
             path: out.path,
@@ -264,9 +346,10 @@ mod tests {
     fn hpa_reports_levels_and_checks_its_hierarchy() {
         let grid = Grid::from_fn(64, 64, |p| !(p.x == 32 && p.y < 60)).unwrap();
         let (s, g) = (Point::new(2, 2), Point::new(60, 2));
-        let options = HpaOptions {
+        let options = PlannerOptions {
             hierarchy: None,
             cluster_size: Some(8),
+            ..PlannerOptions::default()
         };
         let mut hpa = Algo::Hpa
             .build_with(&grid, Movement::default(), &options)
@@ -297,9 +380,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("h.tph");
         hpa.hierarchy().unwrap().save_file(&file).unwrap();
-        let loaded = HpaOptions {
+        let loaded = PlannerOptions {
             hierarchy: Some(file.clone()),
             cluster_size: None,
+            ..PlannerOptions::default()
         };
         let mut again = Algo::Hpa
             .build_with(&grid, Movement::default(), &loaded)
@@ -311,9 +395,10 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("movement"), "{err}");
-        let missing = HpaOptions {
+        let missing = PlannerOptions {
             hierarchy: Some(dir.join("nope.tph")),
             cluster_size: None,
+            ..PlannerOptions::default()
         };
         let err = Algo::Hpa
             .build_with(&grid, Movement::default(), &missing)

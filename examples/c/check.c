@@ -70,6 +70,31 @@ static int legal(const TierpathHierarchy *h, const TierpathPoint *cells, size_t 
     return 1;
 }
 
+/* Whether a k x k unit fits with its top-left cell at (x, y). */
+static int fits(const TierpathHierarchy *h, uint32_t x, uint32_t y, uint32_t k) {
+    for (uint32_t dy = 0; dy < k; dy++)
+        for (uint32_t dx = 0; dx < k; dx++)
+            if (!passable(h, x + dx, y + dy)) return 0;
+    return 1;
+}
+
+/* The footprint rule (no corner cutting): the unit fits on every cell, and
+ * a diagonal move also fits beside both of its corners. */
+static int legal_for(const TierpathHierarchy *h, const TierpathPoint *cells, size_t n,
+                     uint32_t k) {
+    for (size_t i = 0; i < n; i++) {
+        if (!fits(h, cells[i].x, cells[i].y, k)) return 0;
+        if (i == 0) continue;
+        long dx = (long)cells[i].x - (long)cells[i - 1].x;
+        long dy = (long)cells[i].y - (long)cells[i - 1].y;
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return 0;
+        if (dx != 0 && dy != 0 &&
+            (!fits(h, cells[i].x, cells[i - 1].y, k) || !fits(h, cells[i - 1].x, cells[i].y, k)))
+            return 0;
+    }
+    return 1;
+}
+
 static void print_path(TierpathPoint s, TierpathPoint g, const TierpathPathInfo *info,
                        const TierpathPoint *cells) {
     printf("path %u %u %u %u %llu %llu", s.x, s.y, g.x, g.y,
@@ -267,6 +292,45 @@ int main(int argc, char **argv) {
     MUST(tierpath_path_info(pp, &pinfo));
     CHECK(pinfo.cost == costs[0] && !pinfo.partial, "partial on a reachable goal is find_path");
     MUST(tierpath_path_free(pp));
+
+    /* A 2x2 unit on a hierarchy built for sizes 1 and 2: its path obeys the
+     * footprint rule (printed as "sized 2 ..." for the Rust test); size 3 is
+     * refused. */
+    TierpathBuildSettings settings;
+    MUST(tierpath_build_settings_default(&settings));
+    settings.max_unit_size = 2;
+    TierpathHierarchy *h2 = NULL;
+    MUST(tierpath_hierarchy_build(map, &settings, &h2));
+    TierpathQueryOptions two;
+    MUST(tierpath_query_options_default(&two));
+    two.unit_size = 2;
+    int sized = 0;
+    for (int tries = 0; tries < 200 && !sized; tries++) {
+        TierpathPoint s2 = random_cell(h2), g2 = random_cell(h2);
+        if (!fits(h2, s2.x, s2.y, 2) || !fits(h2, g2.x, g2.y, 2)) continue;
+        TierpathPath *sp = NULL;
+        MUST(tierpath_find_path_handle(h2, cache, s2, g2, &two, &sp));
+        TierpathPathInfo sinfo;
+        MUST(tierpath_path_info(sp, &sinfo));
+        if (sinfo.found && sinfo.cells > 20) {
+            TierpathPoint *sc = malloc(sizeof *sc * (size_t)sinfo.cells);
+            size_t n = 0;
+            MUST(tierpath_path_cells(sp, sc, (size_t)sinfo.cells, &n));
+            CHECK(legal_for(h2, sc, n, 2), "the 2x2 unit's path obeys the footprint rule");
+            printf("sized 2 ");
+            print_path(s2, g2, &sinfo, sc);
+            free(sc);
+            sized = 1;
+        }
+        MUST(tierpath_path_free(sp));
+    }
+    CHECK(sized, "a 2x2 unit found a long path");
+    TierpathQueryOptions three = two;
+    three.unit_size = 3;
+    TierpathPathInfo bad;
+    EXPECT(tierpath_find_path(h2, cache, starts[0], goals[0], &three, NULL, 0, &bad),
+           TIERPATH_STATUS_INVALID_ARGUMENT);
+    MUST(tierpath_hierarchy_free(h2));
 
     /* An edit on a path: the report says it is touched; the new path avoids it. */
     TierpathPathInfo before;

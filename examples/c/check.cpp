@@ -72,6 +72,47 @@ int main(int argc, char **argv) {
         for (std::size_t i = 0; i < ids.size(); i++)
             expect(queue.take(h, ids[i]).cost() == costs[i], "queue answers as find_path");
 
+        // A 3x3 unit, through the queue with partial paths on, on a hierarchy
+        // for sizes 1 to 3: the footprint rule holds ("sized 3 ..." lines for
+        // the Rust test, which compares the cost); size 4 is refused.
+        auto settings = tierpath::build_settings(3);
+        auto h3 = tierpath::Hierarchy::build(map, &settings);
+        auto fits = [&](std::uint32_t x, std::uint32_t y) {
+            for (std::uint32_t dy = 0; dy < 3; dy++)
+                for (std::uint32_t dx = 0; dx < 3; dx++)
+                    if (!h3.passable({x + dx, y + dy})) return false;
+            return true;
+        };
+        auto three = tierpath::query_options(3, true);
+        int sized = 0;
+        for (int tries = 0; tries < 200 && sized == 0; tries++) {
+            TierpathPoint s = cell(), g = cell();
+            if (!fits(s.x, s.y) || !fits(g.x, g.y)) continue;
+            tierpath::Queue q3;
+            auto id = q3.push(h3, s, g, &three);
+            while (q3.pending() > 0) q3.update(h3, 200);
+            auto path = q3.take(h3, id);
+            if (!path.found() || path.partial() || path.cells.size() < 20) continue;
+            bool legal = true;
+            for (std::size_t i = 0; i < path.cells.size(); i++) {
+                auto c = path.cells[i];
+                legal = legal && fits(c.x, c.y);
+                if (i == 0) continue;
+                auto p = path.cells[i - 1];
+                if (c.x != p.x && c.y != p.y) legal = legal && fits(c.x, p.y) && fits(p.x, c.y);
+            }
+            expect(legal, "the 3x3 unit's path obeys the footprint rule");
+            std::printf("sized 3 path %u %u %u %u %llu %zu", s.x, s.y, g.x, g.y,
+                        (unsigned long long)path.cost(), path.cells.size());
+            for (auto c : path.cells) std::printf(" %u %u", c.x, c.y);
+            std::printf("\n");
+            sized++;
+        }
+        expect(sized == 1, "a 3x3 unit found a long path");
+        auto four = tierpath::query_options(4);
+        expect_status([&] { h3.find_path(cache, cell(), cell(), &four); },
+                      TIERPATH_STATUS_INVALID_ARGUMENT, "a unit size above the hierarchy's");
+
         // Bad input.
         expect_status([] { tierpath::Map::load("/nonexistent/nowhere.map"); }, TIERPATH_STATUS_IO,
                       "missing map file");

@@ -26,7 +26,8 @@ pub enum TierpathStatus {
     InvalidArgument = 3,
     /// A point off the map.
     OffMap = 4,
-    /// A query endpoint on a blocked cell.
+    /// A query endpoint on a blocked cell, or where the query's unit does
+    /// not fit (a cell too narrow for its size).
     Blocked = 5,
     /// The caller's buffer is too small; the required size was written.
     BufferTooSmall = 6,
@@ -78,7 +79,7 @@ impl From<QueryError> for Fail {
     fn from(e: QueryError) -> Fail {
         let status = match e {
             QueryError::OffMap { .. } => TierpathStatus::OffMap,
-            QueryError::Blocked { .. } => TierpathStatus::Blocked,
+            QueryError::Blocked { .. } | QueryError::DoesNotFit { .. } => TierpathStatus::Blocked,
             QueryError::Unsupported(_) => TierpathStatus::WrongHierarchy,
             _ => TierpathStatus::InvalidArgument,
         };

@@ -23,6 +23,9 @@ pub struct TierpathBuildSettings {
     /// Non-zero: keep the cell paths behind winding abstract edges (faster
     /// queries, more memory; default 1).
     pub keep_paths: u8,
+    /// The largest unit size the hierarchy serves: queries for `k x k`
+    /// units, `k` from 1 to this (1 to 255; 0 is taken as 1; default 1).
+    pub max_unit_size: u32,
 }
 
 /// A preprocessed map (opaque): the map, its islands, dead ends, cluster
@@ -105,6 +108,7 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
                 cluster_size: d.cluster_size,
                 landmarks: d.landmarks,
                 keep_paths: u8::from(d.keep_paths),
+                max_unit_size: d.max_unit_size,
             },
             "settings",
         )
@@ -128,7 +132,8 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
             builder = builder
                 .cluster_size(s.cluster_size)
                 .landmarks(s.landmarks)
-                .keep_paths(s.keep_paths != 0);
+                .keep_paths(s.keep_paths != 0)
+                .max_unit_size(s.max_unit_size.max(1));
         }
         publish_hierarchy(builder.build(map.grid.clone())?, out)
     })

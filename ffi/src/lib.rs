@@ -28,8 +28,10 @@
 //!   handle while another thread is using it.
 //!
 //! Every query funnels through one internal function taking a request
-//! (endpoints and [`TierpathQueryOptions`]), so options added later (a unit
-//! size) have one place to go.
+//! (endpoints and [`TierpathQueryOptions`]: a unit size, partial paths), so
+//! an option added later has one place to go. A unit of size `k` is a
+//! `k x k` square named by its top-left cell; a hierarchy serves sizes 1 to
+//! the `max_unit_size` it was built with.
 #![deny(missing_docs)]
 // Each exported function checks its pointers before use and says so in its
 // docs; the `# Safety` sections would repeat the rules above.

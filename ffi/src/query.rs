@@ -1,6 +1,7 @@
 //! Queries: the path into a caller buffer or a path handle, partial paths,
 //! nearest of many targets.
 
+use std::ptr::null;
 use std::sync::Mutex;
 
 use tierpath::{
@@ -8,20 +9,27 @@ use tierpath::{
 };
 
 use crate::handle::{
-    Handle, Kind, Res, TierpathStatus, clear_out, copy_out, fail, get, guard, lock, publish, put,
+    Handle, Kind, TierpathStatus, clear_out, copy_out, fail, get, guard, lock, publish, put,
     put_opt, release, required_out, slice,
 };
 use crate::hierarchy::TierpathHierarchy;
 use crate::map::TierpathPoint;
 
-/// How a query is answered; start from `tierpath_query_options_default`.
-/// (Options added later are appended here.)
+/// How a query is answered; start from `tierpath_query_options_default`
+/// (a zeroed struct is the defaults too). (Options added later are appended
+/// here.)
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TierpathQueryOptions {
     /// Non-zero: when the goal is unreachable, answer with a partial path to
     /// the reachable cell closest to it (flagged `partial`) instead of none.
     pub partial: u8,
+    /// The unit's size: a `unit_size x unit_size` square named by its
+    /// top-left cell (the path's cells), whose every move keeps the square
+    /// on free cells. 0 or 1: one cell. Above the hierarchy's
+    /// `max_unit_size`: `TIERPATH_STATUS_INVALID_ARGUMENT`; an endpoint where
+    /// the unit does not fit: `TIERPATH_STATUS_BLOCKED`.
+    pub unit_size: u32,
 }
 
 /// How a query was answered.
@@ -144,7 +152,9 @@ impl Request {
 
     /// The library options this request maps to.
     pub(crate) fn library_options(&self) -> QueryOptions {
-        QueryOptions::new().partial(self.options.partial != 0)
+        QueryOptions::new()
+            .partial(self.options.partial != 0)
+            .unit_size(self.options.unit_size.max(1))
     }
 
     /// Answers the request on `h` with `cache`.
@@ -177,22 +187,29 @@ pub unsafe extern "C" fn tierpath_cache_free(cache: *mut TierpathCache) -> Tierp
     unsafe { release(cache) }
 }
 
-/// Writes the default query options (a full path or none).
+/// Writes the default query options (a full path or none, for one cell).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_query_options_default(
     options: *mut TierpathQueryOptions,
 ) -> TierpathStatus {
-    guard(|| unsafe { put(options, TierpathQueryOptions::default(), "options") })
+    let defaults = TierpathQueryOptions {
+        partial: 0,
+        unit_size: 1,
+    };
+    guard(|| unsafe { put(options, defaults, "options") })
 }
 
 /// Finds a path from `start` to `goal` and copies its cells into `cells`
 /// (room for `capacity` points). `options` may be null (defaults). `info`
 /// (required) receives what was found, including `info->cells`, the size
-/// the path needs. An unreachable goal is success with `info->found == 0`.
+/// the path needs (its cells are the unit's top-left cells). An unreachable
+/// goal is success with `info->found == 0`.
 /// When the path does not fit, nothing is copied and the call returns
 /// `TIERPATH_STATUS_BUFFER_TOO_SMALL` (then call again with a larger buffer, or use
 /// `tierpath_find_path_handle`). Errors: `TIERPATH_STATUS_OFF_MAP`,
-/// `TIERPATH_STATUS_BLOCKED` (an endpoint on a wall), `TIERPATH_STATUS_BUSY`.
+/// `TIERPATH_STATUS_BLOCKED` (an endpoint on a wall, or where the unit does
+/// not fit), `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy
+/// does not serve), `TIERPATH_STATUS_BUSY`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_find_path(
     hierarchy: *const TierpathHierarchy,
@@ -288,10 +305,8 @@ pub unsafe extern "C" fn tierpath_path_free(path: *mut TierpathPath) -> Tierpath
 }
 
 /// Finds, among `count` targets, the one nearest to `start` by path cost
-/// (the choice is exact), and a path to it. Writes the target's index to
-/// `index` (-1 when none is reachable) and, when `out` is not null, a path
-/// handle (no cells when none is reachable). Errors: `TIERPATH_STATUS_OFF_MAP`,
-/// `TIERPATH_STATUS_BLOCKED` (the start or a target), `TIERPATH_STATUS_BUSY`.
+/// (the choice is exact), and a path to it, for one cell:
+/// `tierpath_nearest_with` with null options.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_nearest(
     hierarchy: *const TierpathHierarchy,
@@ -302,7 +317,32 @@ pub unsafe extern "C" fn tierpath_nearest(
     index: *mut i64,
     out: *mut *mut TierpathPath,
 ) -> TierpathStatus {
+    unsafe { tierpath_nearest_with(hierarchy, cache, start, targets, count, null(), index, out) }
+}
+
+/// Finds, among `count` targets, the one nearest to `start` by path cost
+/// (the choice is exact), and a path to it, for the unit of `options` (may
+/// be null: one cell; its `partial` does not apply). Writes the target's
+/// index to `index` (-1 when none is reachable) and, when `out` is not
+/// null, a path handle (no cells when none is reachable). Errors:
+/// `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED` (the start or a
+/// target on a wall, or where the unit does not fit),
+/// `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy does not
+/// serve), `TIERPATH_STATUS_BUSY`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tierpath_nearest_with(
+    hierarchy: *const TierpathHierarchy,
+    cache: *const TierpathCache,
+    start: TierpathPoint,
+    targets: *const TierpathPoint,
+    count: usize,
+    options: *const TierpathQueryOptions,
+    index: *mut i64,
+    out: *mut *mut TierpathPath,
+) -> TierpathStatus {
     guard(|| unsafe {
+        let request = Request::new(start, start, options);
         clear_out(out);
         if index.is_null() {
             return fail(TierpathStatus::NullArgument, "the index pointer is null");
@@ -314,7 +354,12 @@ pub unsafe extern "C" fn tierpath_nearest(
         let held = get(hierarchy)?.read();
         let h = held.get();
         let mut cache = lock(&get(cache)?.cache, "cache")?;
-        let found = h.nearest(&mut cache, start.into(), &targets)?;
+        let found = h.nearest_with(
+            &mut cache,
+            request.start,
+            &targets,
+            &request.library_options(),
+        )?;
         let (at, path) = match found.nearest {
             Some(n) => (n.target as i64, Some(n.path)),
             None => (-1, None),
@@ -339,16 +384,4 @@ pub unsafe extern "C" fn tierpath_nearest(
         };
         publish(TierpathPath::new(h, &outcome), out)
     })
-}
-
-/// Answers through the one request path; for the sliced query and queue,
-/// which take the library's own entry points.
-pub(crate) fn check_request(r: &Request) -> Res {
-    if r.options.partial != 0 {
-        return fail(
-            TierpathStatus::InvalidArgument,
-            "partial paths are not served by sliced queries and queues yet: use tierpath_find_path",
-        );
-    }
-    Ok(())
 }

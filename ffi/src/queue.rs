@@ -11,7 +11,7 @@ use crate::handle::{
 };
 use crate::hierarchy::TierpathHierarchy;
 use crate::map::TierpathPoint;
-use crate::query::{Request, TierpathPath, TierpathQueryOptions, check_request};
+use crate::query::{Request, TierpathPath, TierpathQueryOptions};
 
 /// Where a sliced query stands.
 #[repr(C)]
@@ -52,9 +52,9 @@ pub unsafe extern "C" fn tierpath_sliced_new(out: *mut *mut TierpathSliced) -> T
 }
 
 /// Starts a query (abandoning one in progress). Expands nothing. `options`
-/// may be null; partial paths are not served here yet
-/// (`TIERPATH_STATUS_INVALID_ARGUMENT`). Errors: `TIERPATH_STATUS_OFF_MAP`,
-/// `TIERPATH_STATUS_BLOCKED`, `TIERPATH_STATUS_BUSY`.
+/// may be null (defaults); the answer is then exactly `tierpath_find_path`'s
+/// with the same options (a partial path is found whole in the first
+/// update, whatever its budget). Errors as `tierpath_find_path`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_sliced_start(
     sliced: *const TierpathSliced,
@@ -65,10 +65,14 @@ pub unsafe extern "C" fn tierpath_sliced_start(
 ) -> TierpathStatus {
     guard(|| unsafe {
         let request = Request::new(start, goal, options);
-        check_request(&request)?;
         let mut query = lock(&get(sliced)?.query, "sliced query")?;
         let held = get(hierarchy)?.read();
-        Ok(query.start(held.get(), request.start, request.goal)?)
+        Ok(query.start_with(
+            held.get(),
+            request.start,
+            request.goal,
+            &request.library_options(),
+        )?)
     })
 }
 
@@ -194,9 +198,12 @@ pub unsafe extern "C" fn tierpath_queue_new(out: *mut *mut TierpathQueue) -> Tie
 }
 
 /// Queues a request from `start` to `goal` and writes its id (never reused)
-/// to `id`. `options` may be null; partial paths are not served by queues
-/// yet. Errors: `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED`,
-/// `TIERPATH_STATUS_WRONG_HIERARCHY` (a queue serves one hierarchy), `TIERPATH_STATUS_BUSY`.
+/// to `id`. `options` may be null (defaults); the answer is then
+/// `tierpath_find_path`'s with the same options. Errors:
+/// `TIERPATH_STATUS_OFF_MAP`, `TIERPATH_STATUS_BLOCKED`,
+/// `TIERPATH_STATUS_INVALID_ARGUMENT` (a unit size the hierarchy does not
+/// serve), `TIERPATH_STATUS_WRONG_HIERARCHY` (a queue serves one
+/// hierarchy), `TIERPATH_STATUS_BUSY`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_queue_push(
     queue: *const TierpathQueue,
@@ -211,10 +218,14 @@ pub unsafe extern "C" fn tierpath_queue_push(
             return fail(TierpathStatus::NullArgument, "the id pointer is null");
         }
         let request = Request::new(start, goal, options);
-        check_request(&request)?;
         let mut queue = lock(&get(queue)?.queue, "queue")?;
         let held = get(hierarchy)?.read();
-        let got = queue.queue.push(held.get(), request.start, request.goal)?;
+        let got = queue.queue.push_with(
+            held.get(),
+            request.start,
+            request.goal,
+            &request.library_options(),
+        )?;
         queue.ids.insert(got.get(), got);
         put(id, got.get(), "id")
     })

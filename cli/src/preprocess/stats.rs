@@ -1,5 +1,6 @@
 //! The figures of a build as `preprocess` and `info` print them: table
-//! columns and rows of [`BuildStats`], their JSON, and a plain text table.
+//! columns and rows of [`BuildStats`], the per-unit-size table, their JSON,
+//! and a plain text table.
 
 use super::ms;
 use std::io::Write;
@@ -118,11 +119,38 @@ pub fn stats_json(s: &BuildStats) -> serde_json::Map<String, serde_json::Value> 
         "edges": s.intra_edges + s.inter_edges,
         "memory_bytes": s.memory_bytes,
         "bytes_per_cell": s.bytes_per_cell(),
+        "max_unit_size": s.per_size.len(),
+        "per_size": s.per_size.iter().map(|c| serde_json::json!({
+            "size": c.size,
+            "cells": c.cells,
+            "components": c.components,
+            "nodes": c.nodes,
+            "edges": c.edges,
+        })).collect::<Vec<_>>(),
     });
     match v {
         serde_json::Value::Object(m) => m,
         _ => unreachable!("json! of an object literal is an object"),
     }
+}
+
+/// For each unit size a hierarchy serves: the cells a unit of that size fits
+/// on, its components (islands), and the nodes and edges of the cluster
+/// graph its queries use.
+pub fn per_size_table(s: &BuildStats) -> Table {
+    let headers = ["unit size", "fits on cells", "components", "nodes", "edges"];
+    let mut table = Table::new(headers.map(String::from).to_vec());
+    let edges = s.intra_edges + s.inter_edges;
+    for c in &s.per_size {
+        table.row(vec![
+            format!("{0}x{0}", c.size),
+            c.cells.to_string(),
+            c.components.to_string(),
+            format!("{} of {}", c.nodes, s.nodes),
+            format!("{} of {edges}", c.edges),
+        ]);
+    }
+    table
 }
 
 /// A plain text table: the first column left-aligned, the others right-aligned.

@@ -2,6 +2,7 @@
 //! optimality, expansions and the `--compare` figures.
 
 use super::{Args, Comparison, Tally};
+use crate::unit::Footprint;
 use std::io::Write;
 use std::time::Duration;
 use tierpath::{Grid, Hierarchy};
@@ -61,6 +62,7 @@ pub(super) struct Summary<'a> {
     pub(super) algo: &'a str,
     pub(super) setup: Duration,
     pub(super) hierarchy: Option<&'a Hierarchy>,
+    pub(super) unit: &'a Footprint,
     pub(super) tally: &'a Tally,
     pub(super) comparison: Option<&'a Comparison>,
 }
@@ -86,13 +88,18 @@ impl Summary<'_> {
         let mean_expanded = per_query(t.expanded);
         let setup_ms = round3(self.setup.as_secs_f64() * 1e3);
 
+        let size = self.unit.size();
         writeln!(
             out,
-            "map         {} ({}x{}, {} passable cells)",
+            "map         {} ({}x{}, {} passable cells{})",
             self.args.map.display(),
             self.grid.width(),
             self.grid.height(),
-            self.grid.passable_count()
+            self.grid.passable_count(),
+            match size {
+                1 => String::new(),
+                k => format!(", {} fit a {k}x{k} unit", self.unit.cells(self.grid)),
+            }
         )?;
         writeln!(
             out,
@@ -123,8 +130,9 @@ impl Summary<'_> {
             let s = h.stats();
             writeln!(
                 out,
-                "hierarchy   cluster {}, {} clusters, {} nodes, {} edges ({} intra + {} inter), \
-                 {}; {} bytes ({:.2} bytes/cell)",
+                "hierarchy   sizes 1..={}, cluster {}, {} clusters, {} nodes, {} edges ({} intra \
+                 + {} inter), {}; {} bytes ({:.2} bytes/cell)",
+                h.max_unit_size(),
                 h.settings().cluster_size,
                 s.clusters,
                 s.nodes,
@@ -146,8 +154,9 @@ impl Summary<'_> {
             t.invalid,
             if t.blocked > 0 {
                 format!(
-                    "; {} skipped (start or goal blocked{})",
+                    "; {} skipped ({}{})",
                     t.blocked,
+                    self.unit.misfit_reason(),
                     if self.args.strict {
                         ": an error with --strict"
                     } else {
@@ -173,23 +182,31 @@ impl Summary<'_> {
             opt(p95, 2),
             total_ms
         )?;
-        writeln!(
-            out,
-            "optimality  cost/optimal mean {}, p95 {}, max {}; {} not optimal{}",
-            opt(mean_ratio, 6),
-            opt(p95_ratio, 6),
-            opt(max_ratio, 6),
-            t.not_optimal,
-            if t.judged_exact > 0 {
-                format!(
-                    " ({} judged against exact A*: their optimum is printed too coarsely to \
+        if size > 1 {
+            writeln!(
+                out,
+                "optimality  the scenario's optima are for single cells: each path is checked \
+                 not to be shorter; --compare measures cost against exact A* for the size"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "optimality  cost/optimal mean {}, p95 {}, max {}; {} not optimal{}",
+                opt(mean_ratio, 6),
+                opt(p95_ratio, 6),
+                opt(max_ratio, 6),
+                t.not_optimal,
+                if t.judged_exact > 0 {
+                    format!(
+                        " ({} judged against exact A*: their optimum is printed too coarsely to \
                      tell)",
-                    t.judged_exact
-                )
-            } else {
-                String::new()
-            }
-        )?;
+                        t.judged_exact
+                    )
+                } else {
+                    String::new()
+                }
+            )?;
+        }
         writeln!(
             out,
             "expanded    mean {} nodes per query",
@@ -266,6 +283,8 @@ impl Summary<'_> {
                 "map": self.args.map.display().to_string(),
                 "scenario": self.args.scen.display().to_string(),
                 "algo": self.algo,
+                "size": size,
+                "unit_cells": self.unit.cells(self.grid),
                 "buckets": self.args.buckets.to_string(),
                 "width": self.grid.width(),
                 "height": self.grid.height(),
@@ -317,6 +336,7 @@ impl Summary<'_> {
                     "hierarchy".into(),
                     serde_json::json!({
                         "file": self.args.hierarchy.as_ref().map(|p| p.display().to_string()),
+                        "max_unit_size": h.max_unit_size(),
                         "cluster_size": h.settings().cluster_size,
                         "landmarks": h.settings().landmarks,
                         "keep_paths": h.settings().keep_paths,

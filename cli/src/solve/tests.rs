@@ -94,13 +94,16 @@ fn hpa_with_comparison() {
         hierarchy: None,
         cluster_size: Some(8),
         compare: true,
-        size: None,
+        size: 1,
         strict: false,
     };
     let mut out = Vec::new();
     run_to(args, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("hierarchy   cluster 8"), "{text}");
+    assert!(
+        text.contains("hierarchy   sizes 1..=1, cluster 8"),
+        "{text}"
+    );
     assert!(text.contains("speedup"), "{text}");
     let line = text.lines().last().unwrap();
     let j: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -147,7 +150,7 @@ fn hpa_with_comparison() {
         hierarchy: None,
         cluster_size: Some(8),
         compare: false,
-        size: None,
+        size: 1,
         strict: false,
     };
     let err = run_to(flat, &mut Vec::new()).unwrap_err().to_string();

@@ -207,7 +207,7 @@ fn solve_counts_blocked_and_unreachable_queries_without_failing() {
     // The blocked start is skipped and counted, not an error.
     assert_eq!(j["blocked_skipped"], 1);
     assert!(
-        stdout(&o).contains("1 skipped (start or goal blocked)"),
+        stdout(&o).contains("1 skipped (start or goal is a blocked cell)"),
         "{}",
         stdout(&o)
     );

@@ -544,7 +544,10 @@ fn queries_refuse_bad_input() {
         );
         assert_eq!((info.found, info.cells), (0, 0));
         // Partial: a path towards the sealed pocket.
-        let options = TierpathQueryOptions { partial: 1 };
+        let options = TierpathQueryOptions {
+            partial: 1,
+            ..Default::default()
+        };
         expect(
             tierpath_find_path(
                 w.h,
@@ -642,8 +645,35 @@ fn queries_refuse_bad_input() {
             Ok,
         );
         assert_eq!(index, -1);
+        // With options: null is one cell; a size the hierarchy does not serve.
+        let too_large = TierpathQueryOptions {
+            unit_size: 2,
+            ..Default::default()
+        };
+        let found = targets.as_ptr();
         expect(
-            tierpath_query_options_default(&mut TierpathQueryOptions { partial: 7 }),
+            tierpath_nearest_with(w.h, w.cache, s, found, 3, null(), &mut index, null_mut()),
+            Ok,
+        );
+        assert_eq!(index, 2);
+        expect(
+            tierpath_nearest_with(
+                w.h,
+                w.cache,
+                s,
+                found,
+                3,
+                &too_large,
+                &mut index,
+                null_mut(),
+            ),
+            InvalidArgument,
+        );
+        expect(
+            tierpath_query_options_default(&mut TierpathQueryOptions {
+                partial: 7,
+                ..Default::default()
+            }),
             Ok,
         );
     }
@@ -689,9 +719,13 @@ fn sliced_queries_and_queues_refuse_bad_input() {
             tierpath_sliced_start(sliced, w.h, s, pt(20, 0), null()),
             Blocked,
         );
-        let partial = TierpathQueryOptions { partial: 1 };
+        // A unit size the hierarchy (built for one cell) does not serve.
+        let too_large = TierpathQueryOptions {
+            unit_size: 2,
+            ..Default::default()
+        };
         expect(
-            tierpath_sliced_start(sliced, w.h, s, g, &partial),
+            tierpath_sliced_start(sliced, w.h, s, g, &too_large),
             InvalidArgument,
         );
         expect(tierpath_sliced_update(sliced, w.h, 10, &mut status), Ok);
@@ -777,8 +811,12 @@ fn sliced_queries_and_queues_refuse_bad_input() {
             tierpath_queue_push(queue, w.h, s, pt(20, 1), null(), &mut id),
             Blocked,
         );
+        let too_large = TierpathQueryOptions {
+            unit_size: 2,
+            ..Default::default()
+        };
         expect(
-            tierpath_queue_push(queue, w.h, s, g, &partial, &mut id),
+            tierpath_queue_push(queue, w.h, s, g, &too_large, &mut id),
             InvalidArgument,
         );
         expect(

@@ -1,3 +1,4 @@
 mod abuse;
 mod header;
 mod programs;
+mod sizes;

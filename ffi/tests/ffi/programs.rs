@@ -3,12 +3,17 @@
 //! (`bindings/csharp/Check.cs`, Mono) are compiled against the header and the
 //! library cargo built for this test, run on `data/default.map`, and every
 //! path they print is checked here against the Rust API: legal moves, the
-//! stated cost, the same cost as `Hierarchy::find_path`.
+//! stated cost, the same cost as `Hierarchy::find_path`. Each program also
+//! asks for one path for a unit larger than one cell (`sized K path ...`),
+//! checked by the footprint rule and against `find_path_with` for the size
+//! on a hierarchy built for sizes 1 to K.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tierpath::{Grid, Hierarchy, Point, QueryCache, io};
+use tierpath::{
+    Grid, Hierarchy, HierarchyBuilder, Point, QueryCache, QueryOptions, io, validate_sized_path,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -74,14 +79,25 @@ fn compile(compiler: &str, std: &str, source: &str, name: &str) -> PathBuf {
     exe
 }
 
-/// Checks every `path` line against the Rust API; returns how many.
-fn check_paths(output: &str) -> usize {
+/// Checks every `path` line against the Rust API; returns how many, and
+/// how many `sized` lines (for units larger than one cell) there were.
+fn check_paths(output: &str) -> (usize, usize) {
     let grid: Grid = io::read_map(map_path()).expect("data/default.map reads");
-    let h = Hierarchy::build(grid).expect("builds");
+    let h = Hierarchy::build(grid.clone()).expect("builds");
     let mut cache = QueryCache::new();
-    let mut count = 0;
-    for line in output.lines().filter(|l| l.starts_with("path ")) {
-        let n: Vec<u64> = line[5..]
+    let (mut count, mut sized) = (0, 0);
+    for line in output.lines() {
+        let (size, rest) = match line.strip_prefix("sized ") {
+            Some(rest) => {
+                let (k, rest) = rest.split_once(' ').expect("sized K path ...");
+                (k.parse::<u32>().expect("a size"), rest)
+            }
+            None => (1, line),
+        };
+        let Some(rest) = rest.strip_prefix("path ") else {
+            continue;
+        };
+        let n: Vec<u64> = rest
             .split_whitespace()
             .map(|w| w.parse().expect("numbers"))
             .collect();
@@ -98,10 +114,30 @@ fn check_paths(output: &str) -> usize {
                 .collect(),
             cost: tierpath::Cost(cost),
         };
-        path.validate(h.grid(), h.movement())
-            .unwrap_or_else(|e| panic!("{start} -> {goal}: {e}"));
         assert_eq!(path.start(), Some(start));
         assert_eq!(path.goal(), Some(goal));
+        if size > 1 {
+            validate_sized_path(&path, &grid, h.movement(), size)
+                .unwrap_or_else(|e| panic!("size {size}: {start} -> {goal}: {e}"));
+            let hk = HierarchyBuilder::new()
+                .max_unit_size(size)
+                .build(grid.clone())
+                .expect("builds");
+            let options = QueryOptions::new().unit_size(size);
+            let rust = hk
+                .find_path_with(&mut cache, start, goal, &options)
+                .expect("valid query")
+                .path
+                .expect("reachable in Rust too");
+            assert_eq!(
+                path.cost, rust.cost,
+                "size {size}: {start} -> {goal}: cost differs"
+            );
+            sized += 1;
+            continue;
+        }
+        path.validate(h.grid(), h.movement())
+            .unwrap_or_else(|e| panic!("{start} -> {goal}: {e}"));
         let rust = h
             .find_path(&mut cache, start, goal)
             .expect("valid query")
@@ -110,7 +146,7 @@ fn check_paths(output: &str) -> usize {
         assert_eq!(path.cost, rust.cost, "{start} -> {goal}: cost differs");
         count += 1;
     }
-    count
+    (count, sized)
 }
 
 fn compiler(var: &str, default: &str) -> String {
@@ -133,7 +169,8 @@ fn c_program_answers_as_rust_and_reports_bad_input() {
         out.contains("C checks:") && out.contains(", 0 failed"),
         "{out}"
     );
-    assert!(check_paths(&out) >= 10, "too few paths checked:\n{out}");
+    let (paths, sized) = check_paths(&out);
+    assert!(paths >= 10 && sized == 1, "too few paths checked:\n{out}");
 }
 
 #[test]
@@ -149,7 +186,8 @@ fn cpp_program_answers_as_rust_and_reports_bad_input() {
         "the C++ program",
     );
     assert!(out.contains("C++ checks: 0 failed"), "{out}");
-    assert!(check_paths(&out) >= 8, "too few paths checked:\n{out}");
+    let (paths, sized) = check_paths(&out);
+    assert!(paths >= 8 && sized == 1, "too few paths checked:\n{out}");
 }
 
 fn have(tool: &str) -> bool {
@@ -195,5 +233,6 @@ fn csharp_binding_answers_as_rust_and_reports_bad_input() {
         "the C# program under mono",
     );
     assert!(out.contains("C# checks: 0 failed"), "{out}");
-    assert!(check_paths(&out) >= 6, "too few paths checked:\n{out}");
+    let (paths, sized) = check_paths(&out);
+    assert!(paths >= 6 && sized == 1, "too few paths checked:\n{out}");
 }
