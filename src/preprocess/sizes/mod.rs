@@ -34,7 +34,7 @@ mod bands;
 mod components;
 mod transitions;
 
-pub(crate) use bands::{ClusterScratch, build_sized_graph, sized_cluster_edges};
+pub(crate) use bands::{ClusterScratch, SizedClusters, build_sized_graph, sized_cluster_edges};
 pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
 pub(crate) use transitions::{ScanScratch, TransitionRules, find_transitions};
