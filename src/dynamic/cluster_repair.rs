@@ -19,7 +19,7 @@ use crate::grid::Point;
 use crate::preprocess::Entrances;
 use crate::preprocess::clusters::{Border, border_pairs};
 use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
-use crate::preprocess::sizes::{ScanScratch, TransitionRules, sized_cluster_edges};
+use crate::preprocess::sizes::{ScanScratch, SizedClusters, TransitionRules, sized_cluster_edges};
 
 /// Buffers of a border scan: the transition cell pairs found and, for a
 /// hierarchy of several sizes, the largest size each admits.
@@ -135,48 +135,41 @@ impl DynamicHierarchy {
         let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
         let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
         let sized = rules.is_some();
-        let old_clear = |i: usize| if sized { old.link_clear[i] } else { 0 };
-        let links: Vec<(u32, u32, u8)> = old
-            .links
-            .iter()
-            .enumerate()
-            .filter(|(_, (a, b))| !old_fresh[*a as usize] && !old_fresh[*b as usize])
-            .map(|(i, (a, b))| (remap[*a as usize], remap[*b as usize], old_clear(i)))
-            .collect();
-        // The kept links stay sorted (renumbering keeps order); merge in the
-        // rescanned borders' links.
-        let fresh_clear = |k: usize| if sized { buf.clear[k] } else { 0 };
-        let mut fresh_links: Vec<(u32, u32, u8)> = pairs
-            .iter()
-            .enumerate()
-            .map(|(k, (a, b))| (index_of(*a), index_of(*b), fresh_clear(k)))
-            .collect();
-        fresh_links.sort_unstable();
-        let mut merged = Vec::with_capacity(links.len() + fresh_links.len());
-        let (mut i, mut j) = (0, 0);
-        while i < links.len() || j < fresh_links.len() {
-            let next = if j == fresh_links.len() || (i < links.len() && links[i] <= fresh_links[j])
-            {
-                i += 1;
-                links[i - 1]
-            } else {
-                j += 1;
-                fresh_links[j - 1]
-            };
-            if merged.last() != Some(&next) {
-                merged.push(next);
-            }
-        }
-        let link_clear = if sized {
-            merged.iter().map(|l| l.2).collect()
+        let kept = |(a, b): &(u32, u32)| !old_fresh[*a as usize] && !old_fresh[*b as usize];
+        let renumber_link = |(a, b): &(u32, u32)| (remap[*a as usize], remap[*b as usize]);
+        let fresh_pair = |(a, b): &(u32, u32)| (index_of(*a), index_of(*b));
+        // The kept links stay sorted (renumbering keeps order); the
+        // rescanned borders' links are sorted and merged in.
+        let (links, link_clear) = if sized {
+            let kept: Vec<(u32, u32, u8)> = (old.links.iter().zip(&old.link_clear))
+                .filter(|(l, _)| kept(l))
+                .map(|(l, d)| (renumber_link(l).0, renumber_link(l).1, *d))
+                .collect();
+            let mut fresh: Vec<(u32, u32, u8)> = (pairs.iter().zip(&buf.clear))
+                .map(|(l, d)| (fresh_pair(l).0, fresh_pair(l).1, *d))
+                .collect();
+            fresh.sort_unstable();
+            let merged = merge_sorted(&kept, &fresh);
+            (
+                merged.iter().map(|l| (l.0, l.1)).collect(),
+                merged.iter().map(|l| l.2).collect(),
+            )
         } else {
-            Vec::new()
+            let kept: Vec<(u32, u32)> = old
+                .links
+                .iter()
+                .filter(|l| kept(l))
+                .map(renumber_link)
+                .collect();
+            let mut fresh: Vec<(u32, u32)> = pairs.iter().map(fresh_pair).collect();
+            fresh.sort_unstable();
+            (merge_sorted(&kept, &fresh), Vec::new())
         };
         let entrances = Entrances {
             layout,
             cells,
             cluster_first,
-            links: merged.iter().map(|l| (l.0, l.1)).collect(),
+            links,
             entrances,
             clear,
             link_clear,
@@ -205,15 +198,16 @@ impl DynamicHierarchy {
                         ),
                         Vec::new(),
                     ),
-                    (true, Some(sizes)) => sized_cluster_edges(
-                        self.h.grid(),
-                        &sizes.clearance,
-                        &movement,
-                        &entrances,
-                        sizes.max,
-                        c,
-                        &mut self.sized,
-                    ),
+                    (true, Some(sizes)) => {
+                        let on = SizedClusters {
+                            grid: self.h.grid(),
+                            clearance: &sizes.clearance,
+                            movement: &movement,
+                            entrances: &entrances,
+                            max_size: sizes.max,
+                        };
+                        sized_cluster_edges(&on, c, &mut self.sized)
+                    }
                     (false, sized) => {
                         let (graph, old) = (self.h.graph(), self.h.entrances());
                         let clear = match sized {
@@ -315,6 +309,25 @@ impl DynamicHierarchy {
             Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
         }
     }
+}
+
+/// Two sorted lists merged into one, repeats dropped.
+fn merge_sorted<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        if merged.last() != Some(&next) {
+            merged.push(next);
+        }
+    }
+    merged
 }
 
 /// A sort key for borders (kind, then position).

@@ -97,7 +97,7 @@ pub(crate) fn repair_components_locally(
         }
     }
     let cell = |p: Point| grid.cell_index(p).index();
-    for (p, _) in changed {
+    for (p, old) in changed {
         let i = (p.y - y0) as usize * w + (p.x - x0) as usize;
         let comp = match new_lv[i] {
             0 => NO_COMPONENT,
@@ -106,7 +106,7 @@ pub(crate) fn repair_components_locally(
                 sizes.components.component(cell(at(u)), new_lv[u], l)
             }
         };
-        sizes.components.set_cell(cell(*p), comp);
+        sizes.components.set_cell(cell(*p), comp, *old, new_lv[i]);
     }
     true
 }

@@ -106,6 +106,10 @@ pub(crate) fn renumber(
     (remap, old_fresh)
 }
 
+/// One edge of a node being laid out: (annotation, cost, target, range of
+/// its path codes), in the order a hierarchy of several sizes sorts them.
+type NodeEdge = (std::cmp::Reverse<u8>, u64, u32, (u32, u32));
+
 /// The annotations of cluster `c`'s inside edges, in the order
 /// [`ClusterGraph::cluster_edges`] reads the edges back (a hierarchy of
 /// several sizes).
@@ -193,8 +197,7 @@ pub(crate) fn splice_graph(
     let mut fresh_index = 0;
     let mut next_inter = 0usize;
     let mut order: Vec<u32> = Vec::new();
-    // One node's edges: (annotation, cost, target, path codes).
-    let mut node_edges: Vec<(std::cmp::Reverse<u8>, u64, u32, (u32, u32))> = Vec::new();
+    let mut node_edges: Vec<NodeEdge> = Vec::new();
     let mut c = 0;
     while c < clusters {
         if !fresh[c] {

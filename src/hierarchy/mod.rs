@@ -261,10 +261,7 @@ impl Hierarchy {
                 edges: self.graph.edges() as u64,
             }];
         };
-        let mut cells = vec![0u64; sizes.max as usize + 1];
-        for v in &sizes.clearance {
-            cells[(*v).min(sizes.max) as usize] += 1;
-        }
+        let cells = sizes.components.cells_per_level();
         (1..=sizes.max)
             .map(|k| SizeClassStats {
                 size: k as u32,

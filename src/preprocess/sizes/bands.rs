@@ -61,7 +61,14 @@ pub(crate) fn build_sized_graph(
     let per_cluster: Vec<(Vec<RawEdge>, CostWork)> = (0..layout.count() as u32)
         .into_par_iter()
         .map_init(ClusterScratch::default, |scratch, c| {
-            one_cluster(grid, clearance, movement, entrances, max_size, c, scratch)
+            let on = SizedClusters {
+                grid,
+                clearance,
+                movement,
+                entrances,
+                max_size,
+            };
+            one_cluster(&on, c, scratch)
         })
         .collect();
     let mut work = CostWork::default();
@@ -113,6 +120,18 @@ pub(crate) fn build_sized_graph(
     (graph, work)
 }
 
+/// What the in-cluster edges of a hierarchy for several sizes are computed
+/// on: the grid, its clearance (padded layout), the movement rules, the
+/// transitions (with their capped clearance) and the largest size.
+#[derive(Clone, Copy)]
+pub(crate) struct SizedClusters<'a> {
+    pub(crate) grid: &'a Grid,
+    pub(crate) clearance: &'a [u8],
+    pub(crate) movement: &'a Movement,
+    pub(crate) entrances: &'a Entrances,
+    pub(crate) max_size: u8,
+}
+
 /// Per-worker scratch of the in-cluster stage (and of a repair).
 #[derive(Debug, Default)]
 pub(crate) struct ClusterScratch {
@@ -133,16 +152,12 @@ pub(crate) struct ClusterScratch {
 /// local to the cluster's transitions, and per edge the largest size it
 /// serves. The same edges, in the same order, as the build computes.
 pub(crate) fn sized_cluster_edges(
-    grid: &Grid,
-    clearance: &[u8],
-    movement: &Movement,
-    t: &Entrances,
-    max_size: u8,
+    on: &SizedClusters,
     c: u32,
     scratch: &mut ClusterScratch,
 ) -> (ClusterEdges, Vec<u8>) {
-    let first = t.cluster_first[c as usize];
-    let (raw, _) = one_cluster(grid, clearance, movement, t, max_size, c, scratch);
+    let first = on.entrances.cluster_first[c as usize];
+    let (raw, _) = one_cluster(on, c, scratch);
     let edges = raw
         .iter()
         .map(|e| LocalEdge {
@@ -179,15 +194,14 @@ pub(crate) fn sized_cluster_edges(
 /// band in it, some third transition matches its cost exactly (the argument
 /// of the flat cluster graph's dominance pruning, size by size: distances
 /// for every size are unchanged).
-fn one_cluster(
-    grid: &Grid,
-    clearance: &[u8],
-    movement: &Movement,
-    t: &Entrances,
-    max_size: u8,
-    c: u32,
-    s: &mut ClusterScratch,
-) -> (Vec<RawEdge>, CostWork) {
+fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEdge>, CostWork) {
+    let SizedClusters {
+        grid,
+        clearance,
+        movement,
+        entrances: t,
+        max_size,
+    } = *on;
     let layout = t.layout;
     let (a, b) = (t.cluster_first[c as usize], t.cluster_first[c as usize + 1]);
     let n = (b - a) as usize;

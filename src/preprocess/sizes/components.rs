@@ -37,6 +37,9 @@ pub(crate) struct SizeComponents {
     parent: Column32,
     /// Components per size, index `k - 1`.
     per_size: Vec<u32>,
+    /// Cells per top level (clearance capped at the largest size), index
+    /// `0..=max_size` (level 0: the blocked cells).
+    level_cells: Vec<u64>,
 }
 
 fn find(parent: &mut [u32], mut a: u32) -> u32 {
@@ -86,6 +89,7 @@ impl SizeComponents {
                 first[level(y * pw + x) as usize + 1] += 1;
             }
         }
+        let level_cells = first[1..].iter().map(|n| *n as u64).collect();
         for l in 0..=max_size as usize {
             first[l + 1] += first[l];
         }
@@ -165,6 +169,7 @@ impl SizeComponents {
             cell_comp: TileColumn::pack_slice(&cell_comp, NONE),
             parent: Column32::pack(parent),
             per_size,
+            level_cells,
         }
     }
 }
@@ -190,11 +195,18 @@ impl SizeComponents {
         comp
     }
 
-    /// Sets the component of cell `c` (row-major) at its top level (NONE
-    /// when blocked), for a repair that keeps every component's cells
-    /// connected.
-    pub(crate) fn set_cell(&mut self, c: usize, comp: u32) {
+    /// Sets the component of cell `c` (row-major), whose top level went
+    /// from `old` to `new`, at its new top level (NONE when blocked), for a
+    /// repair that keeps every component's cells connected.
+    pub(crate) fn set_cell(&mut self, c: usize, comp: u32, old: u8, new: u8) {
         self.cell_comp.set(c, comp);
+        self.level_cells[old as usize] -= 1;
+        self.level_cells[new as usize] += 1;
+    }
+
+    /// Cells per top level, index `0..=max_size` (level 0: blocked cells).
+    pub(crate) fn cells_per_level(&self) -> &[u64] {
+        &self.level_cells
     }
 
     /// Components per size, index `k - 1`.
@@ -204,7 +216,10 @@ impl SizeComponents {
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.cell_comp.memory_bytes() + self.parent.memory_bytes() + self.per_size.len() * 4
+        self.cell_comp.memory_bytes()
+            + self.parent.memory_bytes()
+            + self.per_size.len() * 4
+            + self.level_cells.len() * 8
     }
 }
 

@@ -34,12 +34,12 @@ mod bands;
 mod components;
 mod transitions;
 
-pub(crate) use bands::{ClusterScratch, build_sized_graph, sized_cluster_edges};
+pub(crate) use bands::{ClusterScratch, SizedClusters, build_sized_graph, sized_cluster_edges};
 pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
 pub(crate) use transitions::{ScanScratch, TransitionRules, find_transitions};
 
-use crate::grid::{Grid, Movement, Point, clearance_values};
+use crate::grid::{Grid, Point};
 
 /// The largest unit size a hierarchy can serve (the clearance cap).
 pub const MAX_UNIT_SIZE: u32 = crate::Clearance::CAP as u32;
@@ -56,17 +56,6 @@ pub(crate) struct UnitSizes {
 }
 
 impl UnitSizes {
-    /// Computes the clearance and the components of every size up to `max`.
-    pub(crate) fn build(grid: &Grid, movement: &Movement, max: u8) -> UnitSizes {
-        let (clearance, _) = clearance_values(grid);
-        let components = SizeComponents::build(grid, &clearance, movement, max);
-        UnitSizes {
-            max,
-            clearance,
-            components,
-        }
-    }
-
     /// The clearance of an on-map cell, capped at the largest size served.
     #[inline]
     pub(crate) fn level(&self, grid: &Grid, p: Point) -> u8 {

@@ -120,22 +120,23 @@ impl TransitionRules<'_> {
             pairs.push((self.grid.cell_index(a).0, self.grid.cell_index(b).0));
             clear.push(d);
         };
+        // A side: the border's line `at` and its extent along the cluster.
+        let side = |vertical: bool, across: u32, along: u32, extent: u32| {
+            let from = along * size;
+            let border = Border {
+                vertical,
+                at: across * size,
+            };
+            (from, (from + size).min(extent) - 1, border)
+        };
         match border {
             ClusterBorder::Vertical { cx, cy } => {
-                let (y0, y1) = (cy * size, ((cy + 1) * size).min(h) - 1);
-                let border = Border {
-                    vertical: true,
-                    at: cx * size,
-                };
-                self.segment(y0, y1, border, s, &mut push)
+                let (from, to, border) = side(true, cx, cy, h);
+                self.segment(from, to, border, s, &mut push)
             }
             ClusterBorder::Horizontal { cx, cy } => {
-                let (x0, x1) = (cx * size, ((cx + 1) * size).min(w) - 1);
-                let border = Border {
-                    vertical: false,
-                    at: cy * size,
-                };
-                self.segment(x0, x1, border, s, &mut push)
+                let (from, to, border) = side(false, cy, cx, w);
+                self.segment(from, to, border, s, &mut push)
             }
             // Where four clusters meet: the two diagonal moves across the
             // corner.
