@@ -328,12 +328,12 @@ impl SearchCache {
 
         while let Some(Entry { node, .. }) = self.heap.pop() {
             let n = Node(node);
-            let st = L::get_mut(&mut self.nodes, n.index());
+            let st = L::get(&self.nodes, n.index());
             if st.stamp == closed {
                 continue; // a stale entry for a node already expanded
             }
             let g = st.g;
-            st.stamp = closed;
+            L::get_mut(&mut self.nodes, n.index()).stamp = closed;
             self.stats.expanded += 1;
             if let Some(t) = self.trace.as_mut() {
                 t.push(Expansion {
