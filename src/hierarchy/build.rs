@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use super::{Hierarchy, entrances_bytes};
+use super::{Hierarchy, Products, entrances_bytes};
 use crate::grid::{Grid, GridError, Movement, Point};
 use crate::preprocess::sizes::{SizeComponents, UnitSizes, build_sized_graph, find_transitions};
 use crate::preprocess::{
@@ -372,9 +372,14 @@ impl HierarchyBuilder {
         };
         stages.extend(graph_stages);
         stages.push(timed(TOTAL_STAGE, started, 0));
-        Ok(Hierarchy::assemble(
-            grid, s, dead_ends, entrances, graph, landmarks, sizes, stages,
-        ))
+        let products = Products {
+            dead_ends,
+            entrances,
+            graph,
+            landmarks,
+            sizes,
+        };
+        Ok(Hierarchy::assemble(grid, s, products, stages))
     }
 }
 

@@ -126,6 +126,15 @@ pub struct Hierarchy {
     identity: Identity,
 }
 
+/// What the build stages produce (or a file holds) for a hierarchy.
+pub(crate) struct Products {
+    pub(crate) dead_ends: DeadEnds,
+    pub(crate) entrances: Entrances,
+    pub(crate) graph: ClusterGraph,
+    pub(crate) landmarks: Landmarks,
+    pub(crate) sizes: Option<UnitSizes>,
+}
+
 /// A hierarchy's identity in this process, so that a query spanning calls
 /// ([`SlicedQuery`](crate::SlicedQuery), [`PathQueue`](crate::PathQueue))
 /// recognises the hierarchy it was started on without comparing contents.
@@ -173,16 +182,20 @@ impl Hierarchy {
         HierarchyBuilder::new()
     }
 
+    /// The hierarchy of `grid` from the stages' products (built or loaded).
     pub(crate) fn assemble(
         grid: Grid,
         settings: BuildSettings,
-        dead_ends: DeadEnds,
-        entrances: Entrances,
-        graph: ClusterGraph,
-        landmarks: Landmarks,
-        sizes: Option<UnitSizes>,
+        products: Products,
         stages: Vec<StageStats>,
     ) -> Hierarchy {
+        let Products {
+            dead_ends,
+            entrances,
+            graph,
+            landmarks,
+            sizes,
+        } = products;
         let mut h = Hierarchy {
             node_points: Vec::new(),
             min_weight: grid.min_weight(),

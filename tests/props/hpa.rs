@@ -70,7 +70,7 @@ impl Case {
 
     /// Whether the case searches a contracted cluster graph.
     fn contracted(&self) -> bool {
-        self.seed % 3 == 0
+        self.seed.is_multiple_of(3)
     }
 }
 

@@ -206,7 +206,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         .expect("valid settings");
     // Half the cases search a contracted cluster graph (one metric per band
     // of sizes).
-    if case.seed % 2 == 0 {
+    if case.seed.is_multiple_of(2) {
         h.contract().expect("a cluster graph contracts");
     }
     let clearance = &Clearance::new(grid.clone());

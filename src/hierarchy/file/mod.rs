@@ -55,7 +55,7 @@ mod sizes;
 mod tests;
 mod validate;
 
-use super::{BuildSettings, Hierarchy, StageStats};
+use super::{BuildSettings, Hierarchy, Products, StageStats};
 use crate::checksum::WordHasher;
 use crate::grid::Grid;
 use crate::preprocess::sizes::UnitSizes;
@@ -384,9 +384,14 @@ impl Hierarchy {
         }
         let ((settings, dead_ends, entrances, graph, landmarks, stages), sizes) =
             content.expect("read for a map of the same size")?;
-        let mut h = Hierarchy::assemble(
-            grid, settings, dead_ends, entrances, graph, landmarks, sizes, stages,
-        );
+        let products = Products {
+            dead_ends,
+            entrances,
+            graph,
+            landmarks,
+            sizes,
+        };
+        let mut h = Hierarchy::assemble(grid, settings, products, stages);
         h.stats.stages.shrink_to_fit();
         Ok(h)
     }

@@ -39,7 +39,7 @@ pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
 pub(crate) use transitions::{ScanScratch, TransitionRules, find_transitions};
 
-use crate::grid::{Grid, Point};
+use crate::grid::{Grid, Movement, Point, clearance_values};
 
 /// The largest unit size a hierarchy can serve (the clearance cap).
 pub const MAX_UNIT_SIZE: u32 = crate::Clearance::CAP as u32;
@@ -56,6 +56,18 @@ pub(crate) struct UnitSizes {
 }
 
 impl UnitSizes {
+    /// Computes the clearance and the components of every size up to `max`
+    /// (what a loaded file rebuilds from the map).
+    pub(crate) fn build(grid: &Grid, movement: &Movement, max: u8) -> UnitSizes {
+        let (clearance, _) = clearance_values(grid);
+        let components = SizeComponents::build(grid, &clearance, movement, max);
+        UnitSizes {
+            max,
+            clearance,
+            components,
+        }
+    }
+
     /// The clearance of an on-map cell, capped at the largest size served.
     #[inline]
     pub(crate) fn level(&self, grid: &Grid, p: Point) -> u8 {
