@@ -34,7 +34,7 @@ use super::{ArcGraph, Contraction, ContractionError, NONE};
 pub const FORBIDDEN: u64 = u64::MAX / 4;
 
 /// A stored forbidden cost (or no route so far).
-const INF: u32 = u32::MAX;
+pub(super) const INF: u32 = u32::MAX;
 
 /// [`INF`] widened.
 const INF64: u64 = INF as u64;

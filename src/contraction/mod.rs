@@ -45,9 +45,12 @@
 
 mod customize;
 mod order;
+mod pruned;
+mod pruned_query;
 mod query;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
+pub use pruned::QueryGraph;
 pub use query::{ContractionRoute, ContractionScratch};
 
 /// No node / no edge.
@@ -391,3 +394,5 @@ fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_pruned;

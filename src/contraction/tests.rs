@@ -3,14 +3,14 @@
 use super::*;
 
 /// A graph built from an arc list.
-struct Arcs {
-    first: Vec<u32>,
-    to: Vec<u32>,
-    cost: Vec<u64>,
+pub(super) struct Arcs {
+    pub(super) first: Vec<u32>,
+    pub(super) to: Vec<u32>,
+    pub(super) cost: Vec<u64>,
 }
 
 impl Arcs {
-    fn new(nodes: usize, mut arcs: Vec<(u32, u32, u64)>) -> Self {
+    pub(super) fn new(nodes: usize, mut arcs: Vec<(u32, u32, u64)>) -> Self {
         arcs.sort_by_key(|a| a.0);
         let mut first = vec![0u32; nodes + 1];
         for (a, _, _) in &arcs {
@@ -26,11 +26,11 @@ impl Arcs {
         }
     }
 
-    fn graph(&self) -> ArcGraph<'_> {
+    pub(super) fn graph(&self) -> ArcGraph<'_> {
         ArcGraph::new(&self.first, &self.to).unwrap()
     }
 
-    fn tail(&self, arc: u32) -> u32 {
+    pub(super) fn tail(&self, arc: u32) -> u32 {
         (self.first.partition_point(|f| *f <= arc) - 1) as u32
     }
 
@@ -57,7 +57,13 @@ impl Arcs {
     }
 
     /// Checks a route: consecutive arcs, right ends, right cost.
-    fn check(&self, costs: &[u64], route: &ContractionRoute, s: &[(u32, u64)], t: &[(u32, u64)]) {
+    pub(super) fn check(
+        &self,
+        costs: &[u64],
+        route: &ContractionRoute,
+        s: &[(u32, u64)],
+        t: &[(u32, u64)],
+    ) {
         assert_eq!(route.nodes.len(), route.arcs.len() + 1);
         let first = route.nodes[0];
         let last = *route.nodes.last().unwrap();
@@ -79,10 +85,10 @@ impl Arcs {
 }
 
 /// A small deterministic generator.
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
+    pub(super) fn next(&mut self, n: u64) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -92,7 +98,7 @@ impl Lcg {
 }
 
 /// A `w x h` grid, 4-connected, some arcs missing, random costs.
-fn grid_graph(w: u32, h: u32, seed: u64) -> (Arcs, Vec<(u32, u32)>) {
+pub(super) fn grid_graph(w: u32, h: u32, seed: u64) -> (Arcs, Vec<(u32, u32)>) {
     let mut rng = Lcg(seed);
     let mut arcs = Vec::new();
     let id = |x: u32, y: u32| y * w + x;
