@@ -37,7 +37,7 @@ use common::{Rng, TOP_BUCKETS, median};
 use tierpath::io::BucketFilter;
 use tierpath::{
     ArcGraph, Contraction, ContractionMetric, ContractionRoute, ContractionScratch, Hierarchy,
-    Point, QueryCache,
+    Point, QueryCache, QueryGraph,
 };
 
 const MAPS: [&str; 6] = [
@@ -261,10 +261,13 @@ struct BenchMap {
     graph: AbstractGraph,
     cch: Contraction,
     metric: ContractionMetric,
+    /// The pruned query graph of `metric`.
+    pruned: QueryGraph,
     queries: Vec<(Point, Point, Ends, Ends)>,
     build: Duration,
     contract: Duration,
     customize: Duration,
+    prune: Duration,
 }
 
 fn setup() -> Option<Vec<BenchMap>> {
@@ -280,6 +283,9 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let build = clock.elapsed();
                 let graph = AbstractGraph::of(&hierarchy);
                 let (cch, metric, contract, customize) = graph.contract();
+                let clock = Instant::now();
+                let pruned = cch.query_graph(&metric);
+                let prune = clock.elapsed();
                 let queries = scen
                     .select(BucketFilter::Top(TOP_BUCKETS))
                     .into_iter()
@@ -297,10 +303,12 @@ fn setup() -> Option<Vec<BenchMap>> {
                     graph,
                     cch,
                     metric,
+                    pruned,
                     queries,
                     build,
                     contract,
                     customize,
+                    prune,
                 }
             })
             .collect(),
@@ -324,8 +332,12 @@ fn check(m: &BenchMap) {
         let want = plain.run(&m.graph, s, t, |_| 0);
         let route = m.cch.query(&m.metric, &mut scratch, s, t);
         assert_eq!(route.as_ref().map(|r| r.cost), want, "{}", m.label);
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        let pruned = m.pruned.query(&graph, cost, &mut scratch, s, t).unwrap();
+        assert_eq!(pruned.as_ref().map(|r| r.cost), want, "{} pruned", m.label);
         assert_eq!(plain.run(&m.graph, s, t, octile_bound(m, *goal)), want);
-        if let Some(r) = route {
+        for r in [route, pruned].into_iter().flatten() {
             let sum: u64 = r.arcs.iter().map(|a| m.graph.cost[*a as usize]).sum();
             let ends = s.iter().find(|e| e.0 == r.nodes[0]).unwrap().1
                 + t.iter()
@@ -441,6 +453,26 @@ fn summary(maps: &[BenchMap]) {
                 black_box(&route);
             }
         });
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        let mut pruned_settled = 0u64;
+        let pruned = pass(5, || {
+            pruned_settled = 0;
+            for (_, _, s, t) in &m.queries {
+                m.pruned
+                    .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                    .unwrap();
+                pruned_settled += scratch.settled();
+                black_box(&route);
+            }
+        });
+        // The first arc: the search, then one step of the unpacking.
+        let first_arc = pass(5, || {
+            for (_, _, s, t) in &m.queries {
+                black_box(m.pruned.start_route(&mut scratch, s, t));
+                black_box(m.pruned.next_arc(&graph, cost, &mut scratch).unwrap());
+            }
+        });
         let dijkstra = pass(3, || {
             for (_, _, s, t) in &m.queries {
                 black_box(plain.run(&m.graph, s, t, |_| 0));
@@ -506,6 +538,18 @@ fn summary(maps: &[BenchMap]) {
             mean_us(library, n),
         );
         println!(
+            "    pruned query graph: {} arc directions searched + {} unpack-only, symmetric {}, {:.2} B/cell, built in {:.1} ms; query {:.1} us ({:.0} settled, {:.2}x the full CCH's time), first arc {:.1} us",
+            m.pruned.arcs(),
+            m.pruned.unpack_only(),
+            m.pruned.symmetric(),
+            m.pruned.memory_bytes() as f64 / cells,
+            m.prune.as_secs_f64() * 1e3,
+            mean_us(pruned, n),
+            pruned_settled as f64 / n as f64,
+            mean_us(pruned, n) / c,
+            mean_us(first_arc, n),
+        );
+        println!(
             "    query: CCH {c:.1} us ({:.0} settled), Dijkstra {d:.1} us ({:.0}x), A* octile {a:.1} us ({:.0}x), library A*+landmarks {l:.1} us ({:.0}x)",
             settled as f64 / n as f64,
             d / c,
@@ -555,6 +599,18 @@ fn main() {
                 }
             })
         });
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        group.bench_function("pruned query + unpack, all queries", |b| {
+            b.iter(|| {
+                for (_, _, s, t) in &m.queries {
+                    m.pruned
+                        .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                        .unwrap();
+                    black_box(&route);
+                }
+            })
+        });
         group.bench_function("dijkstra, all queries", |b| {
             b.iter(|| {
                 for (_, _, s, t) in &m.queries {
@@ -568,6 +624,9 @@ fn main() {
         });
         group.bench_function("customize", |b| {
             b.iter(|| m.cch.customize(&m.graph.cost).expect("costs fit"))
+        });
+        group.bench_function("query graph (perfect + prune)", |b| {
+            b.iter(|| m.cch.query_graph(&m.metric))
         });
         let edit = edits(m, 1, 1).remove(0);
         let mut metric = m.metric.clone();

@@ -29,15 +29,21 @@
 use super::Contraction;
 use super::customize::{ContractionMetric, INF};
 
+/// The make-up of an edge direction that is an input arc (the cheapest from
+/// its tail to its head); other make-ups are middle ranks, below `2^31`.
+pub(super) const DIRECT: u32 = 1 << 31;
+
 /// One direction of the searchable graph: per rank `u`, the kept edges from
 /// `u` to higher ranks (forward: `u -> w`; backward: `w -> u` seen from `u`),
 /// ascending by the higher end: `to[first[u]..first[u + 1]]`, with their costs
-/// in units of the metric's scale.
+/// in units of the metric's scale and their make-ups ([`DIRECT`] or the
+/// middle rank, below both ends).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(super) struct Side {
     pub(super) first: Vec<u32>,
     pub(super) to: Vec<u32>,
     pub(super) cost: Vec<u32>,
+    pub(super) how: Vec<u32>,
 }
 
 impl Side {
@@ -63,7 +69,7 @@ impl Side {
     }
 
     fn bytes(&self) -> usize {
-        4 * (self.first.len() + self.to.len() + self.cost.len())
+        4 * (self.first.len() + self.to.len() + self.cost.len() + self.how.len())
     }
 }
 
@@ -71,8 +77,10 @@ impl Side {
 /// longer tied to the [`Contraction`] it came from (query it alone).
 ///
 /// Built by [`Contraction::query_graph`]. A symmetric metric (every edge
-/// costs the same both ways, as on uniform-cost maps) stores its searchable
-/// edges once.
+/// costs the same both ways and is made up the same way, as on uniform-cost
+/// maps) stores its searchable edges once. Input arcs are not named: the
+/// unpacking takes the input graph and the metric's costs, and picks the
+/// cheapest arc between two consecutive nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryGraph {
     pub(super) scale: u64,
@@ -83,12 +91,10 @@ pub struct QueryGraph {
     pub(super) fwd: Side,
     /// Backward edges (`w -> u` stored at `u`); `None` when equal to `fwd`.
     pub(super) bwd: Option<Side>,
-    /// Make-up of each searchable edge, per direction, aligned with its side:
-    /// `ARC | arc` for an input arc, else the middle rank (below both ends).
-    pub(super) fwd_how: Vec<u32>,
-    pub(super) bwd_how: Vec<u32>,
     /// Unpack-only edges, sorted: `(low << 33 | high << 1 | downward, how)`.
     pub(super) extra: Vec<(u64, u32)>,
+    /// The input graph's node and arc counts, checked when unpacking.
+    pub(super) input_arcs: usize,
 }
 
 impl QueryGraph {
@@ -122,7 +128,7 @@ impl QueryGraph {
     pub fn memory_bytes(&self) -> usize {
         self.fwd.bytes()
             + self.bwd.as_ref().map_or(0, Side::bytes)
-            + 4 * (self.rank.len() + self.node_of.len() + self.fwd_how.len() + self.bwd_how.len())
+            + 4 * (self.rank.len() + self.node_of.len())
             + 12 * self.extra.len()
     }
 
@@ -138,13 +144,9 @@ impl QueryGraph {
 
     /// The make-up of edge direction `low -> high` (`downward`: `high -> low`).
     pub(super) fn how(&self, low: u32, high: u32, downward: bool) -> u32 {
-        let (side, how) = if downward {
-            (self.side(1), &self.bwd_how)
-        } else {
-            (&self.fwd, &self.fwd_how)
-        };
+        let side = self.side(usize::from(downward));
         if let Some(pos) = side.find(low, high) {
-            return how[pos];
+            return side.how[pos];
         }
         let key = extra_key(low, high, downward);
         let i = self
@@ -286,37 +288,42 @@ impl Contraction {
         flag: &[u8],
     ) -> QueryGraph {
         let n = self.nodes();
-        let symmetric = up == down && flag.iter().all(|f| (f & 1 == 0) == (f & 2 == 0));
+        let how = |h: u32| {
+            if ContractionMetric::arc_of(h).is_some() {
+                DIRECT
+            } else {
+                h
+            }
+        };
         let side = |kept: u8, cost: &[u32], how_of: &[u32]| {
             let mut s = Side {
                 first: Vec::with_capacity(n + 1),
                 ..Side::default()
             };
-            let mut how = Vec::new();
             s.first.push(0);
             for u in 0..n as u32 {
                 for e in self.up_range(u) {
                     if flag[e] & kept != 0 {
                         s.to.push(self.up_to[e]);
                         s.cost.push(cost[e]);
-                        how.push(how_of[e]);
+                        s.how.push(how(how_of[e]));
                     }
                 }
                 s.first.push(s.to.len() as u32);
             }
-            (s, how)
+            s
         };
-        let (fwd, fwd_how) = side(1, up, &metric.up_how);
-        let (bwd, bwd_how) = side(2, down, &metric.down_how);
+        let fwd = side(1, up, &metric.up_how);
+        let bwd = side(2, down, &metric.down_how);
         let mut extra = Vec::new();
         for u in 0..n as u32 {
             for e in self.up_range(u) {
                 let w = self.up_to[e];
                 if flag[e] & 5 == 4 {
-                    extra.push((extra_key(u, w, false), metric.up_how[e]));
+                    extra.push((extra_key(u, w, false), how(metric.up_how[e])));
                 }
                 if flag[e] & 10 == 8 {
-                    extra.push((extra_key(u, w, true), metric.down_how[e]));
+                    extra.push((extra_key(u, w, true), how(metric.down_how[e])));
                 }
             }
         }
@@ -325,11 +332,10 @@ impl Contraction {
             scale: metric.scale,
             rank: self.rank.clone(),
             node_of: self.node_of.clone(),
+            bwd: (bwd != fwd).then_some(bwd),
             fwd,
-            bwd: (!symmetric).then_some(bwd),
-            fwd_how,
-            bwd_how,
             extra,
+            input_arcs: self.arc_slot.len(),
         }
     }
 }

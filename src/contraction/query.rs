@@ -13,10 +13,10 @@
 //! distance is no better than the best meeting found so far relaxes nothing.
 
 use super::customize::ContractionMetric;
-use super::{Contraction, FORBIDDEN, NONE};
+use super::{Contraction, ContractionError, FORBIDDEN, NONE};
 
 /// An edge direction to unpack: `(lower rank, higher rank, downward, how)`,
-/// `how` being `ARC | arc` or the middle rank.
+/// `how` naming an input arc or the middle rank.
 pub(super) type Leg = (u32, u32, bool, u32);
 
 /// Per-thread scratch of [`Contraction::query`], reset by a generation stamp:
@@ -125,8 +125,16 @@ pub(super) trait Upward {
     /// The edge direction a search reached a rank by (`via` in direction
     /// `d`), as a leg.
     fn leg(&self, d: usize, via: u32) -> Leg;
+}
+
+/// What unpacking needs beyond the search.
+pub(super) trait Unpack {
+    /// The input node of rank `u`.
+    fn node(&self, u: u32) -> u32;
     /// Edge direction `low -> high` (`downward`: `high -> low`) as a leg.
     fn half(&self, low: u32, high: u32, downward: bool) -> Leg;
+    /// The input arc a leg is, or `None` when it is made of two halves.
+    fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError>;
 }
 
 /// The full contraction with one metric, as an [`Upward`] graph.
@@ -185,10 +193,21 @@ impl Upward for Full<'_> {
             how,
         )
     }
+}
+
+impl Unpack for Full<'_> {
+    fn node(&self, u: u32) -> u32 {
+        self.cch.node_of[u as usize]
+    }
 
     fn half(&self, low: u32, high: u32, downward: bool) -> Leg {
         let e = self.cch.edge(low, high).expect("triangle edge");
         self.leg(usize::from(downward), e)
+    }
+
+    fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError> {
+        debug_assert_ne!(leg.3, NONE, "a used edge has a cost");
+        Ok(ContractionMetric::arc_of(leg.3))
     }
 }
 
@@ -271,13 +290,16 @@ pub(super) fn search<G: Upward>(
 }
 
 /// The next input arc of the route [`search`] prepared, and its head.
-pub(super) fn next_arc<G: Upward>(g: &G, s: &mut ContractionScratch) -> Option<(u32, u32)> {
-    while let Some((low, high, downward, how)) = s.stack.pop() {
-        if let Some(arc) = ContractionMetric::arc_of(how) {
+pub(super) fn next_arc<U: Unpack>(
+    g: &U,
+    s: &mut ContractionScratch,
+) -> Result<Option<(u32, u32)>, ContractionError> {
+    while let Some(leg) = s.stack.pop() {
+        let (low, high, downward, how) = leg;
+        if let Some(arc) = g.arc(leg)? {
             let head = if downward { low } else { high };
-            return Some((arc, g.node_of(head)));
+            return Ok(Some((arc, g.node(head))));
         }
-        debug_assert_ne!(how, NONE, "a used edge has a cost");
         // low -> v -> high upward, or high -> v -> low downward; v is below
         // both. Second half pushed first.
         let v = how;
@@ -289,30 +311,42 @@ pub(super) fn next_arc<G: Upward>(g: &G, s: &mut ContractionScratch) -> Option<(
             s.stack.push(g.half(v, low, true));
         }
     }
-    None
+    Ok(None)
 }
 
-/// [`search`] and the whole unpacking into `route`: whether found.
-pub(super) fn route_into<G: Upward>(
+/// [`search`] and the whole unpacking into `route`: whether found. On an
+/// error the route is emptied.
+pub(super) fn route_into<G: Upward, U: Unpack>(
     g: &G,
+    unpack: &U,
     s: &mut ContractionScratch,
     sources: &[(u32, u64)],
     targets: &[(u32, u64)],
     route: &mut ContractionRoute,
-) -> bool {
+) -> Result<bool, ContractionError> {
     route.cost = 0;
     route.nodes.clear();
     route.arcs.clear();
     let Some((cost, first)) = search(g, s, sources, targets) else {
-        return false;
+        return Ok(false);
     };
     route.cost = cost;
     route.nodes.push(first);
-    while let Some((arc, head)) = next_arc(g, s) {
-        route.arcs.push(arc);
-        route.nodes.push(head);
+    loop {
+        match next_arc(unpack, s) {
+            Ok(Some((arc, head))) => {
+                route.arcs.push(arc);
+                route.nodes.push(head);
+            }
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                route.cost = 0;
+                route.nodes.clear();
+                route.arcs.clear();
+                return Err(e);
+            }
+        }
     }
-    true
 }
 
 impl Contraction {
@@ -343,7 +377,8 @@ impl Contraction {
         route: &mut ContractionRoute,
     ) -> bool {
         let full = Full { cch: self, metric };
-        route_into(&full, scratch, sources, targets, route)
+        route_into(&full, &full, scratch, sources, targets, route)
+            .unwrap_or_else(|_| unreachable!("the full contraction names its arcs"))
     }
 
     /// The least cost alone (no unpacking).

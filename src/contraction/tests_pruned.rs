@@ -81,6 +81,8 @@ fn metric(a: &Arcs, kind: u32, rng: &mut Lcg) -> Vec<u64> {
 fn check_against_dijkstra(a: &Arcs, costs: &[u64], qg: &QueryGraph, rng: &mut Lcg) {
     let n = a.first.len() as u32 - 1;
     let mut scratch = ContractionScratch::default();
+    let graph = a.graph();
+    let cost = |arc: u32| costs[arc as usize];
     let mut queries: Vec<(Vec<(u32, u64)>, Vec<(u32, u64)>)> = (0..n)
         .flat_map(|s| (0..n).map(move |t| (vec![(s, 0)], vec![(t, 0)])))
         .collect();
@@ -94,19 +96,19 @@ fn check_against_dijkstra(a: &Arcs, costs: &[u64], qg: &QueryGraph, rng: &mut Lc
     }
     for (src, dst) in &queries {
         let want = dijkstra(a, costs, src, dst);
-        let got = qg.query(&mut scratch, src, dst);
+        let got = qg.query(&graph, cost, &mut scratch, src, dst).unwrap();
         assert_eq!(got.as_ref().map(|r| r.cost), want, "{src:?} -> {dst:?}");
         assert_eq!(qg.distance(&mut scratch, src, dst), want);
         let Some(route) = got else { continue };
         a.check(costs, &route, src, dst);
-        let (cost, first) = qg.start_route(&mut scratch, src, dst).unwrap();
+        let (total, first) = qg.start_route(&mut scratch, src, dst).unwrap();
         let mut nodes = vec![first];
         let mut arcs = Vec::new();
-        while let Some((arc, head)) = qg.next_arc(&mut scratch) {
+        while let Some((arc, head)) = qg.next_arc(&graph, cost, &mut scratch).unwrap() {
             arcs.push(arc);
             nodes.push(head);
         }
-        assert_eq!((cost, nodes, arcs), (route.cost, route.nodes, route.arcs));
+        assert_eq!((total, nodes, arcs), (route.cost, route.nodes, route.arcs));
     }
 }
 
@@ -193,4 +195,44 @@ fn pruned_graph_after_recustomization_equals_a_fresh_one() {
         assert_eq!(qg, cch.query_graph(&cch.customize(&costs).unwrap()));
         check_against_dijkstra(&a, &costs, &qg, &mut rng);
     }
+}
+
+#[test]
+fn unpacking_with_another_graph_is_an_error() {
+    let (a, coords) = grid_graph(6, 5, 4);
+    let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+    let qg = cch.query_graph(&cch.customize(&a.cost).unwrap());
+    let mut scratch = ContractionScratch::default();
+    let far = [(29, 0)];
+    let cost = |arc: u32| a.cost[arc as usize];
+    assert!(
+        qg.query(&a.graph(), cost, &mut scratch, &[(0, 0)], &far)
+            .unwrap()
+            .is_some()
+    );
+    // Other counts.
+    let small = Arcs::new(3, vec![(0, 1, 1)]);
+    assert!(
+        qg.query(&small.graph(), |_| 1, &mut scratch, &[(0, 0)], &far)
+            .is_err()
+    );
+    // Same counts, every arc pointing elsewhere: the arcs cannot be named.
+    let moved = Arcs {
+        first: a.first.clone(),
+        to: a.to.iter().map(|t| (t + 7) % 30).collect(),
+        cost: a.cost.clone(),
+    };
+    let mut route = ContractionRoute::default();
+    assert!(
+        qg.query_into(
+            &moved.graph(),
+            cost,
+            &mut scratch,
+            &[(0, 0)],
+            &far,
+            &mut route
+        )
+        .is_err()
+    );
+    assert!(route.arcs.is_empty() && route.nodes.is_empty());
 }
