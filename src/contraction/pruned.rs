@@ -170,17 +170,16 @@ impl Contraction {
     pub fn query_graph(&self, metric: &ContractionMetric) -> QueryGraph {
         let m = self.edges();
         let (mut up, mut down) = (metric.up.clone(), metric.down.clone());
-        let prune = !up.contains(&0) && !down.contains(&0);
-        if prune {
-            self.make_perfect(&mut up, &mut down);
-        }
         // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
-        let mut flag = vec![0u8; m];
-        for e in 0..m {
-            flag[e] = u8::from(up[e] != INF) | (u8::from(down[e] != INF) << 1);
-        }
-        if prune {
-            self.mark_dominated(&up, &down, &mut flag);
+        let mut flag: Vec<u8> = (0..m)
+            .map(|e| u8::from(up[e] != INF) | (u8::from(down[e] != INF) << 1))
+            .collect();
+        if !up.contains(&0) && !down.contains(&0) {
+            // Top down; a node's edges are final once its own pass is done.
+            for u in (0..self.nodes() as u32).rev() {
+                self.make_perfect(u, &mut up, &mut down);
+                self.mark_dominated(u, &up, &down, &mut flag);
+            }
         }
         for f in &mut flag {
             *f |= (*f & 3) << 2;
@@ -189,30 +188,29 @@ impl Contraction {
         self.lay_out(metric, &up, &down, &flag)
     }
 
-    /// Top-down perfect customization of `up` / `down` (see the module docs).
-    fn make_perfect(&self, up: &mut [u32], down: &mut [u32]) {
+    /// Perfect costs for `u`'s upward edges, those of every higher node being
+    /// perfect already (see the module docs).
+    fn make_perfect(&self, u: u32, up: &mut [u32], down: &mut [u32]) {
         let lower = |a: &mut u32, b: u64| {
             if b < u64::from(*a) {
                 *a = b as u32;
             }
         };
-        for u in (0..self.nodes() as u32).rev() {
-            self.triangles_above(u, |e_uv, e_uw, e_vw| {
-                let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
-                let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
-                let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
-                lower(&mut up[e_uw], uv + vw);
-                lower(&mut down[e_uw], wv + vu);
-                lower(&mut up[e_uv], uw + wv);
-                lower(&mut down[e_uv], vw + wu);
-            });
-        }
+        self.triangles_above(u, |e_uv, e_uw, e_vw| {
+            let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
+            let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
+            let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
+            lower(&mut up[e_uw], uv + vw);
+            lower(&mut down[e_uw], wv + vu);
+            lower(&mut up[e_uv], uw + wv);
+            lower(&mut down[e_uv], vw + wu);
+        });
     }
 
-    /// Clears the kept bits of the edge directions an intermediate or upper
-    /// triangle matches (costs perfect and positive).
-    fn mark_dominated(&self, up: &[u32], down: &[u32], flag: &mut [u8]) {
-        for u in 0..self.nodes() as u32 {
+    /// Clears the kept bits of `u`'s upward edge directions that an
+    /// intermediate or upper triangle matches (costs perfect and positive).
+    fn mark_dominated(&self, u: u32, up: &[u32], down: &[u32], flag: &mut [u8]) {
+        {
             self.triangles_above(u, |e_uv, e_uw, e_vw| {
                 let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
                 let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));

@@ -142,6 +142,12 @@ fn grids_all_pairs_with_and_without_coordinates() {
             let metric = cch.customize(&a.cost).unwrap();
             all_pairs(&a, &cch, &metric, &a.cost);
         }
+        // Orders read off grids of 1x1, 2x2 and 3x3 cells.
+        for cell in 1..=3 {
+            let cch = Contraction::on_grid(&a.graph(), &coords, cell).unwrap();
+            let metric = cch.customize(&a.cost).unwrap();
+            all_pairs(&a, &cch, &metric, &a.cost);
+        }
     }
 }
 
@@ -231,6 +237,8 @@ fn bad_input_is_an_error() {
     let cch = Contraction::new(&a.graph(), None).unwrap();
     assert!(cch.customize(&[1]).is_err());
     assert!(Contraction::new(&a.graph(), Some(&[(0, 0)])).is_err());
+    assert!(Contraction::on_grid(&a.graph(), &[(0, 0)], 4).is_err());
+    assert!(Contraction::on_grid(&a.graph(), &[(0, 0); 3], 0).is_err());
     let mut metric = cch.customize(&a.cost).unwrap();
     assert_eq!(
         cch.recustomize(&a.graph(), &mut metric, &a.cost, &[9]),
