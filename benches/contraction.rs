@@ -284,7 +284,7 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let graph = AbstractGraph::of(&hierarchy);
                 let (cch, metric, contract, customize) = graph.contract();
                 let clock = Instant::now();
-                let pruned = cch.query_graph(&metric);
+                let pruned = cch.query_graph(&metric).expect("costs fit");
                 let prune = clock.elapsed();
                 let queries = scen
                     .select(BucketFilter::Top(TOP_BUCKETS))
@@ -513,9 +513,9 @@ fn summary(maps: &[BenchMap]) {
             black_box(grid_cch.customize(&m.graph.cost).expect("costs fit"));
         });
         let prune_grid = pass(3, || {
-            black_box(grid_cch.query_graph(&grid_metric));
+            black_box(grid_cch.query_graph(&grid_metric).expect("costs fit"));
         });
-        let grid_pruned = grid_cch.query_graph(&grid_metric);
+        let grid_pruned = grid_cch.query_graph(&grid_metric).expect("costs fit");
         let grid_query = pass(5, || {
             for (_, _, s, t) in &m.queries {
                 grid_pruned
@@ -553,22 +553,6 @@ fn summary(maps: &[BenchMap]) {
             m.customize.as_secs_f64() * 1e3,
             m.hierarchy.memory_bytes() as f64 / cells,
             bytes as f64 / cells,
-        );
-        // Where the fill lies: the share of edges whose lower end is among
-        // the top ranks (the top separators).
-        let nodes = m.cch.nodes();
-        let share = |top: f64| {
-            let from = nodes - ((nodes as f64 * top).ceil() as usize).min(nodes);
-            let above: usize = (from..nodes).map(|r| m.cch.upward_degree(r as u32)).sum();
-            100.0 * above as f64 / m.cch.edges().max(1) as f64
-        };
-        println!(
-            "    fill: edges whose lower end ranks in the top 1% {:.0}%, top 5% {:.0}%, top 10% {:.0}%, top 25% {:.0}%; metric scale {}",
-            share(0.01),
-            share(0.05),
-            share(0.10),
-            share(0.25),
-            m.metric.scale(),
         );
         let (c, d, a, l) = (
             mean_us(cch, n),
@@ -650,13 +634,6 @@ fn main() {
                 }
             })
         });
-        group.bench_function("dijkstra, all queries", |b| {
-            b.iter(|| {
-                for (_, _, s, t) in &m.queries {
-                    black_box(plain.run(&m.graph, s, t, |_| 0));
-                }
-            })
-        });
         let coords = m.graph.coords();
         group.bench_function("order + contract", |b| {
             b.iter(|| Contraction::new(&m.graph.graph(), Some(&coords)).expect("contracts"))
@@ -665,7 +642,7 @@ fn main() {
             b.iter(|| m.cch.customize(&m.graph.cost).expect("costs fit"))
         });
         group.bench_function("query graph (perfect + prune)", |b| {
-            b.iter(|| m.cch.query_graph(&m.metric))
+            b.iter(|| m.cch.query_graph(&m.metric).expect("costs fit"))
         });
         let edit = edits(m, 1, 1).remove(0);
         let mut metric = m.metric.clone();

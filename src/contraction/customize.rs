@@ -37,7 +37,7 @@ pub const FORBIDDEN: u64 = u64::MAX / 4;
 pub(super) const INF: u32 = u32::MAX;
 
 /// [`INF`] widened.
-const INF64: u64 = INF as u64;
+pub(super) const INF64: u64 = INF as u64;
 
 /// Marks a `how` value as an input arc rather than a middle node.
 const ARC: u32 = 1 << 31;

@@ -26,22 +26,98 @@
 //! two halves are exact too and are kept for unpacking alone where pruning
 //! dropped them ("unpack-only", not searched), recursively downward.
 
-use super::Contraction;
+use super::customize::INF64;
 use super::customize::{ContractionMetric, INF};
+use super::{Contraction, ContractionError};
 
 /// The make-up of an edge direction that is an input arc (the cheapest from
 /// its tail to its head); other make-ups are middle ranks, below `2^31`.
 pub(super) const DIRECT: u32 = 1 << 31;
+
+/// Ranks, in 16 bits when every rank fits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Ranks {
+    /// At most `2^16` nodes.
+    Narrow(Vec<u16>),
+    /// More.
+    Wide(Vec<u32>),
+}
+
+impl Ranks {
+    /// An empty list for a graph of `nodes` nodes.
+    fn for_nodes(nodes: usize) -> Self {
+        if nodes <= 1 << 16 {
+            Ranks::Narrow(Vec::new())
+        } else {
+            Ranks::Wide(Vec::new())
+        }
+    }
+
+    fn push(&mut self, r: u32) {
+        match self {
+            Ranks::Narrow(v) => v.push(r as u16),
+            Ranks::Wide(v) => v.push(r),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ranks::Narrow(v) => v.len(),
+            Ranks::Wide(v) => v.len(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Ranks::Narrow(v) => 2 * v.len(),
+            Ranks::Wide(v) => 4 * v.len(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> u32 {
+        match self {
+            Ranks::Narrow(v) => u32::from(v[i]),
+            Ranks::Wide(v) => v[i],
+        }
+    }
+
+    /// Calls `f(i, rank)` for each `i` in `range`, the width chosen once.
+    #[inline]
+    pub(super) fn each(&self, range: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
+        match self {
+            Ranks::Narrow(v) => {
+                for (i, r) in v[range.clone()].iter().enumerate() {
+                    f(range.start + i, u32::from(*r));
+                }
+            }
+            Ranks::Wide(v) => {
+                for (i, r) in v[range.clone()].iter().enumerate() {
+                    f(range.start + i, *r);
+                }
+            }
+        }
+    }
+
+    /// The index of `r` within `range` (ascending there), if present.
+    fn find(&self, range: std::ops::Range<usize>, r: u32) -> Option<usize> {
+        let at = match self {
+            Ranks::Narrow(v) => v[range.clone()].binary_search(&(r as u16)),
+            Ranks::Wide(v) => v[range.clone()].binary_search(&r),
+        };
+        at.ok().map(|i| range.start + i)
+    }
+}
 
 /// One direction of the searchable graph: per rank `u`, the kept edges from
 /// `u` to higher ranks (forward: `u -> w`; backward: `w -> u` seen from `u`),
 /// ascending by the higher end: `to[first[u]..first[u + 1]]`, with their costs
 /// in units of the metric's scale and their make-ups ([`DIRECT`] or the
 /// middle rank, below both ends).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Side {
     pub(super) first: Vec<u32>,
-    pub(super) to: Vec<u32>,
+    pub(super) to: Ranks,
     pub(super) cost: Vec<u32>,
     pub(super) how: Vec<u32>,
 }
@@ -61,15 +137,11 @@ impl Side {
     /// The position of `low`'s edge to `high`, if kept.
     #[inline]
     pub(super) fn find(&self, low: u32, high: u32) -> Option<usize> {
-        let r = self.range(low);
-        self.to[r.clone()]
-            .binary_search(&high)
-            .ok()
-            .map(|i| r.start + i)
+        self.to.find(self.range(low), high)
     }
 
     fn bytes(&self) -> usize {
-        4 * (self.first.len() + self.to.len() + self.cost.len() + self.how.len())
+        4 * (self.first.len() + self.cost.len() + self.how.len()) + self.to.bytes()
     }
 }
 
@@ -167,7 +239,7 @@ impl Contraction {
     /// compactly (see [`QueryGraph`]). Query it with
     /// [`QueryGraph::query`]; it gives the same least costs as
     /// [`Contraction::query`].
-    pub fn query_graph(&self, metric: &ContractionMetric) -> QueryGraph {
+    pub fn query_graph(&self, metric: &ContractionMetric) -> Result<QueryGraph, ContractionError> {
         let m = self.edges();
         let (mut up, mut down) = (metric.up.clone(), metric.down.clone());
         // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
@@ -177,58 +249,88 @@ impl Contraction {
         if !up.contains(&0) && !down.contains(&0) {
             // Top down; a node's edges are final once its own pass is done.
             for u in (0..self.nodes() as u32).rev() {
-                self.make_perfect(u, &mut up, &mut down);
-                self.mark_dominated(u, &up, &down, &mut flag);
+                let exact = self.make_perfect(u, &mut up, &mut down, &mut flag, metric.scale)?;
+                if !exact {
+                    self.mark_dominated(u, &up, &down, &mut flag);
+                }
             }
         }
         for f in &mut flag {
             *f |= (*f & 3) << 2;
         }
         self.mark_halves(metric, &mut flag);
-        self.lay_out(metric, &up, &down, &flag)
+        Ok(self.lay_out(metric, &up, &down, &flag))
     }
 
     /// Perfect costs for `u`'s upward edges, those of every higher node being
-    /// perfect already (see the module docs).
-    fn make_perfect(&self, u: u32, up: &mut [u32], down: &mut [u32]) {
-        let lower = |a: &mut u32, b: u64| {
-            if b < u64::from(*a) {
-                *a = b as u32;
+    /// perfect already (see the module docs), clearing the kept bit of an
+    /// edge direction whenever a triangle is no dearer. Such a direction is
+    /// matched by a triangle once the costs are final (the last triangle
+    /// that lowered it, or this one), so the bit is rightly cleared; whether
+    /// the bits are exactly those to clear (no cost of `u` changed during the
+    /// pass). A triangle of finite costs summing to `2^32` units or more
+    /// where the edge has none is refused ([`ContractionError::CostRange`]).
+    fn make_perfect(
+        &self,
+        u: u32,
+        up: &mut [u32],
+        down: &mut [u32],
+        flag: &mut [u8],
+        scale: u64,
+    ) -> Result<bool, ContractionError> {
+        let (mut exact, mut fits) = (true, true);
+        // Edge cost `a` against the triangle `p + q`.
+        let mut lower = |a: &mut u32, p: u32, q: u32, f: &mut u8, bit: u8| {
+            if p == INF || q == INF {
+                return;
+            }
+            let b = u64::from(p) + u64::from(q);
+            if b >= INF64 {
+                fits &= *a != INF;
+            } else if b <= u64::from(*a) {
+                *f &= !bit;
+                if b < u64::from(*a) {
+                    *a = b as u32;
+                    exact = false;
+                }
             }
         };
         self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
-            let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
-            let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
-            lower(&mut up[e_uw], uv + vw);
-            lower(&mut down[e_uw], wv + vu);
-            lower(&mut up[e_uv], uw + wv);
-            lower(&mut down[e_uv], vw + wu);
+            let (uv, vu, vw, wv) = (up[e_uv], down[e_uv], up[e_vw], down[e_vw]);
+            let (mut f_uv, mut f_uw) = (flag[e_uv], flag[e_uw]);
+            lower(&mut up[e_uw], uv, vw, &mut f_uw, 1);
+            lower(&mut down[e_uw], wv, vu, &mut f_uw, 2);
+            let (uw, wu) = (up[e_uw], down[e_uw]);
+            lower(&mut up[e_uv], uw, wv, &mut f_uv, 1);
+            lower(&mut down[e_uv], vw, wu, &mut f_uv, 2);
+            (flag[e_uv], flag[e_uw]) = (f_uv, f_uw);
         });
+        if !fits {
+            return Err(ContractionError::CostRange { scale });
+        }
+        Ok(exact)
     }
 
     /// Clears the kept bits of `u`'s upward edge directions that an
     /// intermediate or upper triangle matches (costs perfect and positive).
     fn mark_dominated(&self, u: u32, up: &[u32], down: &[u32], flag: &mut [u8]) {
-        {
-            self.triangles_above(u, |e_uv, e_uw, e_vw| {
-                let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
-                let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
-                let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
-                if uv + vw == uw {
-                    flag[e_uw] &= !1;
-                }
-                if wv + vu == wu {
-                    flag[e_uw] &= !2;
-                }
-                if uw + wv == uv {
-                    flag[e_uv] &= !1;
-                }
-                if vw + wu == vu {
-                    flag[e_uv] &= !2;
-                }
-            });
-        }
+        self.triangles_above(u, |e_uv, e_uw, e_vw| {
+            let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
+            let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
+            let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
+            if uv + vw == uw {
+                flag[e_uw] &= !1;
+            }
+            if wv + vu == wu {
+                flag[e_uw] &= !2;
+            }
+            if uw + wv == uv {
+                flag[e_uv] &= !1;
+            }
+            if vw + wu == vu {
+                flag[e_uv] &= !2;
+            }
+        });
     }
 
     /// Calls `f(e_uv, e_uw, e_vw)` for every pair of upward neighbours
@@ -296,7 +398,9 @@ impl Contraction {
         let side = |kept: u8, cost: &[u32], how_of: &[u32]| {
             let mut s = Side {
                 first: Vec::with_capacity(n + 1),
-                ..Side::default()
+                to: Ranks::for_nodes(n),
+                cost: Vec::new(),
+                how: Vec::new(),
             };
             s.first.push(0);
             for u in 0..n as u32 {

@@ -31,27 +31,32 @@ impl Upward for QueryGraph {
         while i < s.space[d].len() {
             let x = s.space[d][i];
             i += 1;
-            for w in &side.to[side.range(x)] {
-                s.enter(d, *w);
-            }
+            side.to.each(side.range(x), |_, w| {
+                s.enter(d, w);
+            });
         }
     }
 
     #[inline]
     fn relax(&self, s: &mut ContractionScratch, d: usize, u: u32, du: u64) {
         let side = self.side(d);
-        for pos in side.range(u) {
+        side.to.each(side.range(u), |pos, w| {
             // A kept edge is finite: below 2^32 units, and the scale is at most
             // FORBIDDEN / 2^32, so the sum stays below 2 * FORBIDDEN.
             let nd = du + u64::from(side.cost[pos]) * self.scale;
-            s.offer(d, side.to[pos] as usize, nd, pos as u32);
-        }
+            s.offer(d, w as usize, nd, pos as u32);
+        });
     }
 
     fn leg(&self, d: usize, pos: u32) -> Leg {
         let side = self.side(d);
         let pos = pos as usize;
-        (side.low_of(pos as u32), side.to[pos], d == 1, side.how[pos])
+        (
+            side.low_of(pos as u32),
+            side.to.get(pos),
+            d == 1,
+            side.how[pos],
+        )
     }
 }
 

@@ -296,7 +296,20 @@ fn costs_too_large_for_32_bits_are_refused() {
     // The least costs fit; the triangle through 1 (if 1 is contracted first)
     // does not: either refused as such, or exact, never wrapped.
     match cch.customize(&a.cost) {
-        Ok(metric) => all_pairs(&a, &cch, &metric, &a.cost),
+        Ok(metric) => {
+            all_pairs(&a, &cch, &metric, &a.cost);
+            // The query graph too: refused, or exact.
+            match cch.query_graph(&metric) {
+                Ok(qg) => {
+                    let mut scratch = ContractionScratch::default();
+                    for (s, t) in [(0, 2), (0, 1), (1, 2)] {
+                        let want = a.oracle(&a.cost, &[(s, 0)], &[(t, 0)]);
+                        assert_eq!(qg.distance(&mut scratch, &[(s, 0)], &[(t, 0)]), want);
+                    }
+                }
+                Err(e) => assert_eq!(e, ContractionError::CostRange { scale: 1 }),
+            }
+        }
         Err(e) => assert_eq!(e, ContractionError::CostRange { scale: 1 }),
     }
     let a = Arcs::new(2, vec![(0, 1, 1 << 33), (1, 0, 1)]);

@@ -127,7 +127,7 @@ fn pruned_graph_matches_dijkstra_on_random_graphs_and_metrics() {
             for kind in 0..5 {
                 let costs = metric(a, kind, &mut rng);
                 let full = cch.customize(&costs).unwrap();
-                let qg = cch.query_graph(&full);
+                let qg = cch.query_graph(&full).unwrap();
                 assert_eq!(qg.scale(), full.scale());
                 assert!(qg.arcs() <= 2 * cch.edges());
                 check_against_dijkstra(a, &costs, &qg, &mut rng);
@@ -158,7 +158,8 @@ fn pruning_drops_dominated_edges_and_stores_a_symmetric_metric_once() {
     let coords: Vec<(u32, u32)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
     let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
     let full = cch.customize(&a.cost).unwrap();
-    let qg = cch.query_graph(&full);
+    let qg = cch.query_graph(&full).unwrap();
+    assert!(matches!(qg.fwd.to, super::pruned::Ranks::Narrow(_)));
     assert!(qg.symmetric());
     assert!(qg.arcs() < 2 * cch.edges(), "some edge is dominated");
     assert!(qg.memory_bytes() < cch.memory_bytes() + full.memory_bytes());
@@ -166,7 +167,7 @@ fn pruning_drops_dominated_edges_and_stores_a_symmetric_metric_once() {
     // One arc dearer one way: no longer symmetric, still exact.
     let mut costs = a.cost.clone();
     costs[7] = 3;
-    let qg = cch.query_graph(&cch.customize(&costs).unwrap());
+    let qg = cch.query_graph(&cch.customize(&costs).unwrap()).unwrap();
     assert!(!qg.symmetric());
     check_against_dijkstra(&a, &costs, &qg, &mut Lcg(6));
 }
@@ -191,8 +192,11 @@ fn pruned_graph_after_recustomization_equals_a_fresh_one() {
         }
         cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
             .unwrap();
-        let qg = cch.query_graph(&metric);
-        assert_eq!(qg, cch.query_graph(&cch.customize(&costs).unwrap()));
+        let qg = cch.query_graph(&metric).unwrap();
+        assert_eq!(
+            qg,
+            cch.query_graph(&cch.customize(&costs).unwrap()).unwrap()
+        );
         check_against_dijkstra(&a, &costs, &qg, &mut rng);
     }
 }
@@ -201,7 +205,7 @@ fn pruned_graph_after_recustomization_equals_a_fresh_one() {
 fn unpacking_with_another_graph_is_an_error() {
     let (a, coords) = grid_graph(6, 5, 4);
     let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
-    let qg = cch.query_graph(&cch.customize(&a.cost).unwrap());
+    let qg = cch.query_graph(&cch.customize(&a.cost).unwrap()).unwrap();
     let mut scratch = ContractionScratch::default();
     let far = [(29, 0)];
     let cost = |arc: u32| a.cost[arc as usize];
@@ -235,4 +239,28 @@ fn unpacking_with_another_graph_is_an_error() {
         .is_err()
     );
     assert!(route.arcs.is_empty() && route.nodes.is_empty());
+}
+
+#[test]
+fn graphs_of_more_than_65536_nodes_store_wide_ranks() {
+    // 272 x 272 = 73,984 nodes: ranks do not fit in 16 bits.
+    let (a, coords) = grid_graph(272, 272, 8);
+    let cch = Contraction::on_grid(&a.graph(), &coords, 16).unwrap();
+    let qg = cch.query_graph(&cch.customize(&a.cost).unwrap()).unwrap();
+    assert!(matches!(qg.fwd.to, super::pruned::Ranks::Wide(_)));
+    let n = a.first.len() as u64 - 1;
+    let mut rng = Lcg(21);
+    let mut scratch = ContractionScratch::default();
+    let cost = |arc: u32| a.cost[arc as usize];
+    for _ in 0..40 {
+        let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
+        let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
+        assert_eq!(
+            route.as_ref().map(|r| r.cost),
+            dijkstra(&a, &a.cost, &s, &t)
+        );
+        if let Some(r) = route {
+            a.check(&a.cost, &r, &s, &t);
+        }
+    }
 }
