@@ -497,45 +497,6 @@ fn summary(maps: &[BenchMap]) {
                 .phases
                 .map_or(Duration::ZERO, |p| p.abstract_search);
         }
-        // The order read off the cluster grid, against the searched cuts, in
-        // the same run (best of 3 each).
-        let (coords, g) = (m.graph.coords(), m.graph.graph());
-        let cell = m.hierarchy.layout().size;
-        let searched = pass(3, || {
-            black_box(Contraction::new(&g, Some(&coords)).expect("contracts"));
-        });
-        let on_grid = pass(3, || {
-            black_box(Contraction::on_grid(&g, &coords, cell).expect("contracts"));
-        });
-        let grid_cch = Contraction::on_grid(&g, &coords, cell).expect("contracts");
-        let grid_metric = grid_cch.customize(&m.graph.cost).expect("costs fit");
-        let customize_grid = pass(3, || {
-            black_box(grid_cch.customize(&m.graph.cost).expect("costs fit"));
-        });
-        let prune_grid = pass(3, || {
-            black_box(grid_cch.query_graph(&grid_metric).expect("costs fit"));
-        });
-        let grid_pruned = grid_cch.query_graph(&grid_metric).expect("costs fit");
-        let grid_query = pass(5, || {
-            for (_, _, s, t) in &m.queries {
-                grid_pruned
-                    .query_into(&graph, cost, &mut scratch, s, t, &mut route)
-                    .unwrap();
-                black_box(&route);
-            }
-        });
-        println!(
-            "    grid order: {} CCH edges, tree height {}, order+contract {:.1} ms (searched cuts {:.1} ms), customize {:.1} ms, query graph {:.1} ms; pruned {} arcs, {:.2} B/cell, query {:.1} us",
-            grid_cch.edges(),
-            grid_cch.tree_height(),
-            on_grid.as_secs_f64() * 1e3,
-            searched.as_secs_f64() * 1e3,
-            customize_grid.as_secs_f64() * 1e3,
-            prune_grid.as_secs_f64() * 1e3,
-            grid_pruned.arcs(),
-            grid_pruned.memory_bytes() as f64 / cells,
-            mean_us(grid_query, n),
-        );
         let cliques = m.graph.with_cluster_cliques(&m.hierarchy);
         let (cch_cliques, clique_metric, clique_contract, clique_customize) = cliques.contract();
         let one = time_edits(m, &edits(m, 1, EDITS));
@@ -595,6 +556,45 @@ fn summary(maps: &[BenchMap]) {
             block.0.as_secs_f64() * 1e6,
             block.1.as_secs_f64() * 1e6,
             block.2,
+        );
+        // The order read off the cluster grid, against the searched cuts, in
+        // the same run (best of 3 each).
+        let (coords, g) = (m.graph.coords(), m.graph.graph());
+        let cell = m.hierarchy.layout().size;
+        let searched = pass(3, || {
+            black_box(Contraction::new(&g, Some(&coords)).expect("contracts"));
+        });
+        let on_grid = pass(3, || {
+            black_box(Contraction::on_grid(&g, &coords, cell).expect("contracts"));
+        });
+        let grid_cch = Contraction::on_grid(&g, &coords, cell).expect("contracts");
+        let grid_metric = grid_cch.customize(&m.graph.cost).expect("costs fit");
+        let customize_grid = pass(3, || {
+            black_box(grid_cch.customize(&m.graph.cost).expect("costs fit"));
+        });
+        let prune_grid = pass(3, || {
+            black_box(grid_cch.query_graph(&grid_metric).expect("costs fit"));
+        });
+        let grid_pruned = grid_cch.query_graph(&grid_metric).expect("costs fit");
+        let grid_query = pass(5, || {
+            for (_, _, s, t) in &m.queries {
+                grid_pruned
+                    .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                    .unwrap();
+                black_box(&route);
+            }
+        });
+        println!(
+            "    grid order: {} CCH edges, tree height {}, order+contract {:.1} ms (searched cuts {:.1} ms), customize {:.1} ms, query graph {:.1} ms; pruned {} arcs, {:.2} B/cell, query {:.1} us",
+            grid_cch.edges(),
+            grid_cch.tree_height(),
+            on_grid.as_secs_f64() * 1e3,
+            searched.as_secs_f64() * 1e3,
+            customize_grid.as_secs_f64() * 1e3,
+            prune_grid.as_secs_f64() * 1e3,
+            grid_pruned.arcs(),
+            grid_pruned.memory_bytes() as f64 / cells,
+            mean_us(grid_query, n),
         );
     }
 }
