@@ -127,45 +127,34 @@ pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) 
 
 /// A node order by nested dissection along the borders of a grid of square
 /// cells of side `cell` (the cluster grid): no cut search. A part is cut
-/// across the longer side of its box of cells, at the cell border that
-/// splits its nodes most evenly; a part within one cell is ordered as it
-/// comes.
+/// across the longer side of its box of cells, at the border nearest the
+/// middle; a part within one cell is ordered as it comes.
 pub(super) fn grid_dissection(adj: &Adjacency, coords: &[(u32, u32)], cell: u32) -> Vec<u32> {
     let mut side = Vec::new();
-    let mut count: Vec<u32> = Vec::new();
     dissect(adj, |nodes, part_of, id| {
         let (mut lo, mut hi) = ((u32::MAX, u32::MAX), (0, 0));
         for v in nodes {
             let (x, y) = coords[*v as usize];
-            lo = (lo.0.min(x / cell), lo.1.min(y / cell));
-            hi = (hi.0.max(x / cell), hi.1.max(y / cell));
+            let (cx, cy) = (x / cell, y / cell);
+            lo = (lo.0.min(cx), lo.1.min(cy));
+            hi = (hi.0.max(cx), hi.1.max(cy));
         }
         let (span_x, span_y) = (hi.0 - lo.0, hi.1 - lo.1);
         if span_x == 0 && span_y == 0 {
             return None;
         }
-        let key = |v: u32| {
-            let (x, y) = coords[v as usize];
-            if span_x >= span_y {
-                x / cell - lo.0
-            } else {
-                y / cell - lo.1
-            }
-        };
-        // Nodes per row (or column) of cells; cut where half are passed,
-        // leaving at least the first row on the left and the last on the right.
-        count.clear();
-        count.resize(span_x.max(span_y) as usize + 1, 0);
-        for v in nodes {
-            count[key(*v) as usize] += 1;
-        }
-        let (mut at, mut left) = (1, count[0] as usize);
-        while at + 1 < count.len() && 2 * (left + count[at] as usize) <= nodes.len() {
-            left += count[at] as usize;
-            at += 1;
-        }
-        let at = at as u32;
-        Some(split(adj, nodes, part_of, id, &mut side, |v| key(v) >= at))
+        // Cells at or after `at` go right: both sides hold a node.
+        Some(if span_x >= span_y {
+            let at = lo.0 + span_x.div_ceil(2);
+            split(adj, nodes, part_of, id, &mut side, |v| {
+                coords[v as usize].0 / cell >= at
+            })
+        } else {
+            let at = lo.1 + span_y.div_ceil(2);
+            split(adj, nodes, part_of, id, &mut side, |v| {
+                coords[v as usize].1 / cell >= at
+            })
+        })
     })
 }
 

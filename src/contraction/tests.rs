@@ -133,6 +133,31 @@ fn all_pairs(a: &Arcs, cch: &Contraction, metric: &ContractionMetric, costs: &[u
     }
 }
 
+/// One simulated edit: `count` random arcs forbidden (even rounds) or given
+/// new costs (odd rounds) in `costs`, re-customized into `metric`; the arcs.
+pub(super) fn random_edit(
+    a: &Arcs,
+    cch: &Contraction,
+    metric: &mut ContractionMetric,
+    costs: &mut [u64],
+    rng: &mut Lcg,
+    (round, count): (usize, usize),
+) -> Vec<u32> {
+    let changed: Vec<u32> = (0..count)
+        .map(|_| rng.next(costs.len() as u64) as u32)
+        .collect();
+    for arc in &changed {
+        costs[*arc as usize] = if round % 2 == 0 {
+            FORBIDDEN
+        } else {
+            1 + rng.next(20)
+        };
+    }
+    cch.recustomize(&a.graph(), metric, costs, &changed)
+        .unwrap();
+    changed
+}
+
 #[test]
 fn grids_all_pairs_with_and_without_coordinates() {
     for seed in 0..4 {
@@ -202,18 +227,7 @@ fn forbidden_arcs_and_recustomization_equal_a_fresh_customization() {
     let mut costs = a.cost.clone();
     let mut rng = Lcg(77);
     for round in 0..6 {
-        let changed: Vec<u32> = (0..3)
-            .map(|_| rng.next(costs.len() as u64) as u32)
-            .collect();
-        for arc in &changed {
-            costs[*arc as usize] = if round % 2 == 0 {
-                FORBIDDEN
-            } else {
-                1 + rng.next(20)
-            };
-        }
-        cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
-            .unwrap();
+        random_edit(&a, &cch, &mut metric, &mut costs, &mut rng, (round, 3));
         assert_eq!(metric, cch.customize(&costs).unwrap(), "round {round}");
     }
     all_pairs(&a, &cch, &metric, &costs);

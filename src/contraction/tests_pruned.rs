@@ -3,7 +3,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::tests::{Arcs, Lcg, grid_graph};
+use super::tests::{Arcs, Lcg, grid_graph, random_edit};
 use super::*;
 
 /// Least cost from the sources (with initial distances) to the targets (with
@@ -180,18 +180,7 @@ fn pruned_graph_after_recustomization_equals_a_fresh_one() {
     let mut costs = a.cost.clone();
     let mut rng = Lcg(13);
     for round in 0..4 {
-        let changed: Vec<u32> = (0..4)
-            .map(|_| rng.next(costs.len() as u64) as u32)
-            .collect();
-        for arc in &changed {
-            costs[*arc as usize] = if round % 2 == 0 {
-                FORBIDDEN
-            } else {
-                1 + rng.next(20)
-            };
-        }
-        cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
-            .unwrap();
+        random_edit(&a, &cch, &mut metric, &mut costs, &mut rng, (round, 4));
         let qg = cch.query_graph(&metric).unwrap();
         assert_eq!(
             qg,
