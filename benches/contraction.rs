@@ -6,22 +6,24 @@
 //! Setup (untimed by criterion): the hierarchy is built with the default
 //! settings; its cluster graph is read through the public API
 //! (`Hierarchy::transitions`, `Hierarchy::abstract_edges`) into CSR; the
-//! contraction is ordered by the transitions' cells and customized with the
-//! graph's costs. Each query's start is joined to the transitions of its
-//! cluster on its island at their octile distance, and likewise the goal (a
-//! stand-in for the in-cluster costs the query computes: both searches get the
-//! same sources and targets). Every search's cost is checked equal to a plain
-//! Dijkstra's.
+//! contraction is ordered by the transitions' cells, customized with the
+//! graph's costs, and pruned into its query graph. Each query's start is
+//! joined to the transitions of its cluster on its island at their octile
+//! distance, and likewise the goal (a stand-in for the in-cluster costs the
+//! query computes: every search gets the same sources and targets). Every
+//! search's cost is checked equal to a plain Dijkstra's.
 //!
-//! Criterion times, per map, a pass over the queries with: the contraction
-//! (query and unpacking), plain Dijkstra and A* (octile bound) over the same
-//! graph; and a re-customization after one cluster's inside edges change.
-//! After criterion's report, when benchmarking, one summary line per map:
-//! build and customization times, memory per map cell, mean query times and
-//! their ratios, the library's own abstract A* (with landmarks, the phase
-//! timer of `find_path`) on the same queries, and the median / p95
-//! re-customization after 1-cluster edits (a 1-cell edit's worth) and
-//! 2x2-cluster edits (a 10x10 block's worth).
+//! Criterion times, per map: a pass over the queries with the contraction and
+//! with the query graph (query and unpacking); order + contract; customize;
+//! the query graph's build; a re-customization after one cluster's inside
+//! edges change. After criterion's report, when benchmarking, lines per map:
+//! build times, memory per map cell, the query graph (size, build, query,
+//! first arc), mean query times against plain Dijkstra and A* (octile bound)
+//! over the same graph and the library's own abstract A* (with landmarks, the
+//! phase timer of `find_path`), the median / p95 re-customization after
+//! 1-cluster edits (a 1-cell edit's worth) and 2x2-cluster edits (a 10x10
+//! block's worth), and the order read off the cluster grid against the
+//! searched cuts.
 //!
 //! `cargo bench --bench contraction`. Skips with a notice when
 //! `../shared/movingai` is absent.

@@ -25,9 +25,12 @@
 //! (an input arc, or a middle node below both ends) stays valid; a middle's
 //! two halves are exact too and are kept for unpacking alone where pruning
 //! dropped them ("unpack-only", not searched), recursively downward.
+//!
+//! Stored per direction as CSR by lower end: target ranks in 16 bits when
+//! every rank fits, costs in the metric's units, make-ups ([`DIRECT`] or the
+//! middle rank); a symmetric metric's directions once.
 
-use super::customize::INF64;
-use super::customize::{ContractionMetric, INF};
+use super::customize::{ContractionMetric, INF, INF64};
 use super::{Contraction, ContractionError};
 
 /// The make-up of an edge direction that is an input arc (the cheapest from
@@ -238,7 +241,10 @@ impl Contraction {
     /// perfect costs, dominated and forbidden edge directions dropped, stored
     /// compactly (see [`QueryGraph`]). Query it with
     /// [`QueryGraph::query`]; it gives the same least costs as
-    /// [`Contraction::query`].
+    /// [`Contraction::query`]. [`ContractionError::CostRange`] when a
+    /// perfect cost may not fit in 32 bits in units of the metric's scale
+    /// (a triangle of finite costs reaching `2^32` units where the edge has
+    /// none: refused, never wrapped).
     pub fn query_graph(&self, metric: &ContractionMetric) -> Result<QueryGraph, ContractionError> {
         let m = self.edges();
         let (mut up, mut down) = (metric.up.clone(), metric.down.clone());
