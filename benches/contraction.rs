@@ -611,11 +611,7 @@ fn main() {
     let mut c = common::criterion(Duration::from_millis(300), Duration::from_secs(1), false);
     for m in &maps {
         let mut group = c.benchmark_group(format!("contraction/{}", m.label));
-        let (mut scratch, mut plain, mut route) = (
-            ContractionScratch::default(),
-            Plain::default(),
-            ContractionRoute::default(),
-        );
+        let (mut scratch, mut route) = (ContractionScratch::default(), ContractionRoute::default());
         group.bench_function("cch query + unpack, all queries", |b| {
             b.iter(|| {
                 for (_, _, s, t) in &m.queries {

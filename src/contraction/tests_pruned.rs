@@ -83,7 +83,8 @@ fn check_against_dijkstra(a: &Arcs, costs: &[u64], qg: &QueryGraph, rng: &mut Lc
     let mut scratch = ContractionScratch::default();
     let graph = a.graph();
     let cost = |arc: u32| costs[arc as usize];
-    let mut queries: Vec<(Vec<(u32, u64)>, Vec<(u32, u64)>)> = (0..n)
+    type Ends = Vec<(u32, u64)>;
+    let mut queries: Vec<(Ends, Ends)> = (0..n)
         .flat_map(|s| (0..n).map(move |t| (vec![(s, 0)], vec![(t, 0)])))
         .collect();
     for _ in 0..50 {
