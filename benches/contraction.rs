@@ -6,22 +6,24 @@
 //! Setup (untimed by criterion): the hierarchy is built with the default
 //! settings; its cluster graph is read through the public API
 //! (`Hierarchy::transitions`, `Hierarchy::abstract_edges`) into CSR; the
-//! contraction is ordered by the transitions' cells and customized with the
-//! graph's costs. Each query's start is joined to the transitions of its
-//! cluster on its island at their octile distance, and likewise the goal (a
-//! stand-in for the in-cluster costs the query computes: both searches get the
-//! same sources and targets). Every search's cost is checked equal to a plain
-//! Dijkstra's.
+//! contraction is ordered by the transitions' cells, customized with the
+//! graph's costs, and pruned into its query graph. Each query's start is
+//! joined to the transitions of its cluster on its island at their octile
+//! distance, and likewise the goal (a stand-in for the in-cluster costs the
+//! query computes: every search gets the same sources and targets). Every
+//! search's cost is checked equal to a plain Dijkstra's.
 //!
-//! Criterion times, per map, a pass over the queries with: the contraction
-//! (query and unpacking), plain Dijkstra and A* (octile bound) over the same
-//! graph; and a re-customization after one cluster's inside edges change.
-//! After criterion's report, when benchmarking, one summary line per map:
-//! build and customization times, memory per map cell, mean query times and
-//! their ratios, the library's own abstract A* (with landmarks, the phase
-//! timer of `find_path`) on the same queries, and the median / p95
-//! re-customization after 1-cluster edits (a 1-cell edit's worth) and
-//! 2x2-cluster edits (a 10x10 block's worth).
+//! Criterion times, per map: a pass over the queries with the contraction and
+//! with the query graph (query and unpacking); order + contract; customize;
+//! the query graph's build; a re-customization after one cluster's inside
+//! edges change. After criterion's report, when benchmarking, lines per map:
+//! build times, memory per map cell, the query graph (size, build, query,
+//! first arc), mean query times against plain Dijkstra and A* (octile bound)
+//! over the same graph and the library's own abstract A* (with landmarks, the
+//! phase timer of `find_path`), the median / p95 re-customization after
+//! 1-cluster edits (a 1-cell edit's worth) and 2x2-cluster edits (a 10x10
+//! block's worth), and the order read off the cluster grid against the
+//! searched cuts.
 //!
 //! `cargo bench --bench contraction`. Skips with a notice when
 //! `../shared/movingai` is absent.
@@ -37,7 +39,7 @@ use common::{Rng, TOP_BUCKETS, median};
 use tierpath::io::BucketFilter;
 use tierpath::{
     ArcGraph, Contraction, ContractionMetric, ContractionRoute, ContractionScratch, Hierarchy,
-    Point, QueryCache,
+    Point, QueryCache, QueryGraph,
 };
 
 const MAPS: [&str; 6] = [
@@ -261,10 +263,13 @@ struct BenchMap {
     graph: AbstractGraph,
     cch: Contraction,
     metric: ContractionMetric,
+    /// The pruned query graph of `metric`.
+    pruned: QueryGraph,
     queries: Vec<(Point, Point, Ends, Ends)>,
     build: Duration,
     contract: Duration,
     customize: Duration,
+    prune: Duration,
 }
 
 fn setup() -> Option<Vec<BenchMap>> {
@@ -280,6 +285,9 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let build = clock.elapsed();
                 let graph = AbstractGraph::of(&hierarchy);
                 let (cch, metric, contract, customize) = graph.contract();
+                let clock = Instant::now();
+                let pruned = cch.query_graph(&metric).expect("costs fit");
+                let prune = clock.elapsed();
                 let queries = scen
                     .select(BucketFilter::Top(TOP_BUCKETS))
                     .into_iter()
@@ -297,10 +305,12 @@ fn setup() -> Option<Vec<BenchMap>> {
                     graph,
                     cch,
                     metric,
+                    pruned,
                     queries,
                     build,
                     contract,
                     customize,
+                    prune,
                 }
             })
             .collect(),
@@ -324,8 +334,12 @@ fn check(m: &BenchMap) {
         let want = plain.run(&m.graph, s, t, |_| 0);
         let route = m.cch.query(&m.metric, &mut scratch, s, t);
         assert_eq!(route.as_ref().map(|r| r.cost), want, "{}", m.label);
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        let pruned = m.pruned.query(&graph, cost, &mut scratch, s, t).unwrap();
+        assert_eq!(pruned.as_ref().map(|r| r.cost), want, "{} pruned", m.label);
         assert_eq!(plain.run(&m.graph, s, t, octile_bound(m, *goal)), want);
-        if let Some(r) = route {
+        for r in [route, pruned].into_iter().flatten() {
             let sum: u64 = r.arcs.iter().map(|a| m.graph.cost[*a as usize]).sum();
             let ends = s.iter().find(|e| e.0 == r.nodes[0]).unwrap().1
                 + t.iter()
@@ -441,6 +455,26 @@ fn summary(maps: &[BenchMap]) {
                 black_box(&route);
             }
         });
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        let mut pruned_settled = 0u64;
+        let pruned = pass(5, || {
+            pruned_settled = 0;
+            for (_, _, s, t) in &m.queries {
+                m.pruned
+                    .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                    .unwrap();
+                pruned_settled += scratch.settled();
+                black_box(&route);
+            }
+        });
+        // The first arc: the search, then one step of the unpacking.
+        let first_arc = pass(5, || {
+            for (_, _, s, t) in &m.queries {
+                black_box(m.pruned.start_route(&mut scratch, s, t));
+                black_box(m.pruned.next_arc(&graph, cost, &mut scratch).unwrap());
+            }
+        });
         let dijkstra = pass(3, || {
             for (_, _, s, t) in &m.queries {
                 black_box(plain.run(&m.graph, s, t, |_| 0));
@@ -483,27 +517,23 @@ fn summary(maps: &[BenchMap]) {
             m.hierarchy.memory_bytes() as f64 / cells,
             bytes as f64 / cells,
         );
-        // Where the fill lies: the share of edges whose lower end is among
-        // the top ranks (the top separators).
-        let nodes = m.cch.nodes();
-        let share = |top: f64| {
-            let from = nodes - ((nodes as f64 * top).ceil() as usize).min(nodes);
-            let above: usize = (from..nodes).map(|r| m.cch.upward_degree(r as u32)).sum();
-            100.0 * above as f64 / m.cch.edges().max(1) as f64
-        };
-        println!(
-            "    fill: edges whose lower end ranks in the top 1% {:.0}%, top 5% {:.0}%, top 10% {:.0}%, top 25% {:.0}%; metric scale {}",
-            share(0.01),
-            share(0.05),
-            share(0.10),
-            share(0.25),
-            m.metric.scale(),
-        );
         let (c, d, a, l) = (
             mean_us(cch, n),
             mean_us(dijkstra, n),
             mean_us(astar, n),
             mean_us(library, n),
+        );
+        println!(
+            "    pruned query graph: {} arc directions searched + {} unpack-only, symmetric {}, {:.2} B/cell, built in {:.1} ms; query {:.1} us ({:.0} settled, {:.2}x the full CCH's time), first arc {:.1} us",
+            m.pruned.arcs(),
+            m.pruned.unpack_only(),
+            m.pruned.symmetric(),
+            m.pruned.memory_bytes() as f64 / cells,
+            m.prune.as_secs_f64() * 1e3,
+            mean_us(pruned, n),
+            pruned_settled as f64 / n as f64,
+            mean_us(pruned, n) / c,
+            mean_us(first_arc, n),
         );
         println!(
             "    query: CCH {c:.1} us ({:.0} settled), Dijkstra {d:.1} us ({:.0}x), A* octile {a:.1} us ({:.0}x), library A*+landmarks {l:.1} us ({:.0}x)",
@@ -529,6 +559,45 @@ fn summary(maps: &[BenchMap]) {
             block.1.as_secs_f64() * 1e6,
             block.2,
         );
+        // The order read off the cluster grid, against the searched cuts, in
+        // the same run (best of 3 each).
+        let (coords, g) = (m.graph.coords(), m.graph.graph());
+        let cell = m.hierarchy.layout().size;
+        let searched = pass(3, || {
+            black_box(Contraction::new(&g, Some(&coords)).expect("contracts"));
+        });
+        let on_grid = pass(3, || {
+            black_box(Contraction::on_grid(&g, &coords, cell).expect("contracts"));
+        });
+        let grid_cch = Contraction::on_grid(&g, &coords, cell).expect("contracts");
+        let grid_metric = grid_cch.customize(&m.graph.cost).expect("costs fit");
+        let customize_grid = pass(3, || {
+            black_box(grid_cch.customize(&m.graph.cost).expect("costs fit"));
+        });
+        let prune_grid = pass(3, || {
+            black_box(grid_cch.query_graph(&grid_metric).expect("costs fit"));
+        });
+        let grid_pruned = grid_cch.query_graph(&grid_metric).expect("costs fit");
+        let grid_query = pass(5, || {
+            for (_, _, s, t) in &m.queries {
+                grid_pruned
+                    .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                    .unwrap();
+                black_box(&route);
+            }
+        });
+        println!(
+            "    grid order: {} CCH edges, tree height {}, order+contract {:.1} ms (searched cuts {:.1} ms), customize {:.1} ms, query graph {:.1} ms; pruned {} arcs, {:.2} B/cell, query {:.1} us",
+            grid_cch.edges(),
+            grid_cch.tree_height(),
+            on_grid.as_secs_f64() * 1e3,
+            searched.as_secs_f64() * 1e3,
+            customize_grid.as_secs_f64() * 1e3,
+            prune_grid.as_secs_f64() * 1e3,
+            grid_pruned.arcs(),
+            grid_pruned.memory_bytes() as f64 / cells,
+            mean_us(grid_query, n),
+        );
     }
 }
 
@@ -542,11 +611,7 @@ fn main() {
     let mut c = common::criterion(Duration::from_millis(300), Duration::from_secs(1), false);
     for m in &maps {
         let mut group = c.benchmark_group(format!("contraction/{}", m.label));
-        let (mut scratch, mut plain, mut route) = (
-            ContractionScratch::default(),
-            Plain::default(),
-            ContractionRoute::default(),
-        );
+        let (mut scratch, mut route) = (ContractionScratch::default(), ContractionRoute::default());
         group.bench_function("cch query + unpack, all queries", |b| {
             b.iter(|| {
                 for (_, _, s, t) in &m.queries {
@@ -555,10 +620,15 @@ fn main() {
                 }
             })
         });
-        group.bench_function("dijkstra, all queries", |b| {
+        let graph = m.graph.graph();
+        let cost = |a: u32| m.graph.cost[a as usize];
+        group.bench_function("pruned query + unpack, all queries", |b| {
             b.iter(|| {
                 for (_, _, s, t) in &m.queries {
-                    black_box(plain.run(&m.graph, s, t, |_| 0));
+                    m.pruned
+                        .query_into(&graph, cost, &mut scratch, s, t, &mut route)
+                        .unwrap();
+                    black_box(&route);
                 }
             })
         });
@@ -568,6 +638,9 @@ fn main() {
         });
         group.bench_function("customize", |b| {
             b.iter(|| m.cch.customize(&m.graph.cost).expect("costs fit"))
+        });
+        group.bench_function("query graph (perfect + prune)", |b| {
+            b.iter(|| m.cch.query_graph(&m.metric).expect("costs fit"))
         });
         let edit = edits(m, 1, 1).remove(0);
         let mut metric = m.metric.clone();

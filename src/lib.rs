@@ -82,7 +82,7 @@ mod tiled;
 
 pub use contraction::{
     ArcGraph, Contraction, ContractionError, ContractionMetric, ContractionRoute,
-    ContractionScratch, FORBIDDEN,
+    ContractionScratch, FORBIDDEN, QueryGraph,
 };
 pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer, LayerId,

@@ -34,10 +34,10 @@ use super::{ArcGraph, Contraction, ContractionError, NONE};
 pub const FORBIDDEN: u64 = u64::MAX / 4;
 
 /// A stored forbidden cost (or no route so far).
-const INF: u32 = u32::MAX;
+pub(super) const INF: u32 = u32::MAX;
 
 /// [`INF`] widened.
-const INF64: u64 = INF as u64;
+pub(super) const INF64: u64 = INF as u64;
 
 /// Marks a `how` value as an input arc rather than a middle node.
 const ARC: u32 = 1 << 31;

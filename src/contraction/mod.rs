@@ -45,9 +45,12 @@
 
 mod customize;
 mod order;
+mod pruned;
+mod pruned_query;
 mod query;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
+pub use pruned::QueryGraph;
 pub use query::{ContractionRoute, ContractionScratch};
 
 /// No node / no edge.
@@ -198,11 +201,52 @@ impl Contraction {
         }
         let adjacency = order::Adjacency::undirected(graph);
         let node_of = order::nested_dissection(&adjacency, coords);
+        Self::contract(graph, &adjacency, node_of)
+    }
+
+    /// Like [`new`](Self::new), the order read off a grid of square cells of
+    /// side `cell` (the cluster grid, `coords` being the transitions' map
+    /// cells): each part is cut along the cell border across the middle of
+    /// its longer side, with no cut search. Intra-cluster edges never cross a
+    /// cluster border, so the separators are the transitions facing one
+    /// another across it, as with the searched cuts, at a fraction of the
+    /// time. `cell` must be positive.
+    pub fn on_grid(
+        graph: &ArcGraph,
+        coords: &[(u32, u32)],
+        cell: u32,
+    ) -> Result<Self, ContractionError> {
+        if coords.len() != graph.nodes() {
+            return Err(ContractionError::Length {
+                what: "node coordinates",
+                expected: graph.nodes(),
+                got: coords.len(),
+            });
+        }
+        if cell == 0 {
+            return Err(ContractionError::Length {
+                what: "cell side (positive)",
+                expected: 1,
+                got: 0,
+            });
+        }
+        let adjacency = order::Adjacency::undirected(graph);
+        let node_of = order::grid_dissection(&adjacency, coords, cell);
+        Self::contract(graph, &adjacency, node_of)
+    }
+
+    /// Contracts `graph` in the order `node_of` (input node of each rank).
+    fn contract(
+        graph: &ArcGraph,
+        adjacency: &order::Adjacency,
+        node_of: Vec<u32>,
+    ) -> Result<Self, ContractionError> {
+        let n = graph.nodes();
         let mut rank = vec![0u32; n];
         for (r, v) in node_of.iter().enumerate() {
             rank[*v as usize] = r as u32;
         }
-        let (up_first, up_to) = order::fill(&adjacency, &rank, &node_of);
+        let (up_first, up_to) = order::fill(adjacency, &rank, &node_of);
         if up_to.len() >= NONE as usize / 2 {
             return Err(ContractionError::TooLarge(up_to.len()));
         }
@@ -391,3 +435,5 @@ fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_pruned;

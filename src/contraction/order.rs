@@ -111,7 +111,6 @@ fn bfs_levels(adj: &Adjacency) -> Vec<(u32, u32)> {
 
 /// A node order (input node of each rank) by nested dissection.
 pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) -> Vec<u32> {
-    let n = adj.nodes();
     let levels;
     let coords = match coords {
         Some(c) => c,
@@ -120,11 +119,57 @@ pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) 
             &levels
         }
     };
+    let mut cut = Cut::default();
+    dissect(adj, |nodes, part_of, id| {
+        cut.best(adj, coords, nodes, part_of, id)
+    })
+}
+
+/// A node order by nested dissection along the borders of a grid of square
+/// cells of side `cell` (the cluster grid): no cut search. A part is cut
+/// across the longer side of its box of cells, at the border nearest the
+/// middle; a part within one cell is ordered as it comes.
+pub(super) fn grid_dissection(adj: &Adjacency, coords: &[(u32, u32)], cell: u32) -> Vec<u32> {
+    let mut side = Vec::new();
+    dissect(adj, |nodes, part_of, id| {
+        let (mut lo, mut hi) = ((u32::MAX, u32::MAX), (0, 0));
+        for v in nodes {
+            let (x, y) = coords[*v as usize];
+            let (cx, cy) = (x / cell, y / cell);
+            lo = (lo.0.min(cx), lo.1.min(cy));
+            hi = (hi.0.max(cx), hi.1.max(cy));
+        }
+        let (span_x, span_y) = (hi.0 - lo.0, hi.1 - lo.1);
+        if span_x == 0 && span_y == 0 {
+            return None;
+        }
+        // Cells at or after `at` go right: both sides hold a node.
+        Some(if span_x >= span_y {
+            let at = lo.0 + span_x.div_ceil(2);
+            split(adj, nodes, part_of, id, &mut side, |v| {
+                coords[v as usize].0 / cell >= at
+            })
+        } else {
+            let at = lo.1 + span_y.div_ceil(2);
+            split(adj, nodes, part_of, id, &mut side, |v| {
+                coords[v as usize].1 / cell >= at
+            })
+        })
+    })
+}
+
+/// Nested dissection driven by `cut(nodes, part_of, id)`, which splits a
+/// part into `(left, right, separator)` or leaves it whole (`None`): the
+/// separator takes the part's highest ranks, the sides recurse.
+fn dissect(
+    adj: &Adjacency,
+    mut cut: impl FnMut(&[u32], &[u32], u32) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)>,
+) -> Vec<u32> {
+    let n = adj.nodes();
     let mut order = vec![NONE; n];
     // Which part each node is in now (the part's id), to see edges within it.
     let mut part_of = vec![0u32; n];
     let mut next_part = 1u32;
-    let mut cut = Cut::default();
     // Parts still to order: (nodes, first rank).
     let mut stack: Vec<(Vec<u32>, usize)> = vec![((0..n as u32).collect(), 0)];
     while let Some((nodes, lo)) = stack.pop() {
@@ -134,7 +179,7 @@ pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) 
             part_of[*v as usize] = id;
         }
         let split = if nodes.len() > LEAF {
-            cut.best(adj, coords, &nodes, &part_of, id)
+            cut(&nodes, &part_of, id)
         } else {
             None
         };
@@ -188,46 +233,9 @@ impl Cut {
             (None, Some(b)) => (&key_y, b.1),
             (None, None) => return None,
         };
-        // Sides: 0 left, 1 right; then the smaller endpoint set of the cut
-        // edges becomes the separator (2).
-        if self.side.len() < part_of.len() {
-            self.side.resize(part_of.len(), 0);
-        }
-        let (mut on_left, mut on_right) = (Vec::new(), Vec::new());
-        for v in nodes {
-            self.side[*v as usize] = u8::from(axis(*v) > at);
-        }
-        for v in nodes {
-            let s = self.side[*v as usize];
-            let crosses = adj
-                .neighbours(*v)
-                .iter()
-                .any(|w| part_of[*w as usize] == id && self.side[*w as usize] != s);
-            if crosses {
-                if s == 0 {
-                    on_left.push(*v)
-                } else {
-                    on_right.push(*v)
-                }
-            }
-        }
-        let separator = if on_left.len() <= on_right.len() {
-            on_left
-        } else {
-            on_right
-        };
-        for v in &separator {
-            self.side[*v as usize] = 2;
-        }
-        let (mut left, mut right) = (Vec::new(), Vec::new());
-        for v in nodes {
-            match self.side[*v as usize] {
-                0 => left.push(*v),
-                1 => right.push(*v),
-                _ => {}
-            }
-        }
-        Some((left, right, separator))
+        Some(split(adj, nodes, part_of, id, &mut self.side, |v| {
+            axis(v) > at
+        }))
     }
 
     /// The best cut along one axis: `(edges crossing, position)`; nodes with
@@ -302,6 +310,58 @@ impl Cut {
         }
         best.map(|(c, _, k)| (c, k))
     }
+}
+
+/// Splits a part by `right` (which side each node is on): `(left, right,
+/// separator)`, the separator being the smaller of the two endpoint sets of
+/// the edges crossing, taken out of the sides.
+fn split(
+    adj: &Adjacency,
+    nodes: &[u32],
+    part_of: &[u32],
+    id: u32,
+    side: &mut Vec<u8>,
+    right: impl Fn(u32) -> bool,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    // Sides: 0 left, 1 right; then the separator (2).
+    if side.len() < part_of.len() {
+        side.resize(part_of.len(), 0);
+    }
+    let (mut on_left, mut on_right) = (Vec::new(), Vec::new());
+    for v in nodes {
+        side[*v as usize] = u8::from(right(*v));
+    }
+    for v in nodes {
+        let s = side[*v as usize];
+        let crosses = adj
+            .neighbours(*v)
+            .iter()
+            .any(|w| part_of[*w as usize] == id && side[*w as usize] != s);
+        if crosses {
+            if s == 0 {
+                on_left.push(*v)
+            } else {
+                on_right.push(*v)
+            }
+        }
+    }
+    let separator = if on_left.len() <= on_right.len() {
+        on_left
+    } else {
+        on_right
+    };
+    for v in &separator {
+        side[*v as usize] = 2;
+    }
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    for v in nodes {
+        match side[*v as usize] {
+            0 => left.push(*v),
+            1 => right.push(*v),
+            _ => {}
+        }
+    }
+    (left, right, separator)
 }
 
 /// The chordal supergraph in rank space: per rank, its upward neighbours

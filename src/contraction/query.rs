@@ -13,7 +13,11 @@
 //! distance is no better than the best meeting found so far relaxes nothing.
 
 use super::customize::ContractionMetric;
-use super::{Contraction, FORBIDDEN, NONE};
+use super::{Contraction, ContractionError, FORBIDDEN, NONE};
+
+/// An edge direction to unpack: `(lower rank, higher rank, downward, how)`,
+/// `how` naming an input arc or the middle rank.
+pub(super) type Leg = (u32, u32, bool, u32);
 
 /// Per-thread scratch of [`Contraction::query`], reset by a generation stamp:
 /// no allocation once grown to the graph, no work proportional to the graph
@@ -21,17 +25,15 @@ use super::{Contraction, FORBIDDEN, NONE};
 #[derive(Debug, Clone, Default)]
 pub struct ContractionScratch {
     /// Per rank, forward then backward: distance, stamp, edge reached by.
-    dist: [Vec<u64>; 2],
-    stamp: [Vec<u32>; 2],
-    via: [Vec<u32>; 2],
+    pub(super) dist: [Vec<u64>; 2],
+    pub(super) stamp: [Vec<u32>; 2],
+    pub(super) via: [Vec<u32>; 2],
     /// The search spaces, in rank order once sorted.
-    space: [Vec<u32>; 2],
-    generation: u32,
-    /// Unpacking stack: `(lower rank, edge, downward)`.
-    stack: Vec<(u32, u32, bool)>,
-    /// The route's edges before unpacking.
-    legs: Vec<(u32, u32, bool)>,
-    settled: u64,
+    pub(super) space: [Vec<u32>; 2],
+    pub(super) generation: u32,
+    /// Unpacking stack, top last: `(lower rank, higher rank, downward, how)`.
+    pub(super) stack: Vec<Leg>,
+    pub(super) settled: u64,
 }
 
 /// A shortest route found by [`Contraction::query`], in the input graph.
@@ -57,10 +59,10 @@ impl ContractionScratch {
             self.dist[d].capacity() * 8
                 + (self.stamp[d].capacity() + self.via[d].capacity() + self.space[d].capacity()) * 4
         };
-        per(0) + per(1) + (self.stack.capacity() + self.legs.capacity()) * 12
+        per(0) + per(1) + self.stack.capacity() * std::mem::size_of::<Leg>()
     }
 
-    fn begin(&mut self, nodes: usize) {
+    pub(super) fn begin(&mut self, nodes: usize) {
         for d in 0..2 {
             if self.dist[d].len() < nodes {
                 self.dist[d].resize(nodes, FORBIDDEN);
@@ -77,6 +79,273 @@ impl ContractionScratch {
         }
         self.generation += 1;
         self.settled = 0;
+    }
+}
+
+impl ContractionScratch {
+    /// Enters rank `u` into direction `d`'s search space unless already
+    /// there: whether it was new.
+    #[inline]
+    pub(super) fn enter(&mut self, d: usize, u: u32) -> bool {
+        if self.stamp[d][u as usize] == self.generation {
+            return false;
+        }
+        self.stamp[d][u as usize] = self.generation;
+        self.dist[d][u as usize] = FORBIDDEN;
+        self.via[d][u as usize] = NONE;
+        self.space[d].push(u);
+        true
+    }
+
+    /// Offers `w` the distance `nd`, reached by `via`.
+    #[inline]
+    pub(super) fn offer(&mut self, d: usize, w: usize, nd: u64, via: u32) {
+        debug_assert_eq!(self.stamp[d][w], self.generation, "in the search space");
+        if nd < self.dist[d][w] {
+            self.dist[d][w] = nd;
+            self.via[d][w] = via;
+        }
+    }
+}
+
+/// What the rank-order sweep and the unpacking need from an upward graph in
+/// rank space (the full contraction with a metric, or a pruned query graph).
+pub(super) trait Upward {
+    /// Number of ranks.
+    fn ranks(&self) -> usize;
+    /// The rank of input node `v`, if in range.
+    fn rank_of(&self, v: u32) -> Option<u32>;
+    /// The input node of rank `u`.
+    fn node_of(&self, u: u32) -> u32;
+    /// Enters every rank reachable upward from `u` in direction `d` (`u`
+    /// included) into the search space.
+    fn reach(&self, s: &mut ContractionScratch, d: usize, u: u32);
+    /// Offers `du` plus each upward edge's cost (direction `d`) to its head.
+    fn relax(&self, s: &mut ContractionScratch, d: usize, u: u32, du: u64);
+    /// The edge direction a search reached a rank by (`via` in direction
+    /// `d`), as a leg.
+    fn leg(&self, d: usize, via: u32) -> Leg;
+}
+
+/// What unpacking needs beyond the search.
+pub(super) trait Unpack {
+    /// The input node of rank `u`.
+    fn node(&self, u: u32) -> u32;
+    /// Edge direction `low -> high` (`downward`: `high -> low`) as a leg.
+    fn half(&self, low: u32, high: u32, downward: bool) -> Leg;
+    /// The input arc a leg is, or `None` when it is made of two halves.
+    fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError>;
+}
+
+/// The full contraction with one metric, as an [`Upward`] graph.
+pub(super) struct Full<'a> {
+    pub(super) cch: &'a Contraction,
+    pub(super) metric: &'a ContractionMetric,
+}
+
+impl Upward for Full<'_> {
+    fn ranks(&self) -> usize {
+        self.cch.nodes()
+    }
+
+    fn rank_of(&self, v: u32) -> Option<u32> {
+        self.cch.rank.get(v as usize).copied()
+    }
+
+    fn node_of(&self, u: u32) -> u32 {
+        self.cch.node_of[u as usize]
+    }
+
+    fn reach(&self, s: &mut ContractionScratch, d: usize, mut u: u32) {
+        // The ancestors in the elimination tree, up to one already entered.
+        while s.enter(d, u) {
+            match self.cch.parent(u) {
+                Some(p) => u = p,
+                None => break,
+            }
+        }
+    }
+
+    #[inline]
+    fn relax(&self, s: &mut ContractionScratch, d: usize, u: u32, du: u64) {
+        let costs = if d == 0 {
+            &self.metric.up
+        } else {
+            &self.metric.down
+        };
+        for e in self.cch.up_range(u) {
+            // du < FORBIDDEN and the widened cost is at most FORBIDDEN.
+            let nd = du + self.metric.widen(costs[e]);
+            s.offer(d, self.cch.up_to[e] as usize, nd, e as u32);
+        }
+    }
+
+    fn leg(&self, d: usize, e: u32) -> Leg {
+        let how = if d == 0 {
+            self.metric.up_how[e as usize]
+        } else {
+            self.metric.down_how[e as usize]
+        };
+        (
+            self.cch.low_of_edge(e),
+            self.cch.up_to[e as usize],
+            d == 1,
+            how,
+        )
+    }
+}
+
+impl Unpack for Full<'_> {
+    fn node(&self, u: u32) -> u32 {
+        self.cch.node_of[u as usize]
+    }
+
+    fn half(&self, low: u32, high: u32, downward: bool) -> Leg {
+        let e = self.cch.edge(low, high).expect("triangle edge");
+        self.leg(usize::from(downward), e)
+    }
+
+    fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError> {
+        debug_assert_ne!(leg.3, NONE, "a used edge has a cost");
+        Ok(ContractionMetric::arc_of(leg.3))
+    }
+}
+
+/// Collects both search spaces, sweeps them in rank order and prepares the
+/// unpacking of the best route: its cost and first input node.
+pub(super) fn search<G: Upward>(
+    g: &G,
+    s: &mut ContractionScratch,
+    sources: &[(u32, u64)],
+    targets: &[(u32, u64)],
+) -> Option<(u64, u32)> {
+    s.begin(g.ranks());
+    s.stack.clear();
+    for (d, ends) in [sources, targets].into_iter().enumerate() {
+        for (v, _) in ends {
+            if let Some(u) = g.rank_of(*v) {
+                g.reach(s, d, u);
+            }
+        }
+        for (v, c) in ends {
+            if let Some(u) = g.rank_of(*v) {
+                let slot = &mut s.dist[d][u as usize];
+                *slot = (*slot).min(*c);
+            }
+        }
+        s.space[d].sort_unstable();
+    }
+    let mut best = (NONE, FORBIDDEN);
+    let (mut i, mut j) = (0, 0);
+    let (nf, nb) = (s.space[0].len(), s.space[1].len());
+    while i < nf || j < nb {
+        let (f, b) = (
+            s.space[0].get(i).copied().unwrap_or(NONE),
+            s.space[1].get(j).copied().unwrap_or(NONE),
+        );
+        let u = f.min(b);
+        if f == b {
+            let total = s.dist[0][u as usize].saturating_add(s.dist[1][u as usize]);
+            if total < best.1 {
+                best = (u, total);
+            }
+        }
+        for (d, here) in [(0, f == u), (1, b == u)] {
+            if !here {
+                continue;
+            }
+            if d == 0 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+            s.settled += 1;
+            let du = s.dist[d][u as usize];
+            if du < best.1 {
+                g.relax(s, d, u, du);
+            }
+        }
+    }
+    if best.0 == NONE {
+        return None;
+    }
+    // The legs in route order, first on top of the stack: backward ones from
+    // the meeting rank down (pushed last leg first), then forward ones up to
+    // it (found from the top, so already in push order).
+    let start = s.stack.len();
+    let mut u = best.0;
+    while s.via[1][u as usize] != NONE {
+        let leg = g.leg(1, s.via[1][u as usize]);
+        s.stack.push(leg);
+        u = leg.0;
+    }
+    s.stack[start..].reverse();
+    let mut u = best.0;
+    while s.via[0][u as usize] != NONE {
+        let leg = g.leg(0, s.via[0][u as usize]);
+        s.stack.push(leg);
+        u = leg.0;
+    }
+    Some((best.1, g.node_of(u)))
+}
+
+/// The next input arc of the route [`search`] prepared, and its head.
+pub(super) fn next_arc<U: Unpack>(
+    g: &U,
+    s: &mut ContractionScratch,
+) -> Result<Option<(u32, u32)>, ContractionError> {
+    while let Some(leg) = s.stack.pop() {
+        let (low, high, downward, how) = leg;
+        if let Some(arc) = g.arc(leg)? {
+            let head = if downward { low } else { high };
+            return Ok(Some((arc, g.node(head))));
+        }
+        // low -> v -> high upward, or high -> v -> low downward; v is below
+        // both. Second half pushed first.
+        let v = how;
+        if downward {
+            s.stack.push(g.half(v, low, false));
+            s.stack.push(g.half(v, high, true));
+        } else {
+            s.stack.push(g.half(v, high, false));
+            s.stack.push(g.half(v, low, true));
+        }
+    }
+    Ok(None)
+}
+
+/// [`search`] and the whole unpacking into `route`: whether found. On an
+/// error the route is emptied.
+pub(super) fn route_into<G: Upward, U: Unpack>(
+    g: &G,
+    unpack: &U,
+    s: &mut ContractionScratch,
+    sources: &[(u32, u64)],
+    targets: &[(u32, u64)],
+    route: &mut ContractionRoute,
+) -> Result<bool, ContractionError> {
+    route.cost = 0;
+    route.nodes.clear();
+    route.arcs.clear();
+    let Some((cost, first)) = search(g, s, sources, targets) else {
+        return Ok(false);
+    };
+    route.cost = cost;
+    route.nodes.push(first);
+    loop {
+        match next_arc(unpack, s) {
+            Ok(Some((arc, head))) => {
+                route.arcs.push(arc);
+                route.nodes.push(head);
+            }
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                route.cost = 0;
+                route.nodes.clear();
+                route.arcs.clear();
+                return Err(e);
+            }
+        }
     }
 }
 
@@ -107,15 +376,9 @@ impl Contraction {
         targets: &[(u32, u64)],
         route: &mut ContractionRoute,
     ) -> bool {
-        route.cost = 0;
-        route.nodes.clear();
-        route.arcs.clear();
-        let Some((meet, cost)) = self.sweep(metric, scratch, sources, targets) else {
-            return false;
-        };
-        route.cost = cost;
-        self.unpack(metric, scratch, meet, route);
-        true
+        let full = Full { cch: self, metric };
+        route_into(&full, &full, scratch, sources, targets, route)
+            .unwrap_or_else(|_| unreachable!("the full contraction names its arcs"))
     }
 
     /// The least cost alone (no unpacking).
@@ -126,169 +389,6 @@ impl Contraction {
         sources: &[(u32, u64)],
         targets: &[(u32, u64)],
     ) -> Option<u64> {
-        self.sweep(metric, scratch, sources, targets)
-            .map(|(_, c)| c)
-    }
-
-    /// Collects one direction's search space from `ends` and sets their
-    /// distances.
-    fn collect(&self, s: &mut ContractionScratch, d: usize, ends: &[(u32, u64)]) {
-        let generation = s.generation;
-        for (v, _) in ends {
-            let Some(mut u) = self.rank.get(*v as usize).copied() else {
-                continue;
-            };
-            while s.stamp[d][u as usize] != generation {
-                s.stamp[d][u as usize] = generation;
-                s.dist[d][u as usize] = FORBIDDEN;
-                s.via[d][u as usize] = NONE;
-                s.space[d].push(u);
-                match self.parent(u) {
-                    Some(p) => u = p,
-                    None => break,
-                }
-            }
-        }
-        for (v, c) in ends {
-            if let Some(u) = self.rank.get(*v as usize) {
-                let slot = &mut s.dist[d][*u as usize];
-                *slot = (*slot).min(*c);
-            }
-        }
-        s.space[d].sort_unstable();
-    }
-
-    /// Both sweeps: the meeting rank and the cost.
-    fn sweep(
-        &self,
-        metric: &ContractionMetric,
-        s: &mut ContractionScratch,
-        sources: &[(u32, u64)],
-        targets: &[(u32, u64)],
-    ) -> Option<(u32, u64)> {
-        s.begin(self.nodes());
-        self.collect(s, 0, sources);
-        self.collect(s, 1, targets);
-        let generation = s.generation;
-        let mut best = (NONE, FORBIDDEN);
-        let (mut i, mut j) = (0, 0);
-        let (nf, nb) = (s.space[0].len(), s.space[1].len());
-        while i < nf || j < nb {
-            let (f, b) = (
-                s.space[0].get(i).copied().unwrap_or(NONE),
-                s.space[1].get(j).copied().unwrap_or(NONE),
-            );
-            let u = f.min(b);
-            let d = if f == u {
-                i += 1;
-                0
-            } else {
-                j += 1;
-                1
-            };
-            if f == b {
-                j += 1;
-                s.settled += 1;
-                let total = s.dist[0][u as usize].saturating_add(s.dist[1][u as usize]);
-                if total < best.1 {
-                    best = (u, total);
-                }
-                self.relax(metric, s, 1, u, best.1, generation);
-            }
-            s.settled += 1;
-            self.relax(metric, s, d, u, best.1, generation);
-        }
-        (best.0 != NONE).then_some(best)
-    }
-
-    /// Relaxes the upward edges of `u` in direction `d` (0 forward over `up`
-    /// costs, 1 backward over `down` costs), unless `u` cannot beat `bound`.
-    #[inline]
-    fn relax(
-        &self,
-        metric: &ContractionMetric,
-        s: &mut ContractionScratch,
-        d: usize,
-        u: u32,
-        bound: u64,
-        generation: u32,
-    ) {
-        let du = s.dist[d][u as usize];
-        if du >= bound {
-            return;
-        }
-        let costs = if d == 0 { &metric.up } else { &metric.down };
-        for e in self.up_range(u) {
-            let w = self.up_to[e] as usize;
-            debug_assert_eq!(s.stamp[d][w], generation, "ancestors are collected");
-            // du < FORBIDDEN and the widened cost is at most FORBIDDEN.
-            let nd = du + metric.widen(costs[e]);
-            if nd < s.dist[d][w] {
-                s.dist[d][w] = nd;
-                s.via[d][w] = e as u32;
-            }
-        }
-    }
-
-    /// Writes the unpacked route through `meet` into `route`.
-    fn unpack(
-        &self,
-        metric: &ContractionMetric,
-        s: &mut ContractionScratch,
-        meet: u32,
-        route: &mut ContractionRoute,
-    ) {
-        // The legs in route order: forward ones up to `meet` (found from the
-        // top, so reversed), then backward ones from `meet` down.
-        s.legs.clear();
-        let mut u = meet;
-        while s.via[0][u as usize] != NONE {
-            let e = s.via[0][u as usize];
-            let low = self.low_of_edge(e);
-            s.legs.push((low, e, false));
-            u = low;
-        }
-        s.legs.reverse();
-        route.nodes.push(self.node_of[u as usize]);
-        let mut u = meet;
-        while s.via[1][u as usize] != NONE {
-            let e = s.via[1][u as usize];
-            let low = self.low_of_edge(e);
-            s.legs.push((low, e, true));
-            u = low;
-        }
-        for k in 0..s.legs.len() {
-            s.stack.clear();
-            s.stack.push(s.legs[k]);
-            while let Some((low, e, downward)) = s.stack.pop() {
-                let high = self.up_to[e as usize];
-                let how = if downward {
-                    metric.down_how[e as usize]
-                } else {
-                    metric.up_how[e as usize]
-                };
-                if let Some(arc) = ContractionMetric::arc_of(how) {
-                    route.arcs.push(arc);
-                    let head = if downward { low } else { high };
-                    route.nodes.push(self.node_of[head as usize]);
-                    continue;
-                }
-                debug_assert_ne!(how, NONE, "a used edge has a cost");
-                // low -> v -> high upward, or high -> v -> low downward; v is
-                // below both. Pushed second half first.
-                let v = how;
-                let e_low = self.edge(v, low).expect("triangle edge");
-                let e_high = self.edge(v, high).expect("triangle edge");
-                if downward {
-                    // high -> v (down on {v, high}), v -> low (up on {v, low}).
-                    s.stack.push((v, e_low, false));
-                    s.stack.push((v, e_high, true));
-                } else {
-                    // low -> v (down on {v, low}), v -> high (up on {v, high}).
-                    s.stack.push((v, e_high, false));
-                    s.stack.push((v, e_low, true));
-                }
-            }
-        }
+        search(&Full { cch: self, metric }, scratch, sources, targets).map(|(c, _)| c)
     }
 }

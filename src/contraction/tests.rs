@@ -3,14 +3,14 @@
 use super::*;
 
 /// A graph built from an arc list.
-struct Arcs {
-    first: Vec<u32>,
-    to: Vec<u32>,
-    cost: Vec<u64>,
+pub(super) struct Arcs {
+    pub(super) first: Vec<u32>,
+    pub(super) to: Vec<u32>,
+    pub(super) cost: Vec<u64>,
 }
 
 impl Arcs {
-    fn new(nodes: usize, mut arcs: Vec<(u32, u32, u64)>) -> Self {
+    pub(super) fn new(nodes: usize, mut arcs: Vec<(u32, u32, u64)>) -> Self {
         arcs.sort_by_key(|a| a.0);
         let mut first = vec![0u32; nodes + 1];
         for (a, _, _) in &arcs {
@@ -26,11 +26,11 @@ impl Arcs {
         }
     }
 
-    fn graph(&self) -> ArcGraph<'_> {
+    pub(super) fn graph(&self) -> ArcGraph<'_> {
         ArcGraph::new(&self.first, &self.to).unwrap()
     }
 
-    fn tail(&self, arc: u32) -> u32 {
+    pub(super) fn tail(&self, arc: u32) -> u32 {
         (self.first.partition_point(|f| *f <= arc) - 1) as u32
     }
 
@@ -57,7 +57,13 @@ impl Arcs {
     }
 
     /// Checks a route: consecutive arcs, right ends, right cost.
-    fn check(&self, costs: &[u64], route: &ContractionRoute, s: &[(u32, u64)], t: &[(u32, u64)]) {
+    pub(super) fn check(
+        &self,
+        costs: &[u64],
+        route: &ContractionRoute,
+        s: &[(u32, u64)],
+        t: &[(u32, u64)],
+    ) {
         assert_eq!(route.nodes.len(), route.arcs.len() + 1);
         let first = route.nodes[0];
         let last = *route.nodes.last().unwrap();
@@ -79,10 +85,10 @@ impl Arcs {
 }
 
 /// A small deterministic generator.
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
+    pub(super) fn next(&mut self, n: u64) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -92,7 +98,7 @@ impl Lcg {
 }
 
 /// A `w x h` grid, 4-connected, some arcs missing, random costs.
-fn grid_graph(w: u32, h: u32, seed: u64) -> (Arcs, Vec<(u32, u32)>) {
+pub(super) fn grid_graph(w: u32, h: u32, seed: u64) -> (Arcs, Vec<(u32, u32)>) {
     let mut rng = Lcg(seed);
     let mut arcs = Vec::new();
     let id = |x: u32, y: u32| y * w + x;
@@ -127,12 +133,43 @@ fn all_pairs(a: &Arcs, cch: &Contraction, metric: &ContractionMetric, costs: &[u
     }
 }
 
+/// One simulated edit: `count` random arcs forbidden (even rounds) or given
+/// new costs (odd rounds) in `costs`, re-customized into `metric`; the arcs.
+pub(super) fn random_edit(
+    a: &Arcs,
+    cch: &Contraction,
+    metric: &mut ContractionMetric,
+    costs: &mut [u64],
+    rng: &mut Lcg,
+    (round, count): (usize, usize),
+) -> Vec<u32> {
+    let changed: Vec<u32> = (0..count)
+        .map(|_| rng.next(costs.len() as u64) as u32)
+        .collect();
+    for arc in &changed {
+        costs[*arc as usize] = if round % 2 == 0 {
+            FORBIDDEN
+        } else {
+            1 + rng.next(20)
+        };
+    }
+    cch.recustomize(&a.graph(), metric, costs, &changed)
+        .unwrap();
+    changed
+}
+
 #[test]
 fn grids_all_pairs_with_and_without_coordinates() {
     for seed in 0..4 {
         let (a, coords) = grid_graph(6, 5, seed);
         for coords in [Some(coords.as_slice()), None] {
             let cch = Contraction::new(&a.graph(), coords).unwrap();
+            let metric = cch.customize(&a.cost).unwrap();
+            all_pairs(&a, &cch, &metric, &a.cost);
+        }
+        // Orders read off grids of 1x1, 2x2 and 3x3 cells.
+        for cell in 1..=3 {
+            let cch = Contraction::on_grid(&a.graph(), &coords, cell).unwrap();
             let metric = cch.customize(&a.cost).unwrap();
             all_pairs(&a, &cch, &metric, &a.cost);
         }
@@ -190,18 +227,7 @@ fn forbidden_arcs_and_recustomization_equal_a_fresh_customization() {
     let mut costs = a.cost.clone();
     let mut rng = Lcg(77);
     for round in 0..6 {
-        let changed: Vec<u32> = (0..3)
-            .map(|_| rng.next(costs.len() as u64) as u32)
-            .collect();
-        for arc in &changed {
-            costs[*arc as usize] = if round % 2 == 0 {
-                FORBIDDEN
-            } else {
-                1 + rng.next(20)
-            };
-        }
-        cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
-            .unwrap();
+        random_edit(&a, &cch, &mut metric, &mut costs, &mut rng, (round, 3));
         assert_eq!(metric, cch.customize(&costs).unwrap(), "round {round}");
     }
     all_pairs(&a, &cch, &metric, &costs);
@@ -225,6 +251,8 @@ fn bad_input_is_an_error() {
     let cch = Contraction::new(&a.graph(), None).unwrap();
     assert!(cch.customize(&[1]).is_err());
     assert!(Contraction::new(&a.graph(), Some(&[(0, 0)])).is_err());
+    assert!(Contraction::on_grid(&a.graph(), &[(0, 0)], 4).is_err());
+    assert!(Contraction::on_grid(&a.graph(), &[(0, 0); 3], 0).is_err());
     let mut metric = cch.customize(&a.cost).unwrap();
     assert_eq!(
         cch.recustomize(&a.graph(), &mut metric, &a.cost, &[9]),
@@ -282,7 +310,20 @@ fn costs_too_large_for_32_bits_are_refused() {
     // The least costs fit; the triangle through 1 (if 1 is contracted first)
     // does not: either refused as such, or exact, never wrapped.
     match cch.customize(&a.cost) {
-        Ok(metric) => all_pairs(&a, &cch, &metric, &a.cost),
+        Ok(metric) => {
+            all_pairs(&a, &cch, &metric, &a.cost);
+            // The query graph too: refused, or exact.
+            match cch.query_graph(&metric) {
+                Ok(qg) => {
+                    let mut scratch = ContractionScratch::default();
+                    for (s, t) in [(0, 2), (0, 1), (1, 2)] {
+                        let want = a.oracle(&a.cost, &[(s, 0)], &[(t, 0)]);
+                        assert_eq!(qg.distance(&mut scratch, &[(s, 0)], &[(t, 0)]), want);
+                    }
+                }
+                Err(e) => assert_eq!(e, ContractionError::CostRange { scale: 1 }),
+            }
+        }
         Err(e) => assert_eq!(e, ContractionError::CostRange { scale: 1 }),
     }
     let a = Arcs::new(2, vec![(0, 1, 1 << 33), (1, 0, 1)]);

@@ -106,7 +106,15 @@ fn check(cch: &Contraction, metric_costs: &[u64], case: &Case) -> Result<(), Tes
         cch.distance(&metric, &mut scratch, &case.sources, &case.targets),
         want
     );
-    if let Some(route) = got {
+    // The pruned query graph of the same metric: the same cost, a valid route.
+    let graph = ArcGraph::new(&first, &to).unwrap();
+    let pruned = cch.query_graph(&metric).unwrap();
+    let cost = |arc: u32| metric_costs[arc as usize];
+    let pruned = pruned
+        .query(&graph, cost, &mut scratch, &case.sources, &case.targets)
+        .unwrap();
+    prop_assert_eq!(pruned.as_ref().map(|r| r.cost), want);
+    for route in [got, pruned].into_iter().flatten() {
         prop_assert_eq!(route.nodes.len(), route.arcs.len() + 1);
         let (s, t) = (route.nodes[0], *route.nodes.last().unwrap());
         let init = case.sources.iter().filter(|x| x.0 == s).map(|x| x.1).min();

@@ -1,0 +1,449 @@
+//! The per-metric query graph: perfect customization, then pruning.
+//!
+//! Following Dibbelt, Strasser and Wagner, a customized metric is made
+//! *perfect* top down: for each node `u`, from the highest rank, every pair of
+//! upward neighbours `v < w` of `u` forms a triangle with edge `{v, w}`, whose
+//! costs are already exact (both ends rank above `u`), and `u -> v -> w`
+//! (intermediate triangle, for `u -> w`) or `u -> w -> v` (upper triangle, for
+//! `u -> v`) may be cheaper than the edge; likewise downward. One pass makes
+//! every edge cost the exact distance between its ends: the first node above
+//! `u` on a shortest path from `u` is reached through lower nodes only, which
+//! the bottom-up customization already priced exactly.
+//!
+//! Then an edge direction is dropped when an intermediate or upper triangle
+//! matches its cost exactly (another route over nodes above its lower end is
+//! as short), and when it is forbidden. With every arc cost positive, the
+//! up-down query stays exact on what is left: every "valley" `w -> v -> x`
+//! (`v` below both) is matched by the kept edge `{w, x}` or by kept edges
+//! over nodes above `v`, by induction on the lower end (descending) and the
+//! cost (ascending). A metric with a zero-cost arc is not pruned (ties of cost
+//! zero could justify each other's removal); its query graph keeps every
+//! finite edge.
+//!
+//! A kept edge costs what the bottom-up customization found (had a triangle
+//! above improved it, the same triangle would match it now), so its make-up
+//! (an input arc, or a middle node below both ends) stays valid; a middle's
+//! two halves are exact too and are kept for unpacking alone where pruning
+//! dropped them ("unpack-only", not searched), recursively downward.
+//!
+//! Stored per direction as CSR by lower end: target ranks in 16 bits when
+//! every rank fits, costs in the metric's units, make-ups ([`DIRECT`] or the
+//! middle rank); a symmetric metric's directions once.
+
+use super::customize::{ContractionMetric, INF, INF64};
+use super::{Contraction, ContractionError};
+
+/// The make-up of an edge direction that is an input arc (the cheapest from
+/// its tail to its head); other make-ups are middle ranks, below `2^31`.
+pub(super) const DIRECT: u32 = 1 << 31;
+
+/// Ranks, in 16 bits when every rank fits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Ranks {
+    /// At most `2^16` nodes.
+    Narrow(Vec<u16>),
+    /// More.
+    Wide(Vec<u32>),
+}
+
+impl Ranks {
+    /// An empty list for a graph of `nodes` nodes.
+    fn for_nodes(nodes: usize) -> Self {
+        if nodes <= 1 << 16 {
+            Ranks::Narrow(Vec::new())
+        } else {
+            Ranks::Wide(Vec::new())
+        }
+    }
+
+    fn push(&mut self, r: u32) {
+        match self {
+            Ranks::Narrow(v) => v.push(r as u16),
+            Ranks::Wide(v) => v.push(r),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ranks::Narrow(v) => v.len(),
+            Ranks::Wide(v) => v.len(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Ranks::Narrow(v) => 2 * v.len(),
+            Ranks::Wide(v) => 4 * v.len(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> u32 {
+        match self {
+            Ranks::Narrow(v) => u32::from(v[i]),
+            Ranks::Wide(v) => v[i],
+        }
+    }
+
+    /// Calls `f(i, rank)` for each `i` in `range`, the width chosen once.
+    #[inline]
+    pub(super) fn each(&self, range: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
+        match self {
+            Ranks::Narrow(v) => {
+                for (i, r) in v[range.clone()].iter().enumerate() {
+                    f(range.start + i, u32::from(*r));
+                }
+            }
+            Ranks::Wide(v) => {
+                for (i, r) in v[range.clone()].iter().enumerate() {
+                    f(range.start + i, *r);
+                }
+            }
+        }
+    }
+
+    /// The index of `r` within `range` (ascending there), if present.
+    fn find(&self, range: std::ops::Range<usize>, r: u32) -> Option<usize> {
+        let at = match self {
+            Ranks::Narrow(v) => v[range.clone()].binary_search(&(r as u16)),
+            Ranks::Wide(v) => v[range.clone()].binary_search(&r),
+        };
+        at.ok().map(|i| range.start + i)
+    }
+}
+
+/// One direction of the searchable graph: per rank `u`, the kept edges from
+/// `u` to higher ranks (forward: `u -> w`; backward: `w -> u` seen from `u`),
+/// ascending by the higher end: `to[first[u]..first[u + 1]]`, with their costs
+/// in units of the metric's scale and their make-ups ([`DIRECT`] or the
+/// middle rank, below both ends).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Side {
+    pub(super) first: Vec<u32>,
+    pub(super) to: Ranks,
+    pub(super) cost: Vec<u32>,
+    pub(super) how: Vec<u32>,
+}
+
+impl Side {
+    #[inline]
+    pub(super) fn range(&self, u: u32) -> std::ops::Range<usize> {
+        self.first[u as usize] as usize..self.first[u as usize + 1] as usize
+    }
+
+    /// The lower end of the edge at `pos`.
+    #[inline]
+    pub(super) fn low_of(&self, pos: u32) -> u32 {
+        (self.first.partition_point(|f| *f <= pos) - 1) as u32
+    }
+
+    /// The position of `low`'s edge to `high`, if kept.
+    #[inline]
+    pub(super) fn find(&self, low: u32, high: u32) -> Option<usize> {
+        self.to.find(self.range(low), high)
+    }
+
+    fn bytes(&self) -> usize {
+        4 * (self.first.len() + self.cost.len() + self.how.len()) + self.to.bytes()
+    }
+}
+
+/// The pruned search graph of one metric, with what unpacking needs; no
+/// longer tied to the [`Contraction`] it came from (query it alone).
+///
+/// Built by [`Contraction::query_graph`]. A symmetric metric (every edge
+/// costs the same both ways and is made up the same way, as on uniform-cost
+/// maps) stores its searchable edges once. Input arcs are not named: the
+/// unpacking takes the input graph and the metric's costs, and picks the
+/// cheapest arc between two consecutive nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryGraph {
+    pub(super) scale: u64,
+    /// Rank of each input node, and input node of each rank.
+    pub(super) rank: Vec<u32>,
+    pub(super) node_of: Vec<u32>,
+    /// Forward edges (`u -> w`, `u < w`).
+    pub(super) fwd: Side,
+    /// Backward edges (`w -> u` stored at `u`); `None` when equal to `fwd`.
+    pub(super) bwd: Option<Side>,
+    /// Unpack-only edges, sorted: `(low << 33 | high << 1 | downward, how)`.
+    pub(super) extra: Vec<(u64, u32)>,
+    /// The input graph's node and arc counts, checked when unpacking.
+    pub(super) input_arcs: usize,
+}
+
+impl QueryGraph {
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.node_of.len()
+    }
+
+    /// Searchable edge directions (forward plus backward; a symmetric
+    /// metric's shared edges count twice).
+    pub fn arcs(&self) -> usize {
+        self.fwd.to.len() + self.bwd.as_ref().unwrap_or(&self.fwd).to.len()
+    }
+
+    /// Edge directions kept for unpacking alone.
+    pub fn unpack_only(&self) -> usize {
+        self.extra.len()
+    }
+
+    /// Whether the searchable edges are stored once for both directions.
+    pub fn symmetric(&self) -> bool {
+        self.bwd.is_none()
+    }
+
+    /// The unit of the stored costs (see [`ContractionMetric::scale`]).
+    pub fn scale(&self) -> u64 {
+        self.scale
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        self.fwd.bytes()
+            + self.bwd.as_ref().map_or(0, Side::bytes)
+            + 4 * (self.rank.len() + self.node_of.len())
+            + 12 * self.extra.len()
+    }
+
+    /// The side searched in direction `d` (0 forward, 1 backward).
+    #[inline]
+    pub(super) fn side(&self, d: usize) -> &Side {
+        if d == 0 {
+            &self.fwd
+        } else {
+            self.bwd.as_ref().unwrap_or(&self.fwd)
+        }
+    }
+
+    /// The make-up of edge direction `low -> high` (`downward`: `high -> low`).
+    pub(super) fn how(&self, low: u32, high: u32, downward: bool) -> u32 {
+        let side = self.side(usize::from(downward));
+        if let Some(pos) = side.find(low, high) {
+            return side.how[pos];
+        }
+        let key = extra_key(low, high, downward);
+        let i = self
+            .extra
+            .binary_search_by_key(&key, |e| e.0)
+            .expect("a middle's halves are kept for unpacking");
+        self.extra[i].1
+    }
+}
+
+fn extra_key(low: u32, high: u32, downward: bool) -> u64 {
+    (u64::from(low) << 33) | (u64::from(high) << 1) | u64::from(downward)
+}
+
+impl Contraction {
+    /// The pruned query graph of `metric` (customized on this contraction):
+    /// perfect costs, dominated and forbidden edge directions dropped, stored
+    /// compactly (see [`QueryGraph`]). Query it with
+    /// [`QueryGraph::query`]; it gives the same least costs as
+    /// [`Contraction::query`]. [`ContractionError::CostRange`] when a
+    /// perfect cost may not fit in 32 bits in units of the metric's scale
+    /// (a triangle of finite costs reaching `2^32` units where the edge has
+    /// none: refused, never wrapped).
+    pub fn query_graph(&self, metric: &ContractionMetric) -> Result<QueryGraph, ContractionError> {
+        let m = self.edges();
+        let (mut up, mut down) = (metric.up.clone(), metric.down.clone());
+        // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
+        let mut flag: Vec<u8> = (0..m)
+            .map(|e| u8::from(up[e] != INF) | (u8::from(down[e] != INF) << 1))
+            .collect();
+        if !up.contains(&0) && !down.contains(&0) {
+            // Top down; a node's edges are final once its own pass is done.
+            for u in (0..self.nodes() as u32).rev() {
+                let exact = self.make_perfect(u, &mut up, &mut down, &mut flag, metric.scale)?;
+                if !exact {
+                    self.mark_dominated(u, &up, &down, &mut flag);
+                }
+            }
+        }
+        for f in &mut flag {
+            *f |= (*f & 3) << 2;
+        }
+        self.mark_halves(metric, &mut flag);
+        Ok(self.lay_out(metric, &up, &down, &flag))
+    }
+
+    /// Perfect costs for `u`'s upward edges, those of every higher node being
+    /// perfect already (see the module docs), clearing the kept bit of an
+    /// edge direction whenever a triangle is no dearer. Such a direction is
+    /// matched by a triangle once the costs are final (the last triangle
+    /// that lowered it, or this one), so the bit is rightly cleared; whether
+    /// the bits are exactly those to clear (no cost of `u` changed during the
+    /// pass). A triangle of finite costs summing to `2^32` units or more
+    /// where the edge has none is refused ([`ContractionError::CostRange`]).
+    fn make_perfect(
+        &self,
+        u: u32,
+        up: &mut [u32],
+        down: &mut [u32],
+        flag: &mut [u8],
+        scale: u64,
+    ) -> Result<bool, ContractionError> {
+        let (mut exact, mut fits) = (true, true);
+        // Edge cost `a` against the triangle `p + q`.
+        let mut lower = |a: &mut u32, p: u32, q: u32, f: &mut u8, bit: u8| {
+            if p == INF || q == INF {
+                return;
+            }
+            let b = u64::from(p) + u64::from(q);
+            if b >= INF64 {
+                fits &= *a != INF;
+            } else if b <= u64::from(*a) {
+                *f &= !bit;
+                if b < u64::from(*a) {
+                    *a = b as u32;
+                    exact = false;
+                }
+            }
+        };
+        self.triangles_above(u, |e_uv, e_uw, e_vw| {
+            let (uv, vu, vw, wv) = (up[e_uv], down[e_uv], up[e_vw], down[e_vw]);
+            let (mut f_uv, mut f_uw) = (flag[e_uv], flag[e_uw]);
+            lower(&mut up[e_uw], uv, vw, &mut f_uw, 1);
+            lower(&mut down[e_uw], wv, vu, &mut f_uw, 2);
+            let (uw, wu) = (up[e_uw], down[e_uw]);
+            lower(&mut up[e_uv], uw, wv, &mut f_uv, 1);
+            lower(&mut down[e_uv], vw, wu, &mut f_uv, 2);
+            (flag[e_uv], flag[e_uw]) = (f_uv, f_uw);
+        });
+        if !fits {
+            return Err(ContractionError::CostRange { scale });
+        }
+        Ok(exact)
+    }
+
+    /// Clears the kept bits of `u`'s upward edge directions that an
+    /// intermediate or upper triangle matches (costs perfect and positive).
+    fn mark_dominated(&self, u: u32, up: &[u32], down: &[u32], flag: &mut [u8]) {
+        self.triangles_above(u, |e_uv, e_uw, e_vw| {
+            let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
+            let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
+            let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
+            if uv + vw == uw {
+                flag[e_uw] &= !1;
+            }
+            if wv + vu == wu {
+                flag[e_uw] &= !2;
+            }
+            if uw + wv == uv {
+                flag[e_uv] &= !1;
+            }
+            if vw + wu == vu {
+                flag[e_uv] &= !2;
+            }
+        });
+    }
+
+    /// Calls `f(e_uv, e_uw, e_vw)` for every pair of upward neighbours
+    /// `v < w` of `u`.
+    #[inline]
+    fn triangles_above(&self, u: u32, mut f: impl FnMut(usize, usize, usize)) {
+        let range = self.up_range(u);
+        for e_uv in range.clone() {
+            let v = self.up_to[e_uv];
+            // v's upward neighbours include every upward neighbour of u above v.
+            let mut p = self.up_first[v as usize] as usize;
+            for e_uw in e_uv + 1..range.end {
+                let w = self.up_to[e_uw];
+                while self.up_to[p] != w {
+                    p += 1;
+                }
+                f(e_uv, e_uw, p);
+            }
+        }
+    }
+
+    /// Sets the needed bits (2, 3) of the halves of every needed shortcut,
+    /// top down (a half's lower end is the middle, below the shortcut's).
+    fn mark_halves(&self, metric: &ContractionMetric, flag: &mut [u8]) {
+        for u in (0..self.nodes() as u32).rev() {
+            for e in self.up_range(u) {
+                let w = self.up_to[e];
+                for (bit, how) in [(4u8, metric.up_how[e]), (8, metric.down_how[e])] {
+                    if flag[e] & bit == 0 || ContractionMetric::arc_of(how).is_some() {
+                        continue;
+                    }
+                    let v = how;
+                    let e_vu = self.edge(v, u).expect("triangle edge") as usize;
+                    let e_vw = self.edge(v, w).expect("triangle edge") as usize;
+                    if bit == 4 {
+                        // u -> v (down on {v, u}), v -> w (up on {v, w}).
+                        flag[e_vu] |= 8;
+                        flag[e_vw] |= 4;
+                    } else {
+                        // w -> v (down on {v, w}), v -> u (up on {v, u}).
+                        flag[e_vw] |= 8;
+                        flag[e_vu] |= 4;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Builds the compact [`QueryGraph`] from the flags.
+    fn lay_out(
+        &self,
+        metric: &ContractionMetric,
+        up: &[u32],
+        down: &[u32],
+        flag: &[u8],
+    ) -> QueryGraph {
+        let n = self.nodes();
+        let how = |h: u32| {
+            if ContractionMetric::arc_of(h).is_some() {
+                DIRECT
+            } else {
+                h
+            }
+        };
+        let side = |kept: u8, cost: &[u32], how_of: &[u32]| {
+            let mut s = Side {
+                first: Vec::with_capacity(n + 1),
+                to: Ranks::for_nodes(n),
+                cost: Vec::new(),
+                how: Vec::new(),
+            };
+            s.first.push(0);
+            for u in 0..n as u32 {
+                for e in self.up_range(u) {
+                    if flag[e] & kept != 0 {
+                        s.to.push(self.up_to[e]);
+                        s.cost.push(cost[e]);
+                        s.how.push(how(how_of[e]));
+                    }
+                }
+                s.first.push(s.to.len() as u32);
+            }
+            s
+        };
+        let fwd = side(1, up, &metric.up_how);
+        let bwd = side(2, down, &metric.down_how);
+        let mut extra = Vec::new();
+        for u in 0..n as u32 {
+            for e in self.up_range(u) {
+                let w = self.up_to[e];
+                if flag[e] & 5 == 4 {
+                    extra.push((extra_key(u, w, false), how(metric.up_how[e])));
+                }
+                if flag[e] & 10 == 8 {
+                    extra.push((extra_key(u, w, true), how(metric.down_how[e])));
+                }
+            }
+        }
+        debug_assert!(extra.is_sorted_by_key(|e| e.0));
+        QueryGraph {
+            scale: metric.scale,
+            rank: self.rank.clone(),
+            node_of: self.node_of.clone(),
+            bwd: (bwd != fwd).then_some(bwd),
+            fwd,
+            extra,
+            input_arcs: self.arc_slot.len(),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Queries on a pruned [`QueryGraph`]: the rank-order sweep over the ranks
+//! reachable upward through kept edges (a subset of the elimination-tree
+//! ancestors the full contraction sweeps), then the unpacking, whole or one
+//! arc at a time (the route's first arcs come first: a unit can start moving
+//! before the rest is unpacked).
+
+use super::pruned::{DIRECT, QueryGraph};
+use super::query::{self, ContractionRoute, ContractionScratch, Leg, Unpack, Upward};
+use super::{ArcGraph, ContractionError, FORBIDDEN};
+
+impl Upward for QueryGraph {
+    fn ranks(&self) -> usize {
+        self.nodes()
+    }
+
+    fn rank_of(&self, v: u32) -> Option<u32> {
+        self.rank.get(v as usize).copied()
+    }
+
+    fn node_of(&self, u: u32) -> u32 {
+        self.node_of[u as usize]
+    }
+
+    fn reach(&self, s: &mut ContractionScratch, d: usize, u: u32) {
+        if !s.enter(d, u) {
+            return;
+        }
+        // The space list doubles as the queue of this breadth-first walk.
+        let side = self.side(d);
+        let mut i = s.space[d].len() - 1;
+        while i < s.space[d].len() {
+            let x = s.space[d][i];
+            i += 1;
+            side.to.each(side.range(x), |_, w| {
+                s.enter(d, w);
+            });
+        }
+    }
+
+    #[inline]
+    fn relax(&self, s: &mut ContractionScratch, d: usize, u: u32, du: u64) {
+        let side = self.side(d);
+        side.to.each(side.range(u), |pos, w| {
+            // A kept edge is finite: below 2^32 units, and the scale is at most
+            // FORBIDDEN / 2^32, so the sum stays below 2 * FORBIDDEN.
+            let nd = du + u64::from(side.cost[pos]) * self.scale;
+            s.offer(d, w as usize, nd, pos as u32);
+        });
+    }
+
+    fn leg(&self, d: usize, pos: u32) -> Leg {
+        let side = self.side(d);
+        let pos = pos as usize;
+        (
+            side.low_of(pos as u32),
+            side.to.get(pos),
+            d == 1,
+            side.how[pos],
+        )
+    }
+}
+
+/// A query graph with the input graph and the metric's costs, to name the
+/// arcs of a route.
+struct WithArcs<'a, F> {
+    qg: &'a QueryGraph,
+    graph: &'a ArcGraph<'a>,
+    cost: F,
+}
+
+impl<F: Fn(u32) -> u64> Unpack for WithArcs<'_, F> {
+    fn node(&self, u: u32) -> u32 {
+        self.qg.node_of[u as usize]
+    }
+
+    fn half(&self, low: u32, high: u32, downward: bool) -> Leg {
+        (low, high, downward, self.qg.how(low, high, downward))
+    }
+
+    /// The cheapest arc from the leg's tail to its head: the bottom-up
+    /// customization priced a direct edge so, and no triangle beat it.
+    fn arc(&self, (low, high, downward, how): Leg) -> Result<Option<u32>, ContractionError> {
+        if how != DIRECT {
+            return Ok(None);
+        }
+        let (tail, head) = if downward { (high, low) } else { (low, high) };
+        let (tail, head) = (self.node(tail), self.node(head));
+        self.graph
+            .out(tail)
+            .filter(|(arc, w)| *w == head && (self.cost)(*arc) < FORBIDDEN)
+            .min_by_key(|(arc, _)| (self.cost)(*arc))
+            .map(|(arc, _)| Some(arc))
+            .ok_or(ContractionError::BadOffsets(
+                "not the graph and costs this query graph was built from",
+            ))
+    }
+}
+
+impl QueryGraph {
+    /// Checks `graph` has the counts of the graph this was built from (an
+    /// arc the unpacking cannot find is an error too).
+    fn with_arcs<'a, F: Fn(u32) -> u64>(
+        &'a self,
+        graph: &'a ArcGraph<'a>,
+        cost: F,
+    ) -> Result<WithArcs<'a, F>, ContractionError> {
+        if graph.nodes() != self.nodes() || graph.arcs() != self.input_arcs {
+            return Err(ContractionError::BadOffsets(
+                "not the graph this query graph was built from",
+            ));
+        }
+        Ok(WithArcs {
+            qg: self,
+            graph,
+            cost,
+        })
+    }
+
+    /// The least cost from any of `sources` (input node, initial distance)
+    /// to any of `targets` (input node, final distance), with its route
+    /// unpacked into input arcs; `Ok(None)` when no target is reachable.
+    /// Nodes out of range are ignored. Same costs as [`Contraction::query`]
+    /// on the metric this graph was built from. `graph` and `cost` (arc ->
+    /// cost, [`FORBIDDEN`] or more when forbidden) must be that graph and
+    /// metric: they name the arcs (an error when they cannot).
+    ///
+    /// [`Contraction::query`]: super::Contraction::query
+    pub fn query(
+        &self,
+        graph: &ArcGraph,
+        cost: impl Fn(u32) -> u64,
+        scratch: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Result<Option<ContractionRoute>, ContractionError> {
+        let mut route = ContractionRoute::default();
+        let found = self.query_into(graph, cost, scratch, sources, targets, &mut route)?;
+        Ok(found.then_some(route))
+    }
+
+    /// [`query`](Self::query) writing into `route` (reused): whether a route
+    /// was found (`route` is emptied otherwise).
+    pub fn query_into(
+        &self,
+        graph: &ArcGraph,
+        cost: impl Fn(u32) -> u64,
+        scratch: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+        route: &mut ContractionRoute,
+    ) -> Result<bool, ContractionError> {
+        let arcs = self.with_arcs(graph, cost)?;
+        query::route_into(self, &arcs, scratch, sources, targets, route)
+    }
+
+    /// The least cost alone (no unpacking).
+    pub fn distance(
+        &self,
+        scratch: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Option<u64> {
+        query::search(self, scratch, sources, targets).map(|(c, _)| c)
+    }
+
+    /// Searches without unpacking: the least cost and the input node the
+    /// route starts from. The route's arcs then come one at a time, in route
+    /// order, from [`next_arc`](Self::next_arc) with the same scratch (each
+    /// call unpacks only as far as its arc).
+    pub fn start_route(
+        &self,
+        scratch: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Option<(u64, u32)> {
+        query::search(self, scratch, sources, targets)
+    }
+
+    /// The next arc of the route [`start_route`](Self::start_route) found,
+    /// with its head node; `Ok(None)` at the end. The scratch must not have
+    /// been used by another search in between; `graph` and `cost` as for
+    /// [`query`](Self::query).
+    pub fn next_arc(
+        &self,
+        graph: &ArcGraph,
+        cost: impl Fn(u32) -> u64,
+        scratch: &mut ContractionScratch,
+    ) -> Result<Option<(u32, u32)>, ContractionError> {
+        query::next_arc(&self.with_arcs(graph, cost)?, scratch)
+    }
+}
