@@ -133,6 +133,14 @@ impl<'a> ArcGraph<'a> {
         Ok(ArcGraph { first, to })
     }
 
+    /// Wraps a CSR graph known to be well formed (a hierarchy's own cluster
+    /// graph, checked when it was built or loaded), without the linear-time
+    /// checks of [`ArcGraph::new`].
+    pub(crate) fn trusted(first: &'a [u32], to: &'a [u32]) -> Self {
+        debug_assert!(Self::new(first, to).is_ok());
+        ArcGraph { first, to }
+    }
+
     /// Number of nodes.
     pub fn nodes(&self) -> usize {
         self.first.len() - 1

@@ -2,44 +2,43 @@
 //! `src/contraction`), so the search over it takes microseconds: built on
 //! demand by [`Hierarchy::contract`], one metric per band of unit sizes.
 
-use crate::contraction::{ArcGraph, Contraction, ContractionError, ContractionMetric, FORBIDDEN};
+use crate::contraction::{
+    ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch, FORBIDDEN,
+    QueryGraph,
+};
 use crate::hierarchy::Hierarchy;
 
-/// A contraction of one hierarchy's cluster graph and its metrics.
+/// A contraction of one hierarchy's cluster graph, as its queries read it:
+/// one pruned query graph per band of unit sizes.
 #[derive(Debug, Clone)]
 pub(crate) struct Contracted {
     /// The identity of the hierarchy contracted: a repaired hierarchy has
     /// another, and its searches fall back to A* until contracted again.
     built_for: u64,
-    contraction: Contraction,
-    /// One metric per distinct edge annotation, ascending by the largest size
-    /// it serves (one metric for a hierarchy of one size).
-    metrics: Vec<ContractionMetric>,
-    /// The metric of each unit size, by size (index 0 unused).
-    metric_of: Vec<u8>,
+    /// One query graph per distinct edge annotation, ascending by the
+    /// largest size it serves (one for a hierarchy of one size).
+    graphs: Vec<QueryGraph>,
+    /// The smallest size each query graph serves the edges of (its band).
+    bands: Vec<u8>,
+    /// The query graph of each unit size, by size (index 0 unused).
+    graph_of: Vec<u8>,
 }
 
 impl Contracted {
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.contraction.memory_bytes()
-            + self
-                .metrics
-                .iter()
-                .map(ContractionMetric::memory_bytes)
-                .sum::<usize>()
-            + self.metric_of.len()
+        self.graphs
+            .iter()
+            .map(QueryGraph::memory_bytes)
+            .sum::<usize>()
+            + self.bands.len()
+            + self.graph_of.len()
     }
+}
 
-    /// The contraction.
-    pub(crate) fn contraction(&self) -> &Contraction {
-        &self.contraction
-    }
-
-    /// The metric of a unit of `size` (checked against the hierarchy).
-    pub(crate) fn metric(&self, size: u8) -> &ContractionMetric {
-        &self.metrics[self.metric_of[size as usize] as usize]
-    }
+/// Whether edge `e` serves units of `band` (every edge does without sizes).
+fn serves(edge_clear: &[u8], e: usize, band: u8) -> bool {
+    edge_clear.is_empty() || edge_clear[e] >= band
 }
 
 impl Hierarchy {
@@ -90,28 +89,28 @@ impl Hierarchy {
             // forbidden when none serves them).
             bands.push(max as u8);
         }
-        let mut metrics = Vec::with_capacity(bands.len());
+        let mut graphs = Vec::with_capacity(bands.len());
         let mut costs = vec![0u64; graph.edges()];
         for &band in &bands {
             for (e, c) in costs.iter_mut().enumerate() {
-                let serves = graph.edge_clear.is_empty() || graph.edge_clear[e] >= band;
-                *c = if serves {
+                *c = if serves(&graph.edge_clear, e, band) {
                     graph.edge_cost.get(e)
                 } else {
                     FORBIDDEN
                 };
             }
-            metrics.push(contraction.customize(&costs)?);
+            let metric = contraction.customize(&costs)?;
+            graphs.push(contraction.query_graph(&metric)?);
         }
-        // Size k uses the metric of the least band >= k.
-        let metric_of = (0..=max)
+        // Size k uses the graph of the least band >= k.
+        let graph_of = (0..=max)
             .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
             .collect();
         self.set_contracted(Some(Contracted {
             built_for: self.identity().id,
-            contraction,
-            metrics,
-            metric_of,
+            graphs,
+            bands,
+            graph_of,
         }));
         Ok(())
     }
@@ -120,6 +119,36 @@ impl Hierarchy {
     /// ([`Hierarchy::contract`]) rather than the graph itself.
     pub fn is_contracted(&self) -> bool {
         self.contracted().is_some()
+    }
+
+    /// The least-cost route over the contracted graph for a unit of `size`
+    /// from any of `starts` to any of `goals` (node, cost), unpacked into
+    /// cluster-graph edges: `None` when the hierarchy has no contraction
+    /// made for it as it is, else whether a route exists (and the nodes the
+    /// search swept, in the scratch).
+    pub(crate) fn contracted_route(
+        &self,
+        scratch: &mut ContractionScratch,
+        size: u8,
+        starts: &[(u32, u64)],
+        goals: &[(u32, u64)],
+        route: &mut ContractionRoute,
+    ) -> Option<bool> {
+        let c = self.contracted()?;
+        let g = c.graph_of[size as usize] as usize;
+        let (graph, band) = (self.graph(), c.bands[g]);
+        let arcs = ArcGraph::trusted(&graph.edge_first, &graph.edge_to);
+        let cost = |e: u32| {
+            if serves(&graph.edge_clear, e as usize, band) {
+                graph.edge_cost.get(e as usize)
+            } else {
+                FORBIDDEN
+            }
+        };
+        let found = c.graphs[g]
+            .query_into(&arcs, cost, scratch, starts, goals, route)
+            .expect("the query graph was built from this cluster graph");
+        Some(found)
     }
 
     /// The contraction, when made for this hierarchy as it is.

@@ -279,10 +279,7 @@ pub(crate) fn contracted_search(
     goals: &[(u32, u64)],
     route: &mut AbstractRoute,
 ) -> Option<(bool, u64)> {
-    let c = h.contracted()?;
-    let found = c
-        .contraction()
-        .query_into(c.metric(size), scratch, starts, goals, unpacked);
+    let found = h.contracted_route(scratch, size, starts, goals, unpacked)?;
     route.nodes.clear();
     route.edges.clear();
     route.cost = unpacked.cost;
