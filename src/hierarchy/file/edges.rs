@@ -111,36 +111,23 @@ impl Components {
     /// Labels cluster `c`'s components for a unit of `size` (moves inside
     /// its rectangle on the grid of the cells where the unit fits: the
     /// passable ones for size 1, else those of clearance `>= size` in
-    /// `clearance`, the grid's padded layout) unless already done. On that
+    /// `x.clearance`, the grid's padded layout) unless already done. On that
     /// grid, straight moves join any two neighbours, and a diagonal move
     /// joins cells a straight detour inside the rectangle already joins,
     /// except when corners may be cut past two walls: so runs are joined
     /// where they overlap the run above (or touch it diagonally, in that
     /// case).
     #[inline(always)]
-    fn label(
-        &mut self,
-        grid: &Grid,
-        m: &Movement,
-        e: &Entrances,
-        c: u32,
-        (size, clearance): (u8, &[u8]),
-    ) {
+    fn label(&mut self, x: &EdgeCheck, c: u32, size: u8) {
         if self.cluster != c || self.size != size {
-            self.relabel(grid, m, e, c, (size, clearance));
+            self.relabel(x, c, size);
         }
     }
 
     /// [`Components::label`], when not already done.
     #[inline(never)]
-    fn relabel(
-        &mut self,
-        grid: &Grid,
-        m: &Movement,
-        e: &Entrances,
-        c: u32,
-        (size, clearance): (u8, &[u8]),
-    ) {
+    fn relabel(&mut self, x: &EdgeCheck, c: u32, size: u8) {
+        let (grid, m, e, clearance) = (x.grid, x.m, x.e, x.clearance);
         self.cluster = c;
         self.size = size;
         let (x0, y0, x1, y1) = e.layout.bounds(c);
@@ -452,7 +439,7 @@ impl EdgeCheck<'_> {
                 } else if SIZED {
                     pending.push((size, edge as u32, v, w));
                 } else {
-                    comp.label(grid, m, e, c, (1, self.clearance));
+                    comp.label(self, c, 1);
                     if !comp.joined(e, (v, a), (w, b)) {
                         return Err(not_joined(edge as u32, 1));
                     }
@@ -464,7 +451,7 @@ impl EdgeCheck<'_> {
         }
         pending.sort_unstable();
         for &(size, edge, v, w) in pending.iter() {
-            comp.label(grid, m, e, c, (size, self.clearance));
+            comp.label(self, c, size);
             if !comp.joined(e, (v, self.point(v)), (w, self.point(w))) {
                 return Err(not_joined(edge, size));
             }

@@ -86,7 +86,7 @@ fn sized_hierarchies_load_back_identical() {
         for (i, kind) in kinds.into_iter().enumerate() {
             let seed = (r * kinds.len() + i) as u64;
             let mut grid = generate_with(kind, 40, 32, 31 + seed, &wide).unwrap();
-            if seed % 3 == 0 {
+            if seed.is_multiple_of(3) {
                 weigh(&mut grid, seed);
             }
             let max = 2 + (seed % 2) as u32;
