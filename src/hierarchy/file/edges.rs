@@ -111,28 +111,28 @@ impl Components {
     /// Labels cluster `c`'s components for a unit of `size` (moves inside
     /// its rectangle on the grid of the cells where the unit fits: the
     /// passable ones for size 1, else those of clearance `>= size` in
-    /// `clearance`, the grid's padded layout) unless already done. On that
+    /// `x.clearance`, the grid's padded layout) unless already done. On that
     /// grid, straight moves join any two neighbours, and a diagonal move
     /// joins cells a straight detour inside the rectangle already joins,
     /// except when corners may be cut past two walls: so runs are joined
     /// where they overlap the run above (or touch it diagonally, in that
     /// case).
-    fn label(
-        &mut self,
-        grid: &Grid,
-        m: &Movement,
-        e: &Entrances,
-        c: u32,
-        (size, clearance): (u8, &[u8]),
-    ) {
-        if self.cluster == c && self.size == size {
-            return;
+    #[inline(always)]
+    fn label(&mut self, x: &EdgeCheck, c: u32, size: u8) {
+        if self.cluster != c || self.size != size {
+            self.relabel(x, c, size);
         }
+    }
+
+    /// [`Components::label`], when not already done.
+    #[inline(never)]
+    fn relabel(&mut self, x: &EdgeCheck, c: u32, size: u8) {
+        let (grid, m, e, clearance) = (x.grid, x.m, x.e, x.clearance);
         self.cluster = c;
         self.size = size;
         let (x0, y0, x1, y1) = e.layout.bounds(c);
         let slack = (m.diagonals() && m.corners == CornerRule::Always) as u32;
-        let pw = grid.padded_width() as usize;
+        let (passable, pw) = (grid.passable_slice(), grid.padded_width() as usize);
         let (runs, row_first, parent) = (&mut self.runs, &mut self.row_first, &mut self.parent);
         runs.clear();
         row_first.clear();
@@ -142,7 +142,7 @@ impl Components {
             let at = (y as usize + 1) * pw + 1;
             let span = at + x0 as usize..=at + x1 as usize;
             if size <= 1 {
-                push_runs(&grid.passable_slice()[span], |x| *x, runs);
+                push_runs(&passable[span], |x| *x, runs);
             } else {
                 push_runs(&clearance[span], |x| *x >= size, runs);
             }
@@ -190,6 +190,7 @@ impl Components {
 
     /// Whether nodes `v` at `a` and `w` at `b` (in the labelled cluster)
     /// are joined inside it.
+    #[inline(always)]
     fn joined(&mut self, e: &Entrances, (v, a): (u32, Point), (w, b): (u32, Point)) -> bool {
         let first = e.cluster_first[self.cluster as usize];
         let mut of = |n: u32, p: Point| {
@@ -271,25 +272,86 @@ pub(super) fn check_edges(
             fill[from as usize] += 1;
         }
     }
-    let point = |v: u32| grid.point_of(crate::CellIndex(e.cells[v as usize]));
     let area = settings.cluster_size as u64 * settings.cluster_size as u64;
-    let max_intra = area * max_step(m);
-    let min_weight = grid.min_weight().0 as u64;
-    let clusters = e.layout.count() as u32;
     // The grid of each size: the clearance, capped at the largest.
     let (clearance, max) = sizes.map_or((&[][..], 1), |u| (&u.clearance[..], u.max));
-    // An edge's size, checked against its ends and the edge before it.
-    let annotation = |edge: usize, v: u32, w: u32, above: u8| -> Result<u8, LoadError> {
-        if sizes.is_none() {
-            return Ok(1);
-        }
-        let size = g.edge_clear[edge];
+    let check = EdgeCheck {
+        grid,
+        m,
+        e,
+        g,
+        link_first,
+        link_to,
+        link_size,
+        clearance,
+        max,
+        max_intra: area * max_step(m),
+        min_weight: grid.min_weight().0 as u64,
+    };
+    // Clusters in parallel, each with its own component scratch and, with
+    // several sizes, its unstored edges inside it left for the components.
+    let sized = sizes.is_some();
+    let counts = (0..e.layout.count() as u32)
+        .into_par_iter()
+        .with_min_len(16)
+        .map_init(
+            || (Components::new(), Vec::new()),
+            |(comp, pending), c| match sized {
+                true => check.cluster::<true>(comp, pending, c),
+                false => check.cluster::<false>(comp, pending, c),
+            },
+        )
+        .try_reduce(|| (0, 0), |x, y| Ok((x.0 + y.0, x.1 + y.1)))?;
+    if counts != (g.intra_edges, g.inter_edges) {
+        return Err(invalid("edge counts differ from the edges"));
+    }
+    Ok(())
+}
+
+/// What the check of one cluster's edges reads: the graph, each node's
+/// links (CSR, with each link's size when built for several sizes), and
+/// with several sizes the clearance of every cell.
+struct EdgeCheck<'a> {
+    grid: &'a Grid,
+    m: &'a Movement,
+    e: &'a Entrances,
+    g: &'a ClusterGraph,
+    link_first: Vec<u32>,
+    link_to: Vec<u32>,
+    link_size: Vec<u8>,
+    clearance: &'a [u8],
+    /// The largest size served (1 for one size).
+    max: u8,
+    /// The dearest path inside a cluster.
+    max_intra: u64,
+    min_weight: u64,
+}
+
+/// An unstored edge inside a cluster is refined by a straight route or a
+/// search inside the cluster for a unit of each size it serves, which must
+/// find a path.
+fn not_joined(edge: u32, size: u8) -> LoadError {
+    invalid(format!(
+        "edge {edge} joins transitions not joined inside their cluster for a unit of size {size}"
+    ))
+}
+
+impl EdgeCheck<'_> {
+    fn point(&self, v: u32) -> Point {
+        self.grid
+            .point_of(crate::CellIndex(self.e.cells[v as usize]))
+    }
+
+    /// The size edge `edge` from `v` to `w` serves, checked against its
+    /// ends and `above`, the size of the edge before it.
+    fn annotation(&self, edge: usize, v: u32, w: u32, above: u8) -> Result<u8, LoadError> {
+        let (size, max, clear) = (self.g.edge_clear[edge], self.max, &self.e.clear);
         if size == 0 || size > max {
             return Err(invalid(format!(
                 "edge {edge} serves size {size}, outside 1..={max}"
             )));
         }
-        if size > e.clear[v as usize] || size > e.clear[w as usize] {
+        if size > clear[v as usize] || size > clear[w as usize] {
             return Err(invalid(format!(
                 "edge {edge} serves size {size}, more than one of its ends admits"
             )));
@@ -300,98 +362,102 @@ pub(super) fn check_edges(
             )));
         }
         Ok(size)
-    };
-    // Clusters in parallel, each with its own component scratch and its
-    // edges left for the components: (size, edge, from, to).
-    let counts = (0..clusters)
-        .into_par_iter()
-        .with_min_len(16)
-        .map_init(
-            || (Components::new(), Vec::<(u8, u32, u32, u32)>::new()),
-            |(comp, pending), c| -> Result<(u64, u64), LoadError> {
-                let (mut intra, mut inter) = (0u64, 0u64);
-                pending.clear();
-                for v in e.cluster_first[c as usize]..e.cluster_first[c as usize + 1] {
-                    let a = point(v);
-                    let mine = link_first[v as usize] as usize..link_first[v as usize + 1] as usize;
-                    let links = &link_to[mine.clone()];
-                    let mut links_seen = 0;
-                    let mut above = u8::MAX;
-                    let (first, end) = (g.edge_first[v as usize], g.edge_first[v as usize + 1]);
-                    for edge in first as usize..end as usize {
-                        let w = g.edge_to[edge];
-                        let cost = g.edge_cost.get(edge);
-                        let b = point(w);
-                        let size = annotation(edge, v, w, above)?;
-                        above = size;
-                        if e.layout.cluster_of(b) != c {
-                            inter += 1;
-                            let duplicate = g.edge_to[first as usize..edge].contains(&w);
-                            let link = links.iter().position(|x| *x == w);
-                            let Some(link) = link.filter(|_| !duplicate) else {
-                                return Err(invalid(format!(
-                                    "edge {edge} joins two clusters but is not an entrance's link"
-                                )));
-                            };
-                            links_seen += 1;
-                            if legal_move(grid, m, a, b) != Some(cost) {
-                                return Err(invalid(format!(
-                                    "edge {edge} between clusters does not cost its move"
-                                )));
-                            }
-                            if let Some(admits) = link_size.get(mine.start + link)
-                                && *admits != size
-                            {
-                                return Err(invalid(format!(
-                                    "edge {edge} between clusters serves size {size}, but its link admits size {admits}"
-                                )));
-                            }
-                            continue;
-                        }
-                        intra += 1;
-                        if w == v {
-                            return Err(invalid(format!("edge {edge} is a loop")));
-                        }
-                        let bound = m.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
-                            / Weight::ONE.0 as u64
-                            * min_weight;
-                        if cost < bound || cost > max_intra {
-                            return Err(invalid(format!(
-                                "edge {edge} costs {cost}, outside what a path in its cluster can cost"
-                            )));
-                        }
-                        if let Some(codes) = g.edge_path(edge) {
-                            check_stored_path(grid, m, edge, a, b, codes, cost)?;
-                        } else {
-                            // Refined by a straight route or a search inside
-                            // the cluster, which must find a path.
-                            pending.push((size, edge as u32, v, w));
-                        }
-                    }
-                    if links_seen != links.len() {
-                        return Err(invalid(format!("a link of transition {v} has no edge")));
-                    }
-                }
-                // By size, so each size's grid is labelled once.
-                if sizes.is_some() {
-                    pending.sort_unstable();
-                }
-                for &(size, edge, v, w) in pending.iter() {
-                    comp.label(grid, m, e, c, (size, clearance));
-                    if !comp.joined(e, (v, point(v)), (w, point(w))) {
+    }
+
+    /// Checks the edges out of cluster `c`'s transitions and counts them
+    /// (inside, between clusters). `SIZED`: built for several sizes, whose
+    /// unstored edges inside the cluster are collected in `pending` and
+    /// checked by size, so each size's grid is labelled once.
+    fn cluster<const SIZED: bool>(
+        &self,
+        comp: &mut Components,
+        pending: &mut Vec<(u8, u32, u32, u32)>,
+        c: u32,
+    ) -> Result<(u64, u64), LoadError> {
+        let (grid, m, e, g) = (self.grid, self.m, self.e, self.g);
+        let (mut intra, mut inter) = (0u64, 0u64);
+        pending.clear();
+        for v in e.cluster_first[c as usize]..e.cluster_first[c as usize + 1] {
+            let a = self.point(v);
+            let mine =
+                self.link_first[v as usize] as usize..self.link_first[v as usize + 1] as usize;
+            let links = &self.link_to[mine.clone()];
+            let mut links_seen = 0;
+            let mut above = u8::MAX;
+            let (first, end) = (g.edge_first[v as usize], g.edge_first[v as usize + 1]);
+            for edge in first as usize..end as usize {
+                let w = g.edge_to[edge];
+                let cost = g.edge_cost.get(edge);
+                let b = self.point(w);
+                let size = if SIZED {
+                    self.annotation(edge, v, w, above)?
+                } else {
+                    1
+                };
+                above = size;
+                if e.layout.cluster_of(b) != c {
+                    inter += 1;
+                    let duplicate = g.edge_to[first as usize..edge].contains(&w);
+                    let link = links.iter().position(|x| *x == w);
+                    let Some(link) = link.filter(|_| !duplicate) else {
                         return Err(invalid(format!(
-                            "edge {edge} joins transitions not joined inside their cluster for a unit of size {size}"
+                            "edge {edge} joins two clusters but is not an entrance's link"
+                        )));
+                    };
+                    links_seen += 1;
+                    if legal_move(grid, m, a, b) != Some(cost) {
+                        return Err(invalid(format!(
+                            "edge {edge} between clusters does not cost its move"
                         )));
                     }
+                    let admits = if SIZED {
+                        self.link_size[mine.start + link]
+                    } else {
+                        1
+                    };
+                    if admits != size {
+                        return Err(invalid(format!(
+                            "edge {edge} between clusters serves size {size}, but its link admits size {admits}"
+                        )));
+                    }
+                    continue;
                 }
-                Ok((intra, inter))
-            },
-        )
-        .try_reduce(|| (0, 0), |x, y| Ok((x.0 + y.0, x.1 + y.1)))?;
-    if counts != (g.intra_edges, g.inter_edges) {
-        return Err(invalid("edge counts differ from the edges"));
+                intra += 1;
+                if w == v {
+                    return Err(invalid(format!("edge {edge} is a loop")));
+                }
+                let bound = m.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
+                    / Weight::ONE.0 as u64
+                    * self.min_weight;
+                if cost < bound || cost > self.max_intra {
+                    return Err(invalid(format!(
+                        "edge {edge} costs {cost}, outside what a path in its cluster can cost"
+                    )));
+                }
+                if let Some(codes) = g.edge_path(edge) {
+                    check_stored_path(grid, m, edge, a, b, codes, cost)?;
+                } else if SIZED {
+                    pending.push((size, edge as u32, v, w));
+                } else {
+                    comp.label(self, c, 1);
+                    if !comp.joined(e, (v, a), (w, b)) {
+                        return Err(not_joined(edge as u32, 1));
+                    }
+                }
+            }
+            if links_seen != links.len() {
+                return Err(invalid(format!("a link of transition {v} has no edge")));
+            }
+        }
+        pending.sort_unstable();
+        for &(size, edge, v, w) in pending.iter() {
+            comp.label(self, c, size);
+            if !comp.joined(e, (v, self.point(v)), (w, self.point(w))) {
+                return Err(not_joined(edge, size));
+            }
+        }
+        Ok((intra, inter))
     }
-    Ok(())
 }
 
 /// The end and cost of the moves `codes` from `n`, `None` at an illegal

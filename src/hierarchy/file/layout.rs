@@ -24,8 +24,9 @@
 //! what the map and the settings allow ([`Bounds`]) before the array is
 //! allocated. The size annotations are written only when `max_unit_size >
 //! 1` (a one-size file is two bytes longer than before them), and their
-//! lengths must equal the transitions, links and edges read before them. A new optional section goes after the landmarks and before the
-//! stats, behind a tag byte, so files without it keep their layout.
+//! lengths must equal the transitions, links and edges read before them. A
+//! new optional section goes after the landmarks and before the stats,
+//! behind a tag byte, so files without it keep their layout.
 
 use super::codec::{Reader, Source, Writer, invalid};
 use super::{LoadError, StageStats};

@@ -34,9 +34,15 @@
 //! another version, a damaged file (checksum, so a damaged byte is never
 //! reported as anything else) or one cut short ([`LoadError::CutShort`]:
 //! its content runs past its end), another map (fingerprint and size), then
-//! invalid content (see `validate`). Nothing is rebuilt: the entrances'
-//! borders are scanned again and what they give looked up in the file's
-//! tables; the checks run side by side, each in parallel.
+//! invalid content (see `validate`). Nothing is rebuilt for one size: the
+//! entrances' borders are scanned again and what they give looked up in the
+//! file's tables; the checks run side by side, each in parallel.
+//!
+//! A hierarchy built for several unit sizes keeps, beside the file's
+//! products, the clearance of every cell and the components of every size:
+//! those are never read from the file but rebuilt from the map at load
+//! (`UnitSizes::build`), and every size annotation is checked against them
+//! (`sizes`, `edges`), so the rule holds for every size the file serves.
 
 use std::io::Write;
 use std::path::Path;
