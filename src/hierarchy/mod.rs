@@ -55,8 +55,11 @@ fn entrances_bytes(e: &Entrances) -> usize {
 /// parallel (rayon). Loading a saved hierarchy streams the file through a
 /// small buffer and checks what it says against the map (a file that loads
 /// is as good as a fresh build; see `docs/hostile-input.md`) in parallel,
-/// rebuilding nothing: on those maps it is about 5 times faster than
-/// building (5.0-5.6x in `cargo bench --bench build`, 23 Nov 2026).
+/// rebuilding nothing for one unit size: on those maps it is about 5 times
+/// faster than building (5.0-5.6x in `cargo bench --bench build`, 23 Nov
+/// 2026). A file for several sizes also rebuilds the clearance and the
+/// components of every size from the map (about 4x faster than a build of
+/// sizes 1 to 3 on TheFrozenSea, by instruction count).
 ///
 /// # Unit sizes
 ///
