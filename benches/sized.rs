@@ -6,7 +6,7 @@
 //! (The rooms maps' one-cell doors leave no long query for units of size 2
 //! or more.)
 //!
-//! Everything is prepared before timing: maps read, the sized hierarchy
+//! Everything is prepared before timing: maps read, the hierarchy
 //! built, and per size the long queries (top 10 buckets) whose endpoints fit
 //! a unit of that size and are connected for it, sampled deterministically;
 //! both planners' answers are checked (paths legal for the size by the
@@ -284,7 +284,7 @@ fn main() {
                 .collect();
             let (lean_mean, lean_max) = mean_max(&lean_ratios);
             println!(
-                "sized: {} size {k}: median query flat A* {:.0} us, sized hierarchy {:.1} us, \
+                "sized: {} size {k}: median query flat A* {:.0} us, hierarchy {:.1} us, \
                  speedup {:.1}x; suboptimality mean {:.2}%, max {:.2}% ({} queries); \
                  with HAA* placement (One): {:.1} us, {:.1}x, suboptimality mean {:.2}%, max {:.2}%",
                 m.label,
