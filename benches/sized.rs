@@ -1,12 +1,12 @@
-//! Agent sizes: the sized hierarchy (one graph annotated with clearance,
-//! built once for sizes 1 to 3) against exact flat A* for each size
+//! Agent sizes: the hierarchy built once for sizes 1 to 3 (one graph
+//! annotated with clearance, `HierarchyBuilder::max_unit_size(3)`) against exact flat A* for each size
 //! (`AStar::for_unit`), on long queries of real Moving AI maps: a large StarCraft
 //! map (sc1/Nightshade, 1024x768), a large Dragon Age map (dao/ost100d,
 //! 1024x1025) and a maze with corridors 4 cells wide (mazes/maze512-4-0).
 //! (The rooms maps' one-cell doors leave no long query for units of size 2
 //! or more.)
 //!
-//! Everything is prepared before timing: maps read, the sized hierarchy
+//! Everything is prepared before timing: maps read, the hierarchy
 //! built, and per size the long queries (top 10 buckets) whose endpoints fit
 //! a unit of that size and are connected for it, sampled deterministically;
 //! both planners' answers are checked (paths legal for the size by the
@@ -17,9 +17,8 @@
 //! median query time of each (each query timed alone, median of a few runs,
 //! then median over queries), the speedup, the suboptimality (mean and max
 //! of cost over the exact cost); per map, the build time and memory of the
-//! one annotated hierarchy against building one per size: the same design
-//! built for size 1 on each size's grid, and the project's `Hierarchy` on
-//! each size's grid. The same figures for the leaner placement of the larger
+//! one annotated hierarchy against building one per size: a `Hierarchy`
+//! for single cells on each size's grid. The same figures for the leaner placement of the larger
 //! sizes' transitions (`SizeTransitions::One`, HAA*'s).
 //!
 //! `cargo bench --bench sized`. Skips with a notice when
@@ -34,8 +33,8 @@ use common::{TOP_BUCKETS, median};
 use criterion::SamplingMode;
 use tierpath::io::BucketFilter;
 use tierpath::{
-    AStar, Cost, Hierarchy, Point, SearchCache, SizeTransitions, SizedBuilder, SizedHierarchy,
-    SizedQueryCache, validate_sized_path,
+    AStar, Clearance, Cost, Hierarchy, HierarchyBuilder, Point, QueryCache, QueryOptions,
+    SearchCache, SizeTransitions, validate_sized_path,
 };
 
 const MAX_SIZE: u32 = 3;
@@ -45,10 +44,12 @@ const SUMMARY_RUNS_HPA: usize = 11;
 
 struct BenchMap {
     label: String,
-    hierarchy: SizedHierarchy,
+    hierarchy: Hierarchy,
+    /// The map's clearance, for exact flat A* per size.
+    clearance: Clearance,
     build: Duration,
     /// The same with HAA*'s transition placement for the larger sizes.
-    lean: SizedHierarchy,
+    lean: Hierarchy,
     lean_build: Duration,
     /// Per size (index `k - 1`): the queries.
     queries: Vec<Vec<(Point, Point)>>,
@@ -70,13 +71,13 @@ fn setup() -> Option<Vec<BenchMap>> {
                 let (grid, scen) = common::load(&f);
                 let name = common::short_name(&f);
                 let label = format!("{set}/{name} ({}x{})", grid.width(), grid.height());
-                let build = build_time(|| SizedHierarchy::build(grid.clone(), MAX_SIZE));
-                let lean_builder = SizedBuilder::new()
-                    .max_size(MAX_SIZE)
-                    .larger_sizes(SizeTransitions::One);
+                let builder = HierarchyBuilder::new().max_unit_size(MAX_SIZE);
+                let build = build_time(|| builder.build(grid.clone()));
+                let lean_builder = builder.clone().larger_sizes(SizeTransitions::One);
                 let lean_build = build_time(|| lean_builder.build(grid.clone()));
                 let lean = lean_builder.build(grid.clone()).expect("valid");
-                let hierarchy = SizedHierarchy::build(grid, MAX_SIZE).expect("valid");
+                let clearance = Clearance::new(grid.clone());
+                let hierarchy = builder.build(grid).expect("valid");
                 let long = scen.select(BucketFilter::Top(TOP_BUCKETS));
                 let queries = (1..=MAX_SIZE)
                     .map(|size| {
@@ -95,6 +96,7 @@ fn setup() -> Option<Vec<BenchMap>> {
                 BenchMap {
                     label,
                     hierarchy,
+                    clearance,
                     build,
                     lean,
                     lean_build,
@@ -106,24 +108,19 @@ fn setup() -> Option<Vec<BenchMap>> {
 }
 
 fn flat_cost(m: &BenchMap, cache: &mut SearchCache, (s, g): (Point, Point), k: u32) -> Cost {
-    AStar::for_unit(m.hierarchy.clearance(), k)
+    AStar::for_unit(&m.clearance, k)
         .find_path(cache, s, g)
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
 }
 
-fn hpa_cost(m: &BenchMap, cache: &mut SizedQueryCache, (s, g): (Point, Point), k: u32) -> Cost {
+fn hpa_cost(m: &BenchMap, cache: &mut QueryCache, (s, g): (Point, Point), k: u32) -> Cost {
     sized_cost(&m.hierarchy, cache, (s, g), k)
 }
 
-fn sized_cost(
-    h: &SizedHierarchy,
-    cache: &mut SizedQueryCache,
-    (s, g): (Point, Point),
-    k: u32,
-) -> Cost {
-    h.find_path(cache, s, g, k)
+fn sized_cost(h: &Hierarchy, cache: &mut QueryCache, (s, g): (Point, Point), k: u32) -> Cost {
+    h.find_path_with(cache, s, g, &QueryOptions::new().unit_size(k))
         .expect("valid query")
         .path
         .map_or(Cost::MAX, |p| p.cost)
@@ -174,7 +171,7 @@ fn main() {
         return;
     };
     let mut flat_cache = SearchCache::new();
-    let mut hpa_cache = SizedQueryCache::new();
+    let mut hpa_cache = QueryCache::new();
     // Check before timing, and keep the suboptimality per map and size (and
     // the exact costs, for the lean variant's).
     let mut quality = Vec::new();
@@ -186,14 +183,14 @@ fn main() {
             let mut ratios = Vec::new();
             let mut costs = Vec::new();
             for &(s, g) in qs {
-                let exact = AStar::for_unit(h.clearance(), k)
+                let exact = AStar::for_unit(&m.clearance, k)
                     .find_path(&mut flat_cache, s, g)
                     .expect("valid")
                     .path
                     .expect("connected for this size");
                 validate_sized_path(&exact, h.grid(), h.movement(), k).expect("flat path legal");
                 let found = h
-                    .find_path(&mut hpa_cache, s, g, k)
+                    .find_path_with(&mut hpa_cache, s, g, &QueryOptions::new().unit_size(k))
                     .expect("valid")
                     .path
                     .expect("connected for this size");
@@ -287,7 +284,7 @@ fn main() {
                 .collect();
             let (lean_mean, lean_max) = mean_max(&lean_ratios);
             println!(
-                "sized: {} size {k}: median query flat A* {:.0} us, sized hierarchy {:.1} us, \
+                "sized: {} size {k}: median query flat A* {:.0} us, hierarchy {:.1} us, \
                  speedup {:.1}x; suboptimality mean {:.2}%, max {:.2}% ({} queries); \
                  with HAA* placement (One): {:.1} us, {:.1}x, suboptimality mean {:.2}%, max {:.2}%",
                 m.label,
@@ -303,17 +300,12 @@ fn main() {
                 lean_max
             );
         }
-        // One hierarchy per size instead: this design for size 1 on each
-        // size's grid, and the project's Hierarchy on each size's grid.
+        // One hierarchy per size instead: a single-cell Hierarchy on each
+        // size's grid.
         let h = &m.hierarchy;
-        let (mut own_bytes, mut own_time, mut hpa_bytes, mut hpa_time) =
-            (0usize, Duration::ZERO, 0usize, Duration::ZERO);
+        let (mut hpa_bytes, mut hpa_time) = (0usize, Duration::ZERO);
         for k in 1..=MAX_SIZE {
-            let grid = h.clearance().grid_for_size(k);
-            own_time += build_time(|| SizedHierarchy::build(grid.clone(), 1));
-            own_bytes += SizedHierarchy::build(grid.clone(), 1)
-                .expect("valid")
-                .memory_bytes();
+            let grid = m.clearance.grid_for_size(k);
             hpa_time += build_time(|| Hierarchy::build(grid.clone()));
             hpa_bytes += Hierarchy::build(grid).expect("valid").memory_bytes();
         }
@@ -321,18 +313,14 @@ fn main() {
         let edges = h.stats().intra_edges + h.stats().inter_edges;
         println!(
             "sized: {} memory: one annotated hierarchy (sizes 1..={MAX_SIZE}) {:.0} KiB ({:.2} B/cell, \
-             {} nodes, {edges} edges), built in {:.0} ms (best of 5); one per size: the same design {:.0} KiB \
-             ({:.2} B/cell, {:.1}x), built in {:.0} ms; the flat-size Hierarchy {:.0} KiB ({:.2} B/cell, \
-             {:.1}x), built in {:.0} ms; with HAA* placement (One): {:.0} KiB ({} nodes), built in {:.0} ms",
+             {} nodes, {edges} edges), built in {:.0} ms (best of 5); one single-cell Hierarchy per size: \
+             {:.0} KiB ({:.2} B/cell, {:.1}x), built in {:.0} ms; with HAA* placement (One): {:.0} KiB \
+             ({} nodes), built in {:.0} ms",
             m.label,
             h.memory_bytes() as f64 / 1024.0,
             h.memory_bytes() as f64 / cells,
             h.stats().nodes,
             m.build.as_secs_f64() * 1e3,
-            own_bytes as f64 / 1024.0,
-            own_bytes as f64 / cells,
-            own_bytes as f64 / h.memory_bytes() as f64,
-            own_time.as_secs_f64() * 1e3,
             hpa_bytes as f64 / 1024.0,
             hpa_bytes as f64 / cells,
             hpa_bytes as f64 / h.memory_bytes() as f64,

@@ -1,8 +1,8 @@
 //! Agent sizes: one preprocessing, paths for 1x1, 2x2 and 3x3 units.
 //!
-//! A wall splits the map; its openings are 1, 2 and 4 cells wide. The sized
-//! hierarchy is built once for sizes 1 to 3; each unit then takes the
-//! cheapest opening it fits through. Each panel draws one unit's path: its
+//! A wall splits the map; its openings are 1, 2 and 4 cells wide. The
+//! hierarchy is built once for sizes 1 to 3 (`max_unit_size(3)`); each unit
+//! then takes the cheapest opening it fits through. Each panel draws one unit's path: its
 //! top-left cell (the anchor) as the size's digit, the rest of the squares it
 //! sweeps as `+`. The exact flat A* for the size gives the optimum to
 //! compare with, and the memory of the one annotated hierarchy is compared
@@ -11,8 +11,8 @@
 //! `cargo run --release --example agent_sizes`
 
 use tierpath::{
-    AStar, Grid, Point, SearchCache, SizedBuilder, SizedHierarchy, SizedQueryCache,
-    validate_sized_path,
+    AStar, Clearance, Grid, Hierarchy, HierarchyBuilder, Point, QueryCache, QueryOptions,
+    SearchCache, validate_sized_path,
 };
 
 const W: u32 = 64;
@@ -28,18 +28,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             (p.x == 14 && (13..=18).contains(&p.y)) || (p.x == 50 && (2..=6).contains(&p.y));
         !(wall || pillar)
     })?;
-    let h = SizedBuilder::new()
+    let h = HierarchyBuilder::new()
         .cluster_size(8)
-        .max_size(3)
+        .max_unit_size(3)
         .build(grid.clone())?;
+    let clearance = Clearance::new(grid.clone());
     let (start, goal) = (Point::new(2, 10), Point::new(58, 10));
-    let mut cache = SizedQueryCache::new();
+    let mut cache = QueryCache::new();
     let mut flat_cache = SearchCache::new();
     for size in 1..=3 {
-        let out = h.find_path(&mut cache, start, goal, size)?;
+        let options = QueryOptions::new().unit_size(size);
+        let out = h.find_path_with(&mut cache, start, goal, &options)?;
         let path = out.path.ok_or("every size fits through some opening")?;
         validate_sized_path(&path, h.grid(), h.movement(), size)?;
-        let exact = AStar::for_unit(h.clearance(), size)
+        let exact = AStar::for_unit(&clearance, size)
             .find_path(&mut flat_cache, start, goal)?
             .path
             .ok_or("the exact search agrees")?;
@@ -53,10 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{}", draw(&grid, &path.cells, size));
     }
 
-    // One annotated hierarchy against one hierarchy per size (the same
-    // design, built for size 1 on each size's grid).
+    // One annotated hierarchy against one single-cell hierarchy per size,
+    // each built on its size's grid.
     let per_size: usize = (1..=3)
-        .map(|k| SizedHierarchy::build(h.clearance().grid_for_size(k), 1).map(|o| o.memory_bytes()))
+        .map(|k| Hierarchy::build(clearance.grid_for_size(k)).map(|o| o.memory_bytes()))
         .sum::<Result<usize, _>>()?;
     let s = h.stats();
     println!(
@@ -71,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "  (larger here, {:.2}x: the shared hierarchy keeps every size's transitions and a \
              component label per size for each cell, while the larger sizes' own grids, where few \
              cells fit on a map this small, give small graphs; on large maps, where each size's \
-             graph is nearly full, the shared one is 1.2-2.1x smaller than one per size: \
+             graph is nearly full, the shared one is up to 1.5x smaller than one per size: \
              docs/agent-sizes.md, `cargo bench --bench sized`)",
             h.memory_bytes() as f64 / per_size as f64
         );
