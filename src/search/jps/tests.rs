@@ -101,7 +101,7 @@ fn random_small_maps_every_pair() {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            state % 3 != 0
+            !state.is_multiple_of(3)
         })
         .unwrap();
         for m in rules() {
