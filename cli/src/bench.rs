@@ -102,6 +102,11 @@ pub struct Args {
     /// SIZE; JPS left out). Queries it does not fit on are skipped.
     #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
     pub size: u32,
+    /// Contract each hierarchy's cluster graph after building it
+    /// (`Hierarchy::contract`: its queries then search the contraction; the
+    /// contraction's time counts in the build, its bytes in the memory).
+    #[arg(long)]
+    pub contract: bool,
 }
 
 /// Problems printed in full; the rest are counted.
@@ -161,9 +166,14 @@ pub fn run(args: Args) -> CliResult {
     );
     let _ = writeln!(
         header,
-        "planners: {} (hierarchy: cluster {cluster_size}, default settings); rules: 8-connected, \
+        "planners: {} (hierarchy: cluster {cluster_size}, {}); rules: 8-connected, \
          straight 1, diagonal sqrt 2, no corner cutting{}",
         planners.join(", "),
+        if args.contract {
+            "cluster graph contracted"
+        } else {
+            "default settings"
+        },
         match args.size {
             1 => String::new(),
             k => format!("; a {k}x{k} unit (hierarchy for sizes 1..={k})"),

@@ -143,7 +143,7 @@ impl Algo {
         Ok(match self {
             Algo::Astar => Box::new(Flat {
                 name: "astar",
-                engine: FlatEngine::AStar(AStar::new(grid).movement(movement), SearchCache::new()),
+                engine: FlatEngine::AStar(AStar::new(grid).movement(movement), Box::default()),
             }),
             // Dijkstra is A* without a heuristic (what `Dijkstra::find_path` runs).
             Algo::Dijkstra => Box::new(Flat {
@@ -152,7 +152,7 @@ impl Algo {
                     AStar::new(grid)
                         .movement(movement)
                         .heuristic(Heuristic::Zero),
-                    SearchCache::new(),
+                    Box::default(),
                 ),
             }),
             Algo::Jps => Box::new(Flat {
@@ -218,7 +218,7 @@ struct Flat<'g> {
 
 /// The engine of a [`Flat`] planner and its scratch.
 enum FlatEngine<'g> {
-    AStar(AStar<'g>, SearchCache),
+    AStar(AStar<'g>, Box<SearchCache>),
     Jps(Jps<'g>, JpsCache),
 }
 

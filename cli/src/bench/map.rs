@@ -110,7 +110,12 @@ pub(super) fn bench_map(
         .max_unit_size(size);
     let copy = grid.clone();
     let t = Instant::now();
-    let hierarchy = builder.build(copy)?;
+    let mut hierarchy = builder.build(copy)?;
+    if args.contract {
+        hierarchy
+            .contract()
+            .map_err(|e| format!("{label}: contracting the cluster graph: {e}"))?;
+    }
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
     let bytes = hierarchy.to_bytes();
     let copy = grid.clone();
