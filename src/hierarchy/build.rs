@@ -96,6 +96,15 @@ pub enum BuildError {
     MaxUnitSize(u32),
 }
 
+/// Maps of more cells than this run the two stage chains (islands and dead
+/// ends; entrances, cluster graph and landmarks) one after the other instead
+/// of side by side: each chain's scratch is about 13 bytes per cell at its
+/// peak (the dead-end search's state and stacks; the cluster graph being
+/// written), and on a 16,384 x 16,384 map the two peaks added were 7 GB.
+/// Below it (4,096 x 4,096 and smaller) the peaks add to at most a few
+/// hundred megabytes and the chains share the cores.
+pub(crate) const SEQUENTIAL_CELLS: u64 = 1 << 24;
+
 /// Name of the [`BuildStats::stages`] entry that holds the whole build's time.
 pub const TOTAL_STAGE: &str = "total (wall)";
 
@@ -116,7 +125,8 @@ pub struct StageStats {
 pub struct BuildStats {
     /// Per-stage timings and sizes, in build order, then the whole build's wall
     /// time as a last entry named [`TOTAL_STAGE`] (the two stage chains run side
-    /// by side, so stage times overlap).
+    /// by side on maps up to 2^24 cells, so stage times overlap; larger maps
+    /// run them one after the other to bound memory).
     pub stages: Vec<StageStats>,
     /// Map width.
     pub width: u32,
@@ -309,54 +319,61 @@ impl HierarchyBuilder {
             stages.push(timed("clearance", t, values.len()));
             values
         });
-        // Two independent chains side by side: islands -> dead ends (->
-        // components of every size), and entrances -> cluster graph (itself
-        // parallel across clusters) -> landmarks.
-        let (topology, (entrances, graph, landmarks, graph_stages)) = rayon::join(
-            || {
+        // Two independent chains: islands -> dead ends (-> components of
+        // every size), and entrances -> cluster graph (itself parallel
+        // across clusters) -> landmarks. Side by side, unless the map is so
+        // large that their peaks must not add up.
+        let topology_chain = || {
+            let t = Instant::now();
+            let islands = find_islands(&grid, &s.movement);
+            let st1 = timed("islands", t, islands.memory_bytes());
+            let t = Instant::now();
+            let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
+            let st2 = timed("dead ends", t, dead_ends.memory_bytes());
+            let components = clearance.as_ref().map(|values| {
                 let t = Instant::now();
-                let islands = find_islands(&grid, &s.movement);
-                let st1 = timed("islands", t, islands.memory_bytes());
-                let t = Instant::now();
-                let dead_ends = find_dead_ends(&grid, &s.movement, &islands);
-                let st2 = timed("dead ends", t, dead_ends.memory_bytes());
-                let components = clearance.as_ref().map(|values| {
+                let c = SizeComponents::build(&grid, values, &s.movement, max);
+                (c, timed("components", t, 0))
+            });
+            (dead_ends, [st1, st2], components)
+        };
+        let graph_chain = || {
+            let t = Instant::now();
+            let (entrances, graph, st3, st4) = match &clearance {
+                None => {
+                    let e = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
+                    let st3 = timed("entrances", t, entrances_bytes(&e));
                     let t = Instant::now();
-                    let c = SizeComponents::build(&grid, values, &s.movement, max);
-                    (c, timed("components", t, 0))
-                });
-                (dead_ends, [st1, st2], components)
-            },
-            || {
-                let t = Instant::now();
-                let (entrances, graph, st3, st4) = match &clearance {
-                    None => {
-                        let e = find_entrances(&grid, &s.movement, s.cluster_size, &s.entrances);
-                        let st3 = timed("entrances", t, entrances_bytes(&e));
-                        let t = Instant::now();
-                        let g = build_cluster_graph(&grid, &s.movement, &e, s.keep_paths);
-                        let st4 = timed("cluster graph", t, g.memory_bytes());
-                        (e, g, st3, st4)
-                    }
-                    Some(values) => sized_stages(&grid, values, &s, &timed),
-                };
-                let t = Instant::now();
-                let node_points: Vec<Point> = entrances
-                    .cells
-                    .iter()
-                    .map(|c| grid.point_of(crate::CellIndex(*c)))
-                    .collect();
-                let landmarks = find_landmarks(
-                    &graph,
-                    &node_points,
-                    grid.width(),
-                    grid.height(),
-                    s.landmarks,
-                );
-                let st5 = timed("landmarks", t, landmarks.memory_bytes());
-                (entrances, graph, landmarks, [st3, st4, st5])
-            },
-        );
+                    let g = build_cluster_graph(&grid, &s.movement, &e, s.keep_paths);
+                    let st4 = timed("cluster graph", t, g.memory_bytes());
+                    (e, g, st3, st4)
+                }
+                Some(values) => sized_stages(&grid, values, &s, &timed),
+            };
+            let t = Instant::now();
+            let node_points: Vec<Point> = entrances
+                .cells
+                .iter()
+                .map(|c| grid.point_of(crate::CellIndex(*c)))
+                .collect();
+            let landmarks = find_landmarks(
+                &graph,
+                &node_points,
+                grid.width(),
+                grid.height(),
+                s.landmarks,
+            );
+            drop(node_points);
+            let st5 = timed("landmarks", t, landmarks.memory_bytes());
+            (entrances, graph, landmarks, [st3, st4, st5])
+        };
+        let (topology, (entrances, graph, landmarks, graph_stages)) =
+            if grid.len() as u64 > SEQUENTIAL_CELLS {
+                let topology = topology_chain();
+                (topology, graph_chain())
+            } else {
+                rayon::join(topology_chain, graph_chain)
+            };
         let (dead_ends, topology_stages, components) = topology;
         stages.extend(topology_stages);
         let sizes = match (clearance, components) {

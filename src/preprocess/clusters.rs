@@ -450,62 +450,6 @@ pub fn find_entrances(
     Entrances::from_pairs(grid, layout, &pairs, entrances)
 }
 
-impl Entrances {
-    /// Nodes and links from transition cell pairs (in any order, repeats
-    /// allowed).
-    pub(crate) fn from_pairs(
-        grid: &Grid,
-        layout: ClusterLayout,
-        pairs: &[(u32, u32)],
-        entrances: u64,
-    ) -> Entrances {
-        // Nodes: the distinct transition cells, grouped by cluster.
-        let cluster_of_cell =
-            |c: u32| layout.cluster_of(Point::new(c % grid.width(), c / grid.width()));
-        let mut cells: Vec<(u32, u32)> = pairs
-            .iter()
-            .flat_map(|(a, b)| [*a, *b])
-            .map(|c| (cluster_of_cell(c), c))
-            .collect();
-        cells.sort_unstable();
-        cells.dedup();
-        let mut cluster_first = vec![0u32; layout.count() + 1];
-        for (c, _) in &cells {
-            cluster_first[*c as usize + 1] += 1;
-        }
-        for i in 0..layout.count() {
-            cluster_first[i + 1] += cluster_first[i];
-        }
-        let index_of = |c: u32| -> u32 {
-            let key = (cluster_of_cell(c), c);
-            cells
-                .binary_search(&key)
-                .expect("every paired cell is a node") as u32
-        };
-        let mut links: Vec<(u32, u32)> = pairs
-            .iter()
-            .map(|(a, b)| (index_of(*a), index_of(*b)))
-            .collect();
-        links.sort_unstable();
-        links.dedup();
-        Entrances {
-            layout,
-            cells: cells.into_iter().map(|(_, c)| c).collect(),
-            cluster_first,
-            links,
-            entrances,
-            clear: Vec::new(),
-            link_clear: Vec::new(),
-        }
-    }
-
-    /// The transition cells of cluster `c`.
-    pub(crate) fn cluster_cells(&self, c: u32) -> &[u32] {
-        &self.cells
-            [self.cluster_first[c as usize] as usize..self.cluster_first[c as usize + 1] as usize]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

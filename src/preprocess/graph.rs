@@ -17,8 +17,6 @@
 //! `edge_to[edge_first[v]..edge_first[v + 1]]` with their costs alongside.
 //! No per-node allocation, no hashing.
 
-use rayon::prelude::*;
-
 use super::cluster_search::{ClusterSearch, next_source};
 use super::clusters::{ClusterLayout, Entrances};
 use crate::engine::route;
@@ -134,33 +132,26 @@ impl ClusterEdges {
 }
 
 /// Computes the cluster graph (stage 4).
+///
+/// # Performance
+/// Clusters are searched in parallel batches and their edges written
+/// straight into the compressed rows (see `graph_stream`): the build holds
+/// the graph and one batch of clusters' edges, not every cluster's edges
+/// beside the graph.
 pub fn build_cluster_graph(
     grid: &Grid,
     movement: &Movement,
     entrances: &Entrances,
     keep_paths: bool,
 ) -> ClusterGraph {
-    let layout = entrances.layout;
-    let per_cluster: Vec<ClusterEdges> = (0..layout.count() as u32)
-        .into_par_iter()
-        .map_init(ClusterSearch::default, |search, c| {
-            intra_cluster_edges(
-                grid,
-                movement,
-                &layout,
-                c,
-                entrances.cluster_cells(c),
-                keep_paths,
-                search,
-            )
-        })
-        .collect();
-    assemble_graph(grid, movement, entrances, &per_cluster, keep_paths)
+    super::graph_stream::stream_cluster_graph(grid, movement, entrances, keep_paths)
 }
 
 /// The graph in CSR form from each cluster's inside edges and the
 /// inter-cluster links. A node's edges are its inside ones (in the cluster's
-/// order), then one per link, in link order.
+/// order), then one per link, in link order. The reference the streamed
+/// build is tested against.
+#[cfg(test)]
 pub(crate) fn assemble_graph(
     grid: &Grid,
     movement: &Movement,

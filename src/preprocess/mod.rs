@@ -12,13 +12,17 @@
 //! 5. [`find_landmarks`]: exact graph distances from a few rim nodes, for
 //!    a sharper planner heuristic ([`Landmarks`]).
 //!
-//! The builder runs the chain 1 -> 2 beside the chain 3 -> 4 -> 5.
+//! The builder runs the chain 1 -> 2 beside the chain 3 -> 4 -> 5 (one after
+//! the other on maps of more than 2^24 cells, so that their peaks of memory
+//! do not add up).
 //! Saving and loading live with the hierarchy they serialise.
 
 pub(crate) mod cluster_search;
 pub(crate) mod clusters;
 mod dead_ends;
+mod entrance_nodes;
 pub(crate) mod graph;
+mod graph_stream;
 mod islands;
 mod landmarks;
 pub(crate) mod sizes;

@@ -137,6 +137,14 @@ const WALL: u32 = u32::MAX;
 const DONE: u32 = 1 << 31;
 /// No direction back: a DFS root.
 const NO_BACK: u8 = 8;
+/// The state of a cell the search has finished but not yet put in a block,
+/// with its way back to its parent in the low three bits. Above every
+/// discovery time (below 2^29) and below every [`DONE`] state: an edge to
+/// a finished cell leads to a descendant, and leaves `low` alone, so the
+/// discovery time is no longer needed; the way back lets a block collect
+/// its cells by walking the depth-first tree instead of keeping them on a
+/// stack.
+const FIN: u32 = 0x7FFF_FFF0;
 
 /// What the depth-first pass produces.
 struct Forest {
@@ -165,11 +173,15 @@ struct Forest {
 ///
 /// # Performance
 /// One depth-first pass over the passable cells (Hopcroft-Tarjan) with one
-/// `u32` of state per padded cell (wall, discovery time, or block once
-/// finished), each cell's neighbours read once at its first visit, and five
-/// bytes per cell on the search path (its low point, which lives only there,
-/// and the directions it has left; the way back is the parent's last
-/// direction). Islands come from the search itself (one depth-first tree
+/// `u32` of state per padded cell (wall; discovery time while on the search
+/// path; its way back once finished; its block once in one), each cell's neighbours read
+/// once at its first visit, and five bytes per cell on the search path (its
+/// low point, which lives only there, and the directions it has left; the
+/// way back is the parent's last direction). No vertex stack: a block
+/// collects its cells by walking down the depth-first tree from its first
+/// cell (on open ground the search path is the whole island, and a stack
+/// of cells beside it was another four bytes a cell, 1 GB on a 16,384 x
+/// 16,384 map). Islands come from the search itself (one depth-first tree
 /// each, seeded in the order islands are numbered), not from a label per
 /// cell.
 /// Then a small pass over the block-cut forest (a few blocks per thousand
@@ -196,17 +208,34 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
     assemble(grid, islands, forest)
 }
 
-/// Hopcroft-Tarjan with a vertex stack, seeds in row-major order, directions
-/// in `next`'s order `0..DIRS` (`None`: no move that way; direction `d ^ 2`
-/// is the way back from `d`): when a child's subtree cannot reach above its
-/// parent, the vertices above the child on the stack, with the parent, form a
-/// block. Each vertex but a DFS root is popped into exactly one block: its
-/// parent block in the DFS-rooted tree.
+/// Hopcroft-Tarjan, seeds in row-major order, directions in `next`'s order
+/// `0..DIRS` (`None`: no move that way; direction `d ^ 2` is the way back
+/// from `d`): when a child's subtree cannot reach above its parent, the
+/// child's finished descendants not yet in a block (a vertex stack's top in
+/// the textbook form), with the child and the parent, form a block. Each
+/// vertex but a DFS root goes into exactly one block: its parent block in the
+/// DFS-rooted tree. Those cells are found by walking the child's subtree
+/// through the ways back finished cells keep in their state ([`FIN`]),
+/// without a stack, and not below a cell already in a block (its subtree is
+/// too).
 fn depth_first<const DIRS: u8>(
     grid: &Grid,
     depth: usize,
     next: impl Fn(u32, u8) -> Option<u32>,
 ) -> Forest {
+    // The padded offset of each direction (a cell's children are the
+    // neighbours whose way back leads to it).
+    let pw = grid.padded_width();
+    let offsets: [u32; 8] = [
+        pw.wrapping_neg(),
+        1,
+        pw,
+        u32::MAX,
+        pw.wrapping_neg().wrapping_add(1),
+        pw + 1,
+        pw - 1,
+        pw.wrapping_neg().wrapping_sub(1),
+    ];
     let mut state: Vec<u32> = grid
         .passable_slice()
         .iter()
@@ -222,12 +251,10 @@ fn depth_first<const DIRS: u8>(
     // each: its low point so far, and the directions it has still to try
     // with the one it descended by (the lowest bit: its child's way back is
     // that direction `^ 2`). The cell itself is its child's way back, and its
-    // discovery time is its state. Then the stack of cells not yet in a
-    // block. At most one each per cell of the largest island; reserved as
-    // the search gets there, not up front.
+    // discovery time is its state. At most one per cell of the largest
+    // island; reserved as the search gets there, not up front.
     let mut lows: Vec<u32> = Vec::with_capacity(depth.min(1 << 16));
     let mut tried: Vec<u8> = Vec::with_capacity(depth.min(1 << 16));
-    let mut vstack: Vec<u32> = Vec::with_capacity(depth.min(1 << 16));
     let mut time = 0u32;
     let mut from = 0usize;
     // The next unvisited cell in row-major order (padding is a wall), found
@@ -279,7 +306,6 @@ fn depth_first<const DIRS: u8>(
         let first_time = time + 1;
         time += 1;
         state[seed as usize] = time;
-        vstack.push(seed);
         let mut root_children = 0u32;
         let mut root_block = 0u32;
         // The cell being scanned: its path entry is pushed only when the
@@ -295,7 +321,6 @@ fn depth_first<const DIRS: u8>(
                     tried.push(pending as u8);
                     time += 1;
                     state[w as usize] = time;
-                    vstack.push(w);
                     v = w;
                     (low, pending) = first_visit(&state, w, time, d ^ 2);
                     continue 'scan;
@@ -310,18 +335,12 @@ fn depth_first<const DIRS: u8>(
             };
             let u = next(v, back).expect("the way back is a move");
             let disc_u = state[u as usize];
+            state[v as usize] = FIN | back as u32;
             if low >= disc_u {
                 let b = block_top.len() as u32;
                 block_top.push(u);
                 block_tree.push(tree);
-                let mut size = 1u32;
-                while let Some(x) = vstack.pop() {
-                    state[x as usize] = DONE | b;
-                    size += 1;
-                    if x == v {
-                        break;
-                    }
-                }
+                let size = 1 + collect::<DIRS>(&mut state, &offsets, v, DONE | b);
                 block_size.push(size);
                 if u == seed {
                     root_children += 1;
@@ -334,7 +353,6 @@ fn depth_first<const DIRS: u8>(
             low = parent_low.min(low);
             pending = u32::from(parent_tried & (parent_tried - 1));
         }
-        vstack.clear();
         tree_sizes.push(time + 1 - first_time);
         state[seed as usize] = DONE
             | match root_children {
@@ -363,6 +381,39 @@ fn depth_first<const DIRS: u8>(
         tree_sizes,
         cuts,
         root_cuts,
+    }
+}
+
+/// Puts finished cell `v` and its finished descendants not yet in a block
+/// into the block whose state is `done`, walking down the depth-first tree
+/// (a child is a neighbour whose way back leads here) and back up through
+/// each cell's way back, in post-order; returns how many cells it put.
+fn collect<const DIRS: u8>(state: &mut [u32], offsets: &[u32; 8], v: u32, done: u32) -> u32 {
+    let mut size = 0u32;
+    let mut x = v;
+    // The next direction to look for a child of `x` in.
+    let mut d = 0u8;
+    loop {
+        let child = (d..DIRS).find(|d| {
+            let y = x.wrapping_add(offsets[*d as usize]);
+            state[y as usize] == FIN | (*d ^ 2) as u32
+        });
+        match child {
+            Some(c) => {
+                x = x.wrapping_add(offsets[c as usize]);
+                d = 0;
+            }
+            None => {
+                let back = (state[x as usize] - FIN) as u8;
+                state[x as usize] = done;
+                size += 1;
+                if x == v {
+                    return size;
+                }
+                x = x.wrapping_add(offsets[back as usize]);
+                d = (back ^ 2) + 1;
+            }
+        }
     }
 }
 
@@ -596,5 +647,7 @@ fn fix_cuts(
 
 #[cfg(test)]
 mod oracle;
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;

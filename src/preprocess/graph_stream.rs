@@ -1,0 +1,267 @@
+//! The cluster graph written as its clusters are searched, a batch at a
+//! time, straight into its final arrays.
+//!
+//! [`assemble_graph`](super::graph::assemble_graph) takes every cluster's
+//! edges at once, which on a 16,384 x 16,384 map means a million small
+//! vectors (about 1.5 GB with their spare capacity, most of it left with the
+//! allocator afterwards) and a per-edge table of path ranges (12 bytes an
+//! edge) beside the graph. Nodes are numbered cluster by cluster, so the
+//! compressed rows can instead be written in node order as each batch of
+//! clusters comes back from the parallel searches: a node's inside edges in
+//! its cluster's order, then its links in link order, exactly the layout
+//! `assemble_graph` gives (a unit test compares the two).
+
+use rayon::prelude::*;
+
+use super::cluster_search::ClusterSearch;
+use super::clusters::Entrances;
+use super::graph::{ClusterEdges, ClusterGraph, intra_cluster_edges};
+use crate::grid::{Grid, Movement};
+use crate::packed::Column64;
+
+/// Clusters searched per parallel batch: enough for rayon to balance two to
+/// a few dozen threads, small enough that a batch's edges stay a few
+/// megabytes.
+const BATCH: usize = 4096;
+
+/// Edge costs, kept 32 bits wide until one does not fit (the packing
+/// [`Column64::pack`] would choose for the whole column).
+enum Costs {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Costs {
+    fn push(&mut self, cost: u64) {
+        match self {
+            Costs::Narrow(v) if cost < u32::MAX as u64 || cost == u64::MAX => {
+                v.push(if cost == u64::MAX {
+                    u32::MAX
+                } else {
+                    cost as u32
+                });
+            }
+            Costs::Narrow(v) => {
+                let mut wide: Vec<u64> = Vec::with_capacity(v.capacity().max(v.len() + 1));
+                wide.extend(
+                    v.iter()
+                        .map(|c| if *c == u32::MAX { u64::MAX } else { *c as u64 }),
+                );
+                wide.push(cost);
+                *self = Costs::Wide(wide);
+            }
+            Costs::Wide(v) => v.push(cost),
+        }
+    }
+
+    fn finish(self) -> Column64 {
+        match self {
+            Costs::Narrow(mut v) => {
+                v.shrink_to_fit();
+                Column64::Narrow(v)
+            }
+            Costs::Wide(mut v) => {
+                v.shrink_to_fit();
+                Column64::Wide(v)
+            }
+        }
+    }
+}
+
+/// Computes the cluster graph (stage 4) batch by batch; the same graph as
+/// [`assemble_graph`](super::graph::assemble_graph) over every cluster's
+/// [`intra_cluster_edges`].
+pub(crate) fn stream_cluster_graph(
+    grid: &Grid,
+    movement: &Movement,
+    entrances: &Entrances,
+    keep_paths: bool,
+) -> ClusterGraph {
+    let layout = entrances.layout;
+    let nodes = entrances.cells.len();
+    // Each node's links in link order, as compressed rows of targets.
+    let mut link_first = vec![0u32; nodes + 1];
+    for (a, b) in &entrances.links {
+        link_first[*a as usize + 1] += 1;
+        link_first[*b as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        link_first[i + 1] += link_first[i];
+    }
+    let mut link_to = vec![0u32; link_first[nodes] as usize];
+    {
+        let mut fill: Vec<u32> = link_first[..nodes].to_vec();
+        for (a, b) in &entrances.links {
+            for (from, to) in [(*a, *b), (*b, *a)] {
+                link_to[fill[from as usize] as usize] = to;
+                fill[from as usize] += 1;
+            }
+        }
+    }
+    let link_cost = |from: u32, to: u32| {
+        let cell = |n: u32| grid.point_of(crate::CellIndex(entrances.cells[n as usize]));
+        let (pa, pb) = (cell(from), cell(to));
+        debug_assert!(crate::search::legal_move(grid, movement, pa, pb));
+        let base = if pa.x != pb.x && pa.y != pb.y {
+            movement.diagonal
+        } else {
+            movement.straight
+        };
+        base as u64 * grid.weight(pb).0 as u64
+    };
+
+    let mut edge_first: Vec<u32> = Vec::with_capacity(nodes + 1);
+    let mut edge_to: Vec<u32> = Vec::new();
+    let mut costs = Costs::Narrow(Vec::new());
+    let mut path_first: Vec<u32> = Vec::new();
+    let mut path_codes: Vec<u8> = Vec::new();
+    if keep_paths {
+        path_first.push(0);
+    }
+    let mut intra = 0u64;
+    // Per local node of a cluster: where its edges start in the cluster's
+    // order (a counting sort by source, reused).
+    let mut by_from: Vec<u32> = Vec::new();
+    let mut order: Vec<u32> = Vec::new();
+    let count = layout.count();
+    let mut start = 0usize;
+    while start < count {
+        let end = (start + BATCH).min(count);
+        let batch: Vec<ClusterEdges> = (start as u32..end as u32)
+            .into_par_iter()
+            .map_init(ClusterSearch::default, |search, c| {
+                intra_cluster_edges(
+                    grid,
+                    movement,
+                    &layout,
+                    c,
+                    entrances.cluster_cells(c),
+                    keep_paths,
+                    search,
+                )
+            })
+            .collect();
+        for (c, ce) in (start..end).zip(&batch) {
+            let (a, b) = (
+                entrances.cluster_first[c] as usize,
+                entrances.cluster_first[c + 1] as usize,
+            );
+            let n = b - a;
+            by_from.clear();
+            by_from.resize(n + 1, 0);
+            for e in &ce.edges {
+                by_from[e.from as usize + 1] += 1;
+            }
+            for i in 0..n {
+                by_from[i + 1] += by_from[i];
+            }
+            order.clear();
+            order.resize(ce.edges.len(), 0);
+            for (k, e) in ce.edges.iter().enumerate() {
+                let slot = &mut by_from[e.from as usize];
+                order[*slot as usize] = k as u32;
+                *slot += 1;
+            }
+            intra += ce.edges.len() as u64;
+            let mut k = 0usize;
+            for v in a..b {
+                edge_first.push(edge_to.len() as u32);
+                // `by_from[i]` now ends node `i`'s run in `order`.
+                let stop = by_from[v - a] as usize;
+                for e in order[k..stop].iter().map(|k| &ce.edges[*k as usize]) {
+                    edge_to.push(a as u32 + e.to);
+                    costs.push(e.cost);
+                    if keep_paths {
+                        path_codes
+                            .extend_from_slice(&ce.codes[e.path.0 as usize..e.path.1 as usize]);
+                        path_first.push(path_codes.len() as u32);
+                    }
+                }
+                k = stop;
+                let v = v as u32;
+                for to in
+                    &link_to[link_first[v as usize] as usize..link_first[v as usize + 1] as usize]
+                {
+                    edge_to.push(*to);
+                    costs.push(link_cost(v, *to));
+                    if keep_paths {
+                        path_first.push(path_codes.len() as u32);
+                    }
+                }
+            }
+        }
+        start = end;
+    }
+    debug_assert_eq!(edge_first.len(), nodes);
+    edge_first.push(edge_to.len() as u32);
+    let edges = edge_to.len() as u64;
+    edge_to.shrink_to_fit();
+    path_first.shrink_to_fit();
+    path_codes.shrink_to_fit();
+    ClusterGraph {
+        edge_first,
+        edge_to,
+        edge_cost: costs.finish(),
+        path_first,
+        path_codes,
+        intra_edges: intra,
+        inter_edges: edges - intra,
+        edge_clear: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapgen::{self, MapKind, MapParams};
+    use crate::preprocess::graph::assemble_graph;
+    use crate::preprocess::{EntrancePolicy, find_entrances};
+
+    /// The old way: every cluster's edges, then one assembly.
+    fn assembled(grid: &Grid, m: &Movement, e: &Entrances, keep: bool) -> ClusterGraph {
+        let mut search = ClusterSearch::default();
+        let per: Vec<ClusterEdges> = (0..e.layout.count() as u32)
+            .map(|c| {
+                intra_cluster_edges(grid, m, &e.layout, c, e.cluster_cells(c), keep, &mut search)
+            })
+            .collect();
+        assemble_graph(grid, m, e, &per, keep)
+    }
+
+    #[test]
+    fn same_graph_as_the_assembly() {
+        let params = MapParams::default();
+        let mut compared = 0;
+        for kind in MapKind::ALL {
+            for seed in 0..3 {
+                let g = mapgen::generate_with(kind, 97, 83, seed, &params).unwrap();
+                for m in Movement::every_rule() {
+                    for (size, keep) in [(8, true), (16, false), (5, true)] {
+                        let e = find_entrances(&g, &m, size, &EntrancePolicy::default());
+                        let streamed = stream_cluster_graph(&g, &m, &e, keep);
+                        let old = assembled(&g, &m, &e, keep);
+                        assert_eq!(streamed, old, "{kind:?} seed {seed} {m:?} size {size}");
+                        assert_eq!(streamed.memory_bytes(), old.memory_bytes());
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 0);
+    }
+
+    #[test]
+    fn wide_costs_switch_the_column() {
+        let mut c = Costs::Narrow(Vec::new());
+        for x in [1, u64::MAX, 7] {
+            c.push(x);
+        }
+        assert!(matches!(c.finish(), Column64::Narrow(ref v) if v == &[1, u32::MAX, 7]));
+        let mut c = Costs::Narrow(Vec::new());
+        for x in [1, u32::MAX as u64, 7, u64::MAX] {
+            c.push(x);
+        }
+        let want = Column64::pack(vec![1, u32::MAX as u64, 7, u64::MAX]);
+        assert_eq!(c.finish(), want);
+    }
+}
