@@ -20,7 +20,7 @@ pub(crate) mod clusters;
 mod dead_ends;
 pub(crate) mod graph;
 mod islands;
-mod landmarks;
+pub(crate) mod landmarks;
 pub(crate) mod sizes;
 
 pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};
