@@ -233,4 +233,121 @@ fn main() {
         );
     }
     println!("{line}");
+    landmarks_after_repairs(&grid);
+}
+
+// ---------------------------------------------------------------------------
+// Landmarks after repairs: query speed after 100 random repairs without any
+// `refresh_landmarks` call, against a fresh build of the same final map.
+// ---------------------------------------------------------------------------
+
+/// Repairs before the query comparison.
+const REPAIRS: usize = 100;
+/// Long queries of the map's scenario timed on each hierarchy.
+const LANDMARK_QUERIES: usize = 300;
+/// Rounds of the query comparison (the median round counts).
+const QUERY_ROUNDS: usize = 7;
+/// Goal of the issue: queries after repairs within 10% of a fresh build's.
+const QUERY_GOAL: f64 = 1.10;
+
+/// 100 random repairs anywhere on passable ground (1x1 and 10x10 blocks
+/// closed, every third repair reopening an earlier one), no landmark
+/// refresh; then the scenario's long queries on the repaired hierarchy, on
+/// a fresh build of the final map, and on that build without landmarks
+/// (what repairs used to leave until a refresh), in one run, interleaved.
+/// The same repairs on a hierarchy without landmarks give the landmark
+/// update's share of a repair.
+fn landmarks_after_repairs(grid: &Grid) {
+    let Some(file) = common::scenario_file("sc1", MAP) else {
+        return;
+    };
+    let long = common::LongQueries::load(&file, LANDMARK_QUERIES);
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    let mut bare = DynamicHierarchy::new(
+        HierarchyBuilder::new()
+            .landmarks(0)
+            .build(grid.clone())
+            .expect("valid map"),
+    );
+    let mut rng = common::Rng::new(4242);
+    let mut closed: Vec<Vec<Point>> = Vec::new();
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for i in 0..REPAIRS {
+        let (cells, open) = if i % 3 == 2 && !closed.is_empty() {
+            (closed.swap_remove(rng.below(closed.len())), true)
+        } else {
+            let side = if rng.percent(50) { 1 } else { 10 };
+            let p = placements(world.grid(), side, 1, true, rng.next_u64())[0];
+            closed.push(block(p, side));
+            (block(p, side), false)
+        };
+        let t = Instant::now();
+        world.set_passable(&cells, open).expect("on the map");
+        with.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        bare.set_passable(&cells, open).expect("on the map");
+        without.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let last = world.grid().clone();
+    let fresh = Hierarchy::build(last.clone()).expect("valid map");
+    let octile = HierarchyBuilder::new()
+        .landmarks(0)
+        .build(last.clone())
+        .expect("valid map");
+    let queries: Vec<(Point, Point)> = long
+        .endpoints()
+        .into_iter()
+        .filter(|(s, t)| last.is_passable(*s) && last.is_passable(*t))
+        .collect();
+    let hierarchies: [(&str, &Hierarchy); 3] = [
+        ("repaired", world.hierarchy()),
+        ("fresh", &fresh),
+        ("fresh, no landmarks", &octile),
+    ];
+    let mut cache = tierpath::QueryCache::new();
+    let mut times = vec![Vec::new(); hierarchies.len()];
+    let mut expanded = vec![0u64; hierarchies.len()];
+    for round in 0..QUERY_ROUNDS {
+        for (k, (_, h)) in hierarchies.iter().enumerate() {
+            let t = Instant::now();
+            for (s, g) in &queries {
+                let out = h.find_path(&mut cache, *s, *g).expect("valid endpoints");
+                if round == 0 {
+                    expanded[k] += out.stats.abstract_expanded;
+                }
+            }
+            times[k].push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let ms: Vec<f64> = times.into_iter().map(median).collect();
+    println!(
+        "\nlandmarks after {REPAIRS} random repairs (no refresh), {} long queries of {MAP}, median of {QUERY_ROUNDS} rounds:",
+        queries.len()
+    );
+    for (k, (name, h)) in hierarchies.iter().enumerate() {
+        println!(
+            "  {name:<20} {:>8.2} ms, {:.3}x fresh, abstract nodes expanded {} ({:.3}x fresh), {} landmarks",
+            ms[k],
+            ms[k] / ms[1],
+            expanded[k],
+            expanded[k] as f64 / expanded[1] as f64,
+            h.settings().landmarks,
+        );
+    }
+    let ratio = ms[0] / ms[1];
+    println!(
+        "  repaired / fresh {ratio:.3}x (goal <= {QUERY_GOAL:.2}x: {})",
+        if ratio <= QUERY_GOAL {
+            "met"
+        } else {
+            "NOT met"
+        }
+    );
+    println!(
+        "  the {REPAIRS} repairs: with landmarks median {:.3} ms, p95 {:.3} ms; without landmarks median {:.3} ms, p95 {:.3} ms",
+        median(with.clone()),
+        percentile(with, 0.95),
+        median(without.clone()),
+        percentile(without, 0.95),
+    );
 }

@@ -14,6 +14,7 @@
 use fixedbitset::FixedBitSet;
 
 use super::DynamicHierarchy;
+use super::landmark_repair::{GraphChange, repair_landmarks};
 use super::splice::{cluster_edge_clear, renumber, splice_graph};
 use crate::grid::Point;
 use crate::preprocess::Entrances;
@@ -36,13 +37,13 @@ impl DynamicHierarchy {
     /// edges of clusters whose cells or transitions changed, and reassembles
     /// the graph. Marks those clusters in `touched`.
     /// With `renumbered`, the dead-end forest was recomputed and every node's
-    /// anchor is looked up again.
+    /// anchor is looked up again. Returns whether a landmark was replaced.
     pub(super) fn repair_clusters(
         &mut self,
         changed: &[Point],
         renumbered: bool,
         touched: &mut FixedBitSet,
-    ) {
+    ) -> bool {
         let layout = self.h.entrances().layout;
         // Clusters holding a changed cell need new inside edges.
         let mut inside = FixedBitSet::with_capacity(layout.count());
@@ -255,7 +256,24 @@ impl DynamicHierarchy {
                 anchors.extend_from_slice(&self.h.node_anchors()[oa..ob]);
             }
         }
+        // Landmark distances follow the new graph (see `landmark_repair`).
+        let mut landmarks = self.h.take_landmarks();
+        let replaced = repair_landmarks(
+            &mut landmarks,
+            &mut self.landmark_scratch,
+            &GraphChange {
+                fresh: &fresh,
+                old: self.h.entrances(),
+                old_graph: self.h.graph(),
+                new: &entrances,
+                graph: &graph,
+                remap: &remap,
+                node_points: &points,
+                map: (width, self.h.grid().height()),
+            },
+        );
         self.h.replace_nodes(entrances, graph, points, anchors);
+        self.h.set_landmarks(landmarks);
         touched.union_with(&inside);
         touched.union_with(&rescan);
         // A rescanned cluster whose transitions and inside are unchanged
@@ -265,6 +283,7 @@ impl DynamicHierarchy {
                 touched.set(c, false);
             }
         }
+        replaced
     }
 
     /// Scans one border on the current grid (and clearance): appends its

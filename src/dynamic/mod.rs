@@ -13,16 +13,21 @@
 //!   `dead_end_repair`): only the changed cells' tags change. Edits that can
 //!   merge or split islands or reshape the block forest recompute stages 1
 //!   and 2 over the map.
-//! * **Landmarks.** Landmark distances are global; an edit that changes the
-//!   graph drops them (queries fall back to the octile bound, which stays
-//!   admissible) until [`DynamicHierarchy::refresh_landmarks`] recomputes them,
-//!   for example between frames or on a worker thread.
+//! * **Landmarks.** The landmark distances are brought up to date by a
+//!   dynamic shortest-path update per landmark that touches only the nodes
+//!   whose distance changes and their neighbours (see `landmark_repair`), so
+//!   they stay exactly those a computation from the same landmark nodes on
+//!   the changed map gives, and queries stay as fast as on a fresh build. A
+//!   landmark whose transition disappears is replaced by the build's choice
+//!   for its rim target. [`DynamicHierarchy::refresh_landmarks`] picks the
+//!   landmarks again as a build would (the only difference a repair leaves).
 //!
 //! The result equals a hierarchy built from scratch on the changed map: the
 //! same transitions, edges, costs and stored paths in the same order, and the
 //! same islands and dead-end regions (the block numbering may differ, the
-//! forest it describes does not). The property tests check exactly this on
-//! random edit sequences.
+//! forest it describes does not); the landmarks may sit on other transitions
+//! than a build would pick, with exact distances from them. The property
+//! tests check exactly this on random edit sequences.
 //!
 //! [`RepairReport`] says which clusters changed, so a game re-plans only the
 //! paths that cross them ([`RepairReport::touches`]).
@@ -54,6 +59,7 @@ mod clearance;
 mod cluster_repair;
 mod dead_end_repair;
 mod fog;
+mod landmark_repair;
 mod layers;
 mod size_components;
 mod splice;
@@ -130,8 +136,9 @@ pub struct RepairReport {
     pub clusters: Vec<u32>,
     /// How islands and dead ends were repaired.
     pub dead_ends: DeadEndRepair,
-    /// Whether landmark distances were dropped (see
-    /// [`DynamicHierarchy::refresh_landmarks`]).
+    /// Whether a landmark's transition disappeared, so that it was replaced
+    /// (one search over the graph for its distances). Repairs never drop
+    /// landmark distances: they stay exact, and no refresh is needed.
     pub landmarks_dropped: bool,
 }
 
@@ -190,10 +197,13 @@ pub struct DynamicHierarchy {
     sizes: BlockSizes,
     /// The landmark count asked for at build time.
     landmarks_wanted: u32,
+    /// Whether a repair happened since the landmarks were last picked.
+    landmarks_stale: bool,
     search: ClusterSearch,
     /// The in-cluster scratch of a hierarchy for several unit sizes.
     sized: ClusterScratch,
     local: LocalScratch,
+    landmark_scratch: landmark_repair::LandmarkScratch,
 }
 
 impl Deref for DynamicHierarchy {
@@ -214,9 +224,11 @@ impl DynamicHierarchy {
             corner: vec![0; layout.count()],
             sizes: BlockSizes::new(h.dead_ends()),
             landmarks_wanted: h.settings().landmarks,
+            landmarks_stale: true,
             search: ClusterSearch::default(),
             sized: ClusterScratch::default(),
             local: LocalScratch::default(),
+            landmark_scratch: Default::default(),
             h,
         };
         let mut buf = BorderScan::default();
@@ -374,11 +386,11 @@ impl DynamicHierarchy {
             } else {
                 &changed[..]
             };
-            self.repair_clusters(at, renumbered, &mut touched);
+            let replaced = self.repair_clusters(at, renumbered, &mut touched);
+            self.landmarks_stale = true;
             self.h.mark_changed();
-            let dropped = self.h.drop_landmarks();
             self.h.refresh_stats();
-            dropped
+            replaced
         };
         Ok(RepairReport {
             clusters: touched.ones().map(|c| c as u32).collect(),
@@ -390,19 +402,25 @@ impl DynamicHierarchy {
         })
     }
 
-    /// Recomputes landmark distances dropped by repairs (global: about as
-    /// long as the build's landmark stage). A no-op when they are current.
+    /// Moves the landmarks to the transitions a build of the current map
+    /// would pick, computing the distances of those that move (a global
+    /// search each; free when no repair happened since the last call, and no
+    /// distance is computed when none moves). Repairs keep the distances
+    /// exact without it; after many edits a build may pick other transitions
+    /// (for example when the largest island changed), which this catches up
+    /// with, between frames or on a worker thread.
     pub fn refresh_landmarks(&mut self) {
-        if self.h.settings().landmarks == self.landmarks_wanted {
+        if !std::mem::take(&mut self.landmarks_stale) {
             return;
         }
-        let h = &mut self.h;
-        h.compute_landmarks(self.landmarks_wanted);
-        h.mark_changed();
-        h.refresh_stats();
+        if self.h.repick_landmarks(self.landmarks_wanted) {
+            self.h.mark_changed();
+            self.h.refresh_stats();
+        }
     }
 
-    /// Whether landmark distances are current.
+    /// Whether landmark distances are current: always, since repairs keep
+    /// them exact (kept for compatibility).
     pub fn landmarks_current(&self) -> bool {
         self.h.settings().landmarks == self.landmarks_wanted
     }

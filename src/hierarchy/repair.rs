@@ -5,9 +5,10 @@
 
 use super::Hierarchy;
 use crate::grid::{Grid, GridError, Point, Weight};
+use crate::preprocess::landmarks::pick_landmarks;
 use crate::preprocess::sizes::{SizeComponents, UnitSizes};
 use crate::preprocess::{
-    ClusterGraph, DeadEnds, Entrances, find_dead_ends, find_islands, find_landmarks,
+    ClusterGraph, DeadEnds, Entrances, Landmarks, find_dead_ends, find_islands, find_landmarks,
 };
 
 impl Hierarchy {
@@ -77,13 +78,19 @@ impl Hierarchy {
         self.node_anchor = node_anchor;
     }
 
-    /// Drops the landmark distances (queries fall back to the octile bound).
-    /// Returns whether there were any.
-    pub(crate) fn drop_landmarks(&mut self) -> bool {
-        let dropped = self.settings.landmarks > 0;
-        self.landmarks = find_landmarks(&self.graph, &[], 0, 0, 0);
-        self.settings.landmarks = 0;
-        dropped
+    /// Takes the landmark table out (leaving none), for a repair to bring
+    /// it up to date and put it back with [`Hierarchy::set_landmarks`].
+    pub(crate) fn take_landmarks(&mut self) -> Landmarks {
+        std::mem::take(&mut self.landmarks)
+    }
+
+    /// Puts a landmark table (over the current graph) in place.
+    pub(crate) fn set_landmarks(&mut self, landmarks: Landmarks) {
+        debug_assert_eq!(landmarks.nodes_held(), {
+            let n = self.entrances.cells.len();
+            if landmarks.count == 0 { 0 } else { n }
+        });
+        self.landmarks = landmarks;
     }
 
     /// Computes `count` landmarks' distances over the current graph.
@@ -96,6 +103,31 @@ impl Hierarchy {
             count,
         );
         self.settings.landmarks = count;
+    }
+
+    /// Moves the landmarks to the nodes a build would pick, computing the
+    /// distances of those that move (all of them when the count changes).
+    /// Returns whether any moved.
+    pub(crate) fn repick_landmarks(&mut self, count: u32) -> bool {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let want = if self.node_points.is_empty() || count == 0 {
+            Vec::new()
+        } else {
+            pick_landmarks(&self.graph, &self.node_points, w, h, count)
+        };
+        if want == self.landmarks.nodes {
+            return false;
+        }
+        if want.len() != self.landmarks.nodes.len() {
+            self.compute_landmarks(count);
+            return true;
+        }
+        for (l, v) in want.into_iter().enumerate() {
+            if self.landmarks.nodes[l] != v {
+                self.landmarks.replace(&self.graph, l, v);
+            }
+        }
+        true
     }
 
     /// Records a change of content (a repair): the revision goes up and the

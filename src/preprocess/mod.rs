@@ -24,7 +24,7 @@ mod entrance_nodes;
 pub(crate) mod graph;
 mod graph_stream;
 mod islands;
-mod landmarks;
+pub(crate) mod landmarks;
 pub(crate) mod sizes;
 
 pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};

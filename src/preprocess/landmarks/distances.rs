@@ -160,7 +160,7 @@ pub(super) fn radix_search<T: Copy>(
 /// bucket, finds its least key, and redistributes the bucket below, so each
 /// entry moves down at most 64 times.
 #[derive(Debug)]
-pub(super) struct RadixHeap {
+pub(crate) struct RadixHeap {
     buckets: [Vec<(u64, u32)>; 65],
     last: u64,
     len: usize,
@@ -177,19 +177,28 @@ impl Default for RadixHeap {
 }
 
 impl RadixHeap {
+    /// Empties the heap (keeping its buffers), ready for keys from 0.
+    pub(crate) fn clear(&mut self) {
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.last = 0;
+        self.len = 0;
+    }
+
     #[inline]
-    pub(super) fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> usize {
         (64 - (key ^ self.last).leading_zeros()) as usize
     }
 
-    pub(super) fn push(&mut self, key: u64, value: u32) {
+    pub(crate) fn push(&mut self, key: u64, value: u32) {
         debug_assert!(key >= self.last);
         let b = self.bucket(key);
         self.buckets[b].push((key, value));
         self.len += 1;
     }
 
-    pub(super) fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, u32)> {
         if self.len == 0 {
             return None;
         }

@@ -22,7 +22,9 @@ use crate::grid::Point;
 use crate::packed::Column64;
 
 mod distances;
+mod table;
 
+pub(crate) use distances::RadixHeap;
 use distances::{Buckets, distances_from};
 
 /// Distance of a node a landmark cannot reach.
@@ -59,7 +61,7 @@ impl Landmarks {
 }
 
 /// Picks up to `count` landmarks and computes their distances (stage 4b).
-/// `node_points` are the transitions' cells, `node_island` their islands.
+/// `node_points` are the transitions' cells.
 pub fn find_landmarks(
     graph: &ClusterGraph,
     node_points: &[Point],
@@ -71,21 +73,74 @@ pub fn find_landmarks(
     if n == 0 || count == 0 {
         return Landmarks::default();
     }
-    // The island with the most transitions. The graph joins exactly the
-    // transitions of one island, so its components are the islands: found
-    // here by union-find over its edges (labelled by their least node), the
-    // stage needs nothing from the islands stage and can run beside it.
-    let node_island = components(graph, n);
-    let mut per_island = vec![0u32; n];
-    for i in &node_island {
-        per_island[*i as usize] += 1;
+    let nodes = pick_landmarks(graph, node_points, width, height, count);
+    Landmarks::from_nodes(graph, nodes, n)
+}
+
+/// The landmark nodes [`find_landmarks`] picks: for each rim target in
+/// turn, the nearest transition of the largest island not yet taken.
+pub(crate) fn pick_landmarks(
+    graph: &ClusterGraph,
+    node_points: &[Point],
+    width: u32,
+    height: u32,
+    count: u32,
+) -> Vec<u32> {
+    let in_island = largest_island(graph, node_points.len());
+    let mut nodes: Vec<u32> = Vec::new();
+    for target in rim(width, height).iter().take(count as usize) {
+        nodes.extend(nearest(&in_island, node_points, *target, &nodes));
     }
-    let island = (0..n as u32)
-        .max_by_key(|i| (per_island[*i as usize], std::cmp::Reverse(*i)))
-        .expect("at least one node");
-    // Targets spread around the rim: corners and edge midpoints first.
+    nodes
+}
+
+impl Landmarks {
+    /// The exact distances from the given landmark nodes over a graph of `n`
+    /// nodes (the landmarks a build picks, or those a repair kept).
+    pub(crate) fn from_nodes(graph: &ClusterGraph, nodes: Vec<u32>, n: usize) -> Landmarks {
+        let k = nodes.len();
+        let buckets = Buckets::for_graph(graph);
+        let columns: Vec<Vec<u64>> = nodes
+            .par_iter()
+            .map(|l| distances_from(graph, *l, n, buckets))
+            .collect();
+        // Node-major, written straight at the width `Column64::pack` would
+        // choose: narrow when every distance fits below the sentinel.
+        let fits = columns
+            .iter()
+            .all(|col| col.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED));
+        let dist = if fits {
+            Column64::Narrow(interleave(&columns, n, |d| {
+                if d == UNREACHED { u32::MAX } else { d as u32 }
+            }))
+        } else {
+            Column64::Wide(interleave(&columns, n, |d| d))
+        };
+        Landmarks {
+            count: k as u32,
+            nodes,
+            dist,
+        }
+    }
+}
+
+/// `out[v * k + l] = f(columns[l][v])` for `k` columns of `n` values.
+fn interleave<T: Copy + Default>(columns: &[Vec<u64>], n: usize, f: impl Fn(u64) -> T) -> Vec<T> {
+    let k = columns.len();
+    let mut out = vec![T::default(); n * k];
+    for (l, col) in columns.iter().enumerate() {
+        for (slot, d) in out[l..].iter_mut().step_by(k).zip(col) {
+            *slot = f(*d);
+        }
+    }
+    out
+}
+
+/// Targets spread around the rim of a `width` x `height` map, in the order
+/// landmarks take them: corners and edge midpoints first.
+pub(crate) fn rim(width: u32, height: u32) -> [(i64, i64); 16] {
     let (w, h) = (width as i64 - 1, height as i64 - 1);
-    let rim = [
+    [
         (0, 0),
         (w, h),
         (w, 0),
@@ -102,72 +157,49 @@ pub fn find_landmarks(
         (w / 4, h),
         (0, h / 4),
         (w, 3 * h / 4),
-    ];
-    // For each target, the nearest transition of that island not yet taken,
-    // the lowest-numbered on ties: the least `(squared distance, node)`,
-    // packed into one word (distances below 2^34, nodes below 2^28) so the
-    // scan is a plain minimum.
-    let mut candidates: Vec<(i64, i64, u32)> = (0..n as u32)
-        .filter(|v| node_island[*v as usize] == island)
-        .map(|v| {
-            let p = node_points[v as usize];
-            (p.x as i64, p.y as i64, v)
-        })
-        .collect();
-    let mut nodes: Vec<u32> = Vec::new();
-    for (tx, ty) in rim.iter().take(count as usize) {
-        let best = candidates
-            .iter()
-            .map(|(x, y, v)| {
-                let (dx, dy) = (x - tx, y - ty);
-                ((dx * dx + dy * dy) as u64) << 28 | *v as u64
-            })
-            .min();
-        if let Some(key) = best {
-            let v = (key & ((1 << 28) - 1)) as u32;
-            nodes.push(v);
-            let at = candidates
-                .iter()
-                .position(|c| c.2 == v)
-                .expect("the best is a candidate");
-            candidates.swap_remove(at);
-        }
-    }
-    let k = nodes.len();
-    let buckets = Buckets::for_graph(graph);
-    let columns: Vec<Vec<u64>> = nodes
-        .par_iter()
-        .map(|l| distances_from(graph, *l, n, buckets))
-        .collect();
-    // Node-major, written straight at the width `Column64::pack` would
-    // choose: narrow when every distance fits below the sentinel.
-    let fits = columns
-        .iter()
-        .all(|col| col.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED));
-    let dist = if fits {
-        Column64::Narrow(interleave(&columns, n, |d| {
-            if d == UNREACHED { u32::MAX } else { d as u32 }
-        }))
-    } else {
-        Column64::Wide(interleave(&columns, n, |d| d))
-    };
-    Landmarks {
-        count: k as u32,
-        nodes,
-        dist,
-    }
+    ]
 }
 
-/// `out[v * k + l] = f(columns[l][v])` for `k` columns of `n` values.
-fn interleave<T: Copy + Default>(columns: &[Vec<u64>], n: usize, f: impl Fn(u64) -> T) -> Vec<T> {
-    let k = columns.len();
-    let mut out = vec![T::default(); n * k];
-    for (l, col) in columns.iter().enumerate() {
-        for (slot, d) in out[l..].iter_mut().step_by(k).zip(col) {
-            *slot = f(*d);
-        }
+/// Per node, whether it lies in the island with the most transitions (the
+/// lowest-labelled one on ties). The graph joins exactly the transitions of
+/// one island, so its components are the islands: found here by union-find
+/// over its edges, the stage needs nothing from the islands stage and can
+/// run beside it.
+pub(crate) fn largest_island(graph: &ClusterGraph, n: usize) -> Vec<bool> {
+    let node_island = components(graph, n);
+    let mut per_island = vec![0u32; n];
+    for i in &node_island {
+        per_island[*i as usize] += 1;
     }
-    out
+    let Some(island) =
+        (0..n as u32).max_by_key(|i| (per_island[*i as usize], std::cmp::Reverse(*i)))
+    else {
+        return Vec::new();
+    };
+    node_island.iter().map(|i| *i == island).collect()
+}
+
+/// The node of `eligible` nearest to `target` and not in `taken`, the
+/// lowest-numbered on ties: the least `(squared distance, node)`, packed
+/// into one word (distances below 2^34, nodes below 2^28) so the scan is a
+/// plain minimum.
+pub(crate) fn nearest(
+    eligible: &[bool],
+    node_points: &[Point],
+    (tx, ty): (i64, i64),
+    taken: &[u32],
+) -> Option<u32> {
+    let key = node_points
+        .iter()
+        .zip(eligible)
+        .enumerate()
+        .filter(|(v, (_, ok))| **ok && !taken.contains(&(*v as u32)))
+        .map(|(v, (p, _))| {
+            let (dx, dy) = (p.x as i64 - tx, p.y as i64 - ty);
+            ((dx * dx + dy * dy) as u64) << 28 | v as u64
+        })
+        .min()?;
+    Some((key & ((1 << 28) - 1)) as u32)
 }
 
 /// The connected components of the graph: each node's label is the least

@@ -1,0 +1,275 @@
+//! Landmark distances kept exact through repairs: a dynamic shortest-path
+//! update per landmark, bounded by the nodes whose distance changes.
+//!
+//! A repair changes the cluster graph in the repaired ("fresh") clusters
+//! only: every node of another cluster keeps its out-edges, with the same
+//! targets (renumbered) and costs (an edge leaving an unrepaired cluster
+//! crosses a border that was not scanned again, between cells whose weights
+//! did not change). So the edges that changed are exactly the out-edges of
+//! fresh nodes, old and new. Per landmark, with `D` its old distances
+//! carried over to the new numbering (nodes new to the graph unreached):
+//!
+//! 1. **Increases** (Ramalingam-Reps). A node keeps its old distance as an
+//!    upper bound unless all of its old shortest paths used a changed edge
+//!    or a node that lost its bound. The candidates are the targets of the
+//!    old tight edges (`D[u] + c = D[v]`) out of the old fresh nodes; they
+//!    are decided in increasing order of `D`: a candidate keeps its bound if
+//!    some in-edge `u -> v` of the new graph from a node that kept its bound
+//!    has `D[u] + c <= D[v]`, else it loses it (becomes unreached), and the
+//!    targets of its tight out-edges become candidates. Every possible
+//!    support has a smaller `D` (costs are positive), so it is decided
+//!    first. A node never made a candidate keeps a tight in-edge that did
+//!    not change from a node that kept its bound, so by induction on `D` its
+//!    old distance is still achievable.
+//! 2. **Decreases and recomputation** (Dijkstra from a seeded frontier).
+//!    Now every `D` is an achievable upper bound, and `D[v] <= D[u] + c` on
+//!    every edge except possibly the changed ones (out of fresh nodes) and
+//!    those into nodes that lost their bound. Relaxing exactly those, then
+//!    running Dijkstra from every improved node, gives the exact distances:
+//!    the nearest node whose `D` is still too high would have a shortest-path
+//!    predecessor that is exact and either was relaxed from at the start or
+//!    was settled by the search, which relaxes the edge between them.
+//!
+//! Both phases touch only the candidates, the nodes whose distance changes,
+//! and their neighbours. The graph stores out-edges only; the in-neighbours
+//! of `v` are its out-neighbours across cluster borders (links join pairs
+//! both ways) and nodes of its own cluster. Inside a cluster an edge `u -> v`
+//! usually has its reverse (moves are reversible), so `v`'s out-neighbours
+//! are tried first; but an inside edge is dropped when another transition
+//! matches its cost, which with terrain weights can hold one way only, so
+//! when they give no answer the cluster's nodes are scanned too.
+//!
+//! A landmark whose transition is gone is replaced by the nearest transition
+//! of the largest island to its rim target (the build's rule for that
+//! landmark), whose distances take one search over the graph; this is the
+//! only global work, and rare (a landmark sits on the rim of the map).
+
+use crate::preprocess::landmarks::{RadixHeap, largest_island, nearest, rim};
+use crate::preprocess::{ClusterGraph, Entrances, Landmarks, UNREACHED};
+
+/// Buffers of the landmark update, kept between repairs.
+#[derive(Debug, Default)]
+pub(super) struct LandmarkScratch {
+    /// Per node: the pass in which it was queued as a candidate.
+    queued: Vec<u32>,
+    /// Current pass (one per landmark and repair).
+    pass: u32,
+    heap: RadixHeap,
+    /// Per cluster: the pass in which its nodes were relaxed from.
+    cluster_seen: Vec<u32>,
+    /// Nodes that lost their bound, this landmark.
+    lost: Vec<u32>,
+    /// The new graph's fresh nodes.
+    fresh_nodes: Vec<u32>,
+    /// Per landmark, the candidates from old tight edges (new numbering).
+    candidates: Vec<Vec<u32>>,
+}
+
+impl LandmarkScratch {
+    /// Starts a pass over `n` nodes: no node is queued.
+    fn next_pass(&mut self, n: usize) -> u32 {
+        if self.queued.len() < n {
+            self.queued.resize(n, 0);
+        }
+        self.pass = self.pass.wrapping_add(1);
+        if self.pass == 0 {
+            self.queued.fill(0);
+            self.cluster_seen.fill(0);
+            self.pass = 1;
+        }
+        self.pass
+    }
+}
+
+/// What changed in the graph: the clusters repaired, the old and new
+/// entrances and graphs, and the old-to-new node numbering.
+pub(super) struct GraphChange<'a> {
+    pub(super) fresh: &'a [bool],
+    pub(super) old: &'a Entrances,
+    pub(super) old_graph: &'a ClusterGraph,
+    pub(super) new: &'a Entrances,
+    pub(super) graph: &'a ClusterGraph,
+    pub(super) remap: &'a [u32],
+    pub(super) node_points: &'a [crate::Point],
+    /// The map's width and height.
+    pub(super) map: (u32, u32),
+}
+
+/// Brings the landmark table `lm` up to date with a repair's new graph
+/// (`change`): exact distances from the same landmark nodes, each gone one
+/// replaced. Returns whether any was replaced.
+pub(super) fn repair_landmarks(
+    lm: &mut Landmarks,
+    s: &mut LandmarkScratch,
+    change: &GraphChange,
+) -> bool {
+    if lm.count == 0 {
+        return false;
+    }
+    let k = lm.count as usize;
+    // Candidates from the old tight edges out of old fresh nodes, read
+    // before the table is renumbered (gone nodes lose their distances).
+    s.candidates.resize_with(k, Vec::new);
+    for c in s.candidates.iter_mut() {
+        c.clear();
+    }
+    s.fresh_nodes.clear();
+    for (c, _) in change.fresh.iter().enumerate().filter(|(_, f)| **f) {
+        let (oa, ob) = (change.old.cluster_first[c], change.old.cluster_first[c + 1]);
+        for u in oa..ob {
+            for (w, cost, _) in change.old_graph.out_edges(u) {
+                let to = change.remap[w as usize];
+                if to == u32::MAX {
+                    continue;
+                }
+                for (l, list) in s.candidates.iter_mut().enumerate() {
+                    let du = lm.get(u, l);
+                    if du != UNREACHED && du + cost == lm.get(w, l) {
+                        list.push(to);
+                    }
+                }
+            }
+        }
+        let (na, nb) = (change.new.cluster_first[c], change.new.cluster_first[c + 1]);
+        s.fresh_nodes.extend(na..nb);
+    }
+    let n = change.new.cells.len();
+    lm.renumber(change.remap, n);
+    let graph = Graph {
+        graph: change.graph,
+        entrances: change.new,
+        node_points: change.node_points,
+    };
+    let mut replaced = false;
+    for l in 0..k {
+        let source = lm.nodes[l];
+        if source != u32::MAX {
+            update(lm, l, &graph, s);
+        }
+    }
+    // Landmarks whose node is gone: the build's choice for that rim
+    // target among the rest, or no landmark when none is left.
+    if lm.nodes.contains(&u32::MAX) {
+        replaced = true;
+        let in_island = largest_island(change.graph, n);
+        let targets = rim(change.map.0, change.map.1);
+        let mut l = 0;
+        while l < lm.count as usize {
+            if lm.nodes[l] != u32::MAX {
+                l += 1;
+                continue;
+            }
+            match nearest(&in_island, change.node_points, targets[l], &lm.nodes) {
+                Some(v) => {
+                    lm.replace(change.graph, l, v);
+                    l += 1;
+                }
+                None => lm.remove(l),
+            }
+        }
+    }
+    lm.canonicalize();
+    replaced
+}
+
+/// The new graph with what the update reads beside it.
+struct Graph<'a> {
+    graph: &'a ClusterGraph,
+    entrances: &'a Entrances,
+    node_points: &'a [crate::Point],
+}
+
+impl Graph<'_> {
+    /// The nodes of `v`'s cluster.
+    fn cluster_nodes(&self, v: u32) -> std::ops::Range<u32> {
+        let e = self.entrances;
+        let c = e.layout.cluster_of(self.node_points[v as usize]) as usize;
+        e.cluster_first[c]..e.cluster_first[c + 1]
+    }
+}
+
+/// Brings landmark `l`'s distances (carried over to the new numbering) up
+/// to date with the new graph, from its candidates (see the module docs).
+fn update(lm: &mut Landmarks, l: usize, g: &Graph, s: &mut LandmarkScratch) {
+    let source = lm.nodes[l];
+    let graph = g.graph;
+    let n = graph.edge_first.len() - 1;
+    let pass = s.next_pass(n);
+    s.heap.clear();
+    s.lost.clear();
+    for v in &s.candidates[l] {
+        if s.queued[*v as usize] != pass {
+            s.queued[*v as usize] = pass;
+            s.heap.push(lm.get(*v, l), *v);
+        }
+    }
+    // 1. Increases: candidates by increasing old distance.
+    while let Some((d, v)) = s.heap.pop() {
+        if v == source || supported(lm, l, g, v, d) {
+            continue;
+        }
+        lm.set(v, l, UNREACHED);
+        s.lost.push(v);
+        for (w, c, _) in graph.out_edges(v) {
+            if s.queued[w as usize] != pass && lm.get(w, l) == d + c {
+                s.queued[w as usize] = pass;
+                s.heap.push(d + c, w);
+            }
+        }
+    }
+    // 2. Relax the changed edges and those into nodes that lost their
+    // bound (from their out-neighbours and, once per cluster, the nodes of
+    // their cluster), then Dijkstra from every improved node.
+    s.heap.clear();
+    for u in &s.fresh_nodes {
+        relax(lm, l, graph, *u, &mut s.heap);
+    }
+    let clusters = g.entrances.layout.count();
+    if s.cluster_seen.len() < clusters {
+        s.cluster_seen.resize(clusters, 0);
+    }
+    for v in &s.lost {
+        for (u, _, _) in graph.out_edges(*v) {
+            relax(lm, l, graph, u, &mut s.heap);
+        }
+        let c = g.entrances.layout.cluster_of(g.node_points[*v as usize]) as usize;
+        if std::mem::replace(&mut s.cluster_seen[c], pass) != pass {
+            for u in g.cluster_nodes(*v) {
+                relax(lm, l, graph, u, &mut s.heap);
+            }
+        }
+    }
+    while let Some((d, v)) = s.heap.pop() {
+        if d == lm.get(v, l) {
+            relax(lm, l, graph, v, &mut s.heap);
+        }
+    }
+}
+
+/// Whether node `v` (old distance `d`) has an in-edge from a node `u` that
+/// kept its bound with `D[u] + c <= d`: among its out-neighbours first,
+/// then among the nodes of its cluster.
+fn supported(lm: &Landmarks, l: usize, g: &Graph, v: u32, d: u64) -> bool {
+    let graph = g.graph;
+    let supports = |u: u32| {
+        let du = lm.get(u, l);
+        du < d && graph.out_edges(u).any(|(x, c, _)| x == v && du + c <= d)
+    };
+    graph.out_edges(v).any(|(u, _, _)| supports(u)) || g.cluster_nodes(v).any(supports)
+}
+
+/// Relaxes the out-edges of `u`, queueing the nodes they improve.
+#[inline]
+fn relax(lm: &mut Landmarks, l: usize, graph: &ClusterGraph, u: u32, heap: &mut RadixHeap) {
+    let du = lm.get(u, l);
+    if du == UNREACHED {
+        return;
+    }
+    for (w, c, _) in graph.out_edges(u) {
+        let nd = du + c;
+        if nd < lm.get(w, l) {
+            lm.set(w, l, nd);
+            heap.push(nd, w);
+        }
+    }
+}

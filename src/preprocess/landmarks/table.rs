@@ -1,0 +1,112 @@
+//! Writing a landmark table in place: what a repair changes in it (see
+//! `dynamic::landmark_repair`) without computing every distance again.
+
+use super::distances::{Buckets, distances_from, widen};
+use super::{Landmarks, UNREACHED};
+use crate::packed::Column64;
+use crate::preprocess::graph::ClusterGraph;
+
+impl Landmarks {
+    /// Nodes the table holds distances for.
+    pub(crate) fn nodes_held(&self) -> usize {
+        if self.count == 0 {
+            0
+        } else {
+            self.dist.len() / self.count as usize
+        }
+    }
+
+    /// Sets the distance from landmark `l` to node `v`, widening the table
+    /// when the distance does not fit its narrow form.
+    #[inline]
+    pub(crate) fn set(&mut self, v: u32, l: usize, d: u64) {
+        let i = v as usize * self.count as usize + l;
+        match &mut self.dist {
+            Column64::Narrow(c) if d < u32::MAX as u64 || d == UNREACHED => {
+                c[i] = if d == UNREACHED { u32::MAX } else { d as u32 };
+            }
+            Column64::Narrow(c) => {
+                let mut wide: Vec<u64> = c.iter().map(|x| widen(*x)).collect();
+                wide[i] = d;
+                self.dist = Column64::Wide(wide);
+            }
+            Column64::Wide(c) => c[i] = d,
+        }
+    }
+
+    /// Renumbers the nodes after a repair: old node `i` becomes `remap[i]`
+    /// (`u32::MAX`: gone) of `n` nodes, nodes new to the graph start
+    /// unreached, and a landmark whose node is gone gets `u32::MAX`. Free
+    /// when no node moved; else one copy of the table, runs of nodes that
+    /// moved together copied whole.
+    pub(crate) fn renumber(&mut self, remap: &[u32], n: usize) {
+        for node in &mut self.nodes {
+            *node = remap[*node as usize];
+        }
+        let k = self.count as usize;
+        if k == 0 || (remap.len() == n && remap.iter().enumerate().all(|(i, r)| *r as usize == i)) {
+            return;
+        }
+        fn moved<T: Copy>(old: &[T], remap: &[u32], n: usize, k: usize, none: T) -> Vec<T> {
+            let mut out = vec![none; n * k];
+            let mut i = 0;
+            while i < remap.len() {
+                if remap[i] == u32::MAX {
+                    i += 1;
+                    continue;
+                }
+                let mut j = i + 1;
+                while j < remap.len() && remap[j] == remap[i].wrapping_add((j - i) as u32) {
+                    j += 1;
+                }
+                let to = remap[i] as usize;
+                out[to * k..(to + j - i) * k].copy_from_slice(&old[i * k..j * k]);
+                i = j;
+            }
+            out
+        }
+        self.dist = match &self.dist {
+            Column64::Narrow(c) => Column64::Narrow(moved(c, remap, n, k, u32::MAX)),
+            Column64::Wide(c) => Column64::Wide(moved(c, remap, n, k, UNREACHED)),
+        };
+    }
+
+    /// Narrows a wide table whose distances all fit again, as a build would
+    /// store it (a no-op on a narrow one).
+    pub(crate) fn canonicalize(&mut self) {
+        if self.count == 0 {
+            *self = Landmarks::default();
+        } else if let Column64::Wide(c) = &mut self.dist
+            && c.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED)
+        {
+            self.dist = Column64::pack(std::mem::take(c));
+        }
+    }
+
+    /// Makes `node` landmark `l` and computes its distances over `graph` (one
+    /// search over the whole graph).
+    pub(crate) fn replace(&mut self, graph: &ClusterGraph, l: usize, node: u32) {
+        let n = self.nodes_held();
+        self.nodes[l] = node;
+        let column = distances_from(graph, node, n, Buckets::for_graph(graph));
+        for (v, d) in column.into_iter().enumerate() {
+            self.set(v as u32, l, d);
+        }
+    }
+
+    /// Removes landmark `l` (its column and node).
+    pub(crate) fn remove(&mut self, l: usize) {
+        let (k, n) = (self.count as usize, self.nodes_held());
+        self.nodes.remove(l);
+        if k == 1 {
+            *self = Landmarks::default();
+            return;
+        }
+        let kept = (0..n * k)
+            .filter(|i| i % k != l)
+            .map(|i| self.dist.get(i))
+            .collect();
+        self.dist = Column64::pack(kept);
+        self.count -= 1;
+    }
+}
