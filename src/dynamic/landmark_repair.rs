@@ -273,3 +273,57 @@ fn relax(lm: &mut Landmarks, l: usize, graph: &ClusterGraph, u: u32, heap: &mut 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{assert_landmarks_exact, edited};
+    use crate::dynamic::{DynamicHierarchy, Edit};
+    use crate::{Grid, Hierarchy, HierarchyBuilder, Point};
+
+    #[test]
+    fn a_landmark_whose_transition_closes_is_replaced() {
+        let grid = Grid::new(64, 48).unwrap();
+        let mut world = DynamicHierarchy::new(
+            HierarchyBuilder::new()
+                .cluster_size(8)
+                .build(grid.clone())
+                .unwrap(),
+        );
+        let before = world.landmarks().clone();
+        // A wall away from the landmarks: they stay where they were.
+        let wall: Vec<Point> = (10..30).map(|y| Point::new(30, y)).collect();
+        let report = world.set_passable(&wall, false).unwrap();
+        assert!(!report.landmarks_dropped);
+        assert_eq!(world.landmarks().nodes, before.nodes);
+        let mut map = edited(
+            &grid,
+            &wall
+                .iter()
+                .map(|p| Edit::Passable(*p, false))
+                .collect::<Vec<_>>(),
+        );
+        assert_landmarks_exact(
+            world.hierarchy(),
+            Hierarchy::build(map.clone()).unwrap().graph(),
+            "wall",
+        );
+        // Close the first landmark's cell: it moves, its distances are exact.
+        let cell = world.node_points()[world.landmarks().nodes[0] as usize];
+        let report = world.set_passable(&[cell], false).unwrap();
+        map.set_passable(cell, false).unwrap();
+        assert!(report.landmarks_dropped);
+        assert_eq!(world.landmarks().count(), before.count());
+        assert_ne!(
+            world.node_points()[world.landmarks().nodes[0] as usize],
+            cell
+        );
+        let rebuilt = Hierarchy::build(map.clone()).unwrap();
+        assert_landmarks_exact(world.hierarchy(), rebuilt.graph(), "landmark closed");
+        // The replacement is the build's choice: a refresh moves nothing.
+        let (kept, revision) = (world.landmarks().clone(), world.revision());
+        world.refresh_landmarks();
+        assert_eq!(*world.landmarks(), kept);
+        assert_eq!(world.revision(), revision, "nothing changed");
+        assert_eq!(world.landmarks(), rebuilt.landmarks());
+    }
+}

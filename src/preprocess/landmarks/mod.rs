@@ -13,7 +13,8 @@
 //!
 //! Landmarks are the transitions of the largest island (by transitions)
 //! nearest to points spread around the map's rim; their searches run in
-//! parallel.
+//! parallel. A repair keeps the landmarks and brings their distances up to
+//! date in place (`table`, and `dynamic::landmark_repair` for the update).
 
 use rayon::prelude::*;
 

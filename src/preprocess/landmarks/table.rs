@@ -110,3 +110,60 @@ impl Landmarks {
         self.count -= 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two landmarks over five nodes: distance `10 * v + l`, node 1 of
+    /// landmark 1 unreached.
+    fn table() -> Landmarks {
+        let mut d: Vec<u64> = (0..5u64)
+            .flat_map(|v| (0..2u64).map(move |l| 10 * v + l))
+            .collect();
+        d[3] = UNREACHED;
+        Landmarks {
+            count: 2,
+            nodes: vec![0, 3],
+            dist: Column64::pack(d),
+        }
+    }
+
+    #[test]
+    fn renumbering_moves_runs_and_drops_gone_nodes() {
+        let mut lm = table();
+        // Node 1 gone, 2..4 shift down, 4 moves past a new node 3.
+        lm.renumber(&[0, u32::MAX, 1, 2, 4], 6);
+        assert_eq!(lm.nodes, vec![0, 2]);
+        let got: Vec<u64> = (0..12).map(|i| lm.dist.get(i)).collect();
+        let u = UNREACHED;
+        assert_eq!(got, vec![0, 1, 20, 21, 30, 31, u, u, 40, 41, u, u]);
+        // A landmark whose node is gone is marked.
+        let mut lm = table();
+        lm.nodes = vec![1, 4];
+        lm.renumber(&[0, u32::MAX, 1, 2, 3], 4);
+        assert_eq!(lm.nodes, vec![u32::MAX, 3]);
+        // No node moved: the table stays as it was.
+        let mut same = table();
+        same.renumber(&[0, 1, 2, 3, 4], 5);
+        assert_eq!(same, table());
+    }
+
+    #[test]
+    fn writes_widen_and_tables_narrow_again() {
+        let mut lm = table();
+        lm.set(2, 1, 1 << 40);
+        assert!(matches!(lm.dist, Column64::Wide(_)));
+        assert_eq!(lm.get(2, 1), 1 << 40);
+        assert_eq!(lm.get(1, 1), UNREACHED);
+        lm.set(2, 1, 21);
+        lm.canonicalize();
+        assert_eq!(lm, table());
+        lm.remove(0);
+        assert_eq!((lm.count, lm.nodes.clone()), (1, vec![3]));
+        let col: Vec<u64> = (0..5).map(|v| lm.get(v, 0)).collect();
+        assert_eq!(col, vec![1, UNREACHED, 21, 31, 41]);
+        lm.remove(0);
+        assert_eq!(lm, Landmarks::default());
+    }
+}
