@@ -1,290 +1,421 @@
-//! Keeping islands and dead ends exact while cells open and close.
+//! Keeping islands and dead ends exact while cells open and close, in time
+//! bounded by a window around the edit, not by the map.
 //!
 //! The block forest of stage 2 is global: one opened cell can join two
 //! islands, one closed cell can cut a block in two far from where it stands.
-//! Most edits in a game are not like that (a wall placed in an open field,
-//! a crate pushed across a room), and those are recognised locally:
+//! But what an edit can change is decided by how the window around it
+//! connects to the rest of the map, and that is read off the window alone:
 //!
-//! # The local rule
+//! # The window rule
 //!
-//! Let `S` be the cells changed together (all opened or all closed), `W` the
-//! box around them widened by two cells, and `K` the passable cells of `W`
-//! after the change. If
+//! Let `S` be the cells an edit opens or closes, `R` a box of cells holding
+//! `S` at least two cells from its sides (sides on the map's edge aside), so
+//! that every move whose legality `S` decides joins cells of `R`. Let `G`
+//! and `G'` be the graphs of passable cells and legal moves before and after
+//! the edit, `H = G[R]` and `H' = G'[R]` their parts in the window, and the
+//! *ring* `Γ` the passable cells of `R` with a legal move to a cell outside
+//! `R` (the same before and after: such moves do not depend on `S`). If
 //!
-//! 1. every passable cell of `W` before the change is anchored at one block
-//!    `B` (so the cells within one step of `S` are no articulation cells and
-//!    lie in `B` alone), and
-//! 2. `K`, with the moves between its cells, is biconnected (at least three
-//!    cells, connected, no cell whose removal splits it), and when opening,
-//!    at least two cells of `K` were passable before,
+//! * `Γ` is empty, or
+//! * `Γ` has at least two cells, and in `H` as in `H'` the cells of `Γ` all
+//!   lie in one block (`K` in `H`, `K'` in `H'`) and in no other (no ring
+//!   cell is a cut cell of the window),
 //!
-//! then the blocks after the change are those before, with `B` grown or shrunk
-//! by `S`: every cycle of the old map that crossed the changed cells detours
-//! through `K` (any route into the changed area passes through `K`'s outer
-//! ring), and no new cycle can reach outside `B`, since every new move joins
-//! cells of `B` or `S`. So no island merges or splits, no articulation cell
-//! appears or disappears, the preorder numbering of the forest stands, and
-//! only the anchors of `S`, the sizes and the counts change.
+//! then, with `B` the block of `G` holding `K`:
 //!
-//! The core of an island is its largest block, the first found on ties. A
-//! local repair keeps the numbering only while the core stays strictly the
-//! largest, so a tie (before or after) sends the repair to the global path.
+//! 1. the blocks of `G'` are those of `G` that lie outside `R` or meet it in
+//!    `Γ` only, with `B` replaced by `B' = (B \ K) ∪ K'`, and the blocks of
+//!    `H'` other than `K'`; every block of `G` other than `B` that meets
+//!    `R \ Γ` is a block of `H` other than `K`, and lies in `R`;
+//! 2. a cell of `R \ Γ` is an articulation cell of `G'` exactly when it is a
+//!    cut cell of `H'` (of `G`: of `H`), and the ring cells keep theirs;
+//! 3. the island holding `Γ` keeps every cell outside `R`, and the other
+//!    islands meeting `R` are the components of `H'` (of `H`) without ring
+//!    cells, which lie in `R`.
 //!
-//! # The global path
+//! **Proof.** Write `X` for the graph of the cells outside `R` and of `Γ`,
+//! with the moves between them: `G = X ∪ H` and `G' = X ∪ H'`, overlapping
+//! in `Γ` (and the moves among ring cells). Blocks are the classes of moves
+//! under "lie on a common cycle"; adding to a graph a biconnected graph that
+//! meets it in a set `T` of at least two cells merges exactly the blocks on
+//! the block-cut forest's paths between cells of `T` into one block with the
+//! added graph, and leaves every other block as it was (a cycle through new
+//! moves passes through `T` between two blocks of the forest, and so visits
+//! every block on the forest's path between them; conversely each such
+//! block closes a cycle with the added graph). `K` is biconnected and holds
+//! `Γ`; so the blocks of `G` are: the blocks of `X` off the forest paths
+//! between ring cells, the blocks of `H` other than `K`, and one block `B`:
+//! `K` with the blocks of `X` on those paths. The same holds for `G'` with
+//! `K'`, and `X` is the same graph, so `B' = (B \ K) ∪ K'` and the rest is
+//! (1): a block of `H` other than `K` meets `Γ` at most in one cell, a cut
+//! cell, and no ring cell is one. A cell of `R \ Γ` has all its moves in
+//! `R`, so its blocks in `G` are its blocks in `H` (with `B` for `K`), which
+//! gives (2); a ring cell's blocks change only from `B` to `B'`. For (3),
+//! a component of `H` without ring cells has no move out of `R`. ∎
 //!
-//! Any other edit (a door closing a corridor, a wall cutting an island) runs
-//! stages 1 and 2 again over the whole map, which equals a rebuild by
-//! construction.
+//! So the forest changes only inside the window: the blocks of `H` other
+//! than `K` (those of `B`'s island hang below `B` through cut cells of the
+//! window, the others are whole islands) are replaced by those of `H'`,
+//! `B` keeps its name with a new size, and the anchors of the cells of
+//! `R \ Γ` are read off `H'`. The island's tree stays rooted where it was as
+//! long as its core stays the same block: the repair checks that the core
+//! is not in `R` (other than `B`: every old anchor in `R` must be `B` or
+//! below it) and is strictly the largest block after the edit (on a tie the
+//! build takes the first largest in its search order, which the window does
+//! not know); the islands wholly inside the window are searched as the
+//! build searches them, so their cores are the build's.
+//!
+//! A window that does not meet the conditions is grown (2, 6, 14, ... cells
+//! around the edit) up to a size bound; the edits that still fail (an
+//! island split whose both halves are large, a core that changes) run stages
+//! 1 and 2 again over the map, which equals a rebuild by construction.
+//!
+//! # Cost
+//! Two searches of the window (before and after), a pass over its cells for
+//! the anchors, and, when blocks or islands came or went, one pass over the
+//! forest's blocks to number them again (`forest`), never over the map's
+//! cells.
 
+use super::forest::Forest;
+use super::window::WindowBlocks;
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::{DeadEnds, NO_NODE};
 
-/// Sizes the local rule needs, derived from the block forest.
-#[derive(Debug, Clone)]
-pub(crate) struct BlockSizes {
-    /// Cells of each block (preorder id), articulation cells counted in every
-    /// block they belong to.
-    size: Vec<u32>,
-    /// Per island, at least the size of its largest non-core block.
-    max_other: Vec<u32>,
+/// Margins tried around an edit, smallest first.
+pub(crate) const MARGINS: [u32; 7] = [2, 6, 14, 30, 62, 126, 254];
+/// The largest window searched, in cells, unless it is the whole map.
+pub(crate) const MAX_WINDOW: u64 = 1 << 16;
+
+/// What one window gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Repaired: the cells flipped, the forest exact; `renumbered` when
+    /// preorder ids or the anchors of cells other than the edited ones
+    /// changed.
+    Repaired { renumbered: bool },
+    /// The conditions do not hold here; a larger window may do (grid
+    /// unchanged).
+    Grow,
+    /// No window will do (grid unchanged).
+    Global,
 }
 
-impl BlockSizes {
-    /// Counts every block's cells: a block holds the cells anchored at it,
-    /// plus its top articulation cell (anchored at the parent) unless it is
-    /// the core.
-    pub(crate) fn new(d: &DeadEnds) -> BlockSizes {
-        let mut size = vec![0u32; d.block_end.len()];
-        d.cell_anchor.count_values(&mut size);
-        let mut max_other = vec![0u32; d.island_sizes.len()];
-        for (b, s) in size.iter_mut().enumerate() {
-            let island = d.block_island[b] as usize;
-            if d.island_core[island] != b as u32 {
-                *s += 1;
-                max_other[island] = max_other[island].max(*s);
-            }
-        }
-        BlockSizes { size, max_other }
-    }
-
-    /// Bytes held.
-    pub(crate) fn memory_bytes(&self) -> usize {
-        4 * (self.size.capacity() + self.max_other.capacity())
-    }
+/// Scratch of the window rule, held between repairs.
+#[derive(Debug, Default)]
+pub(crate) struct WindowRepair {
+    old: WindowBlocks,
+    new: WindowBlocks,
+    ring: Vec<u32>,
+    on_ring: Vec<bool>,
+    /// Per name: the stamp of the repair that removes it.
+    removed: Vec<u32>,
+    removed_names: Vec<u32>,
+    removed_islands: Vec<u32>,
+    stamp: u32,
+    names: Vec<u32>,
 }
 
-/// Changes the passability of `cells` (all currently `!open`) on `grid`,
-/// repairing `dead_ends` locally when the rule of the module docs allows.
-/// Returns `false`, with the grid unchanged, when it does not.
-pub(crate) fn try_local(
+/// The block holding every ring cell and no other, when the ring qualifies:
+/// `Some(None)` for an empty ring, `None` when it does not.
+fn ring_block(wb: &WindowBlocks, ring: &[u32]) -> Option<Option<u32>> {
+    let Some(first) = ring.first() else {
+        return Some(None);
+    };
+    if ring.len() < 2 {
+        return None;
+    }
+    let b = wb.block_of[*first as usize];
+    ring.iter()
+        .all(|r| !wb.cut[*r as usize] && wb.block_of[*r as usize] == b)
+        .then_some(Some(b))
+}
+
+/// Flips the passability of `cells` (distinct) on `grid` and repairs `d` and
+/// `forest` by the window rule with `margin` around them (see the module
+/// docs); leaves everything unchanged unless it returns
+/// [`Outcome::Repaired`]. `movement` is the topology's.
+pub(crate) fn try_window(
     grid: &mut Grid,
     movement: &Movement,
-    dead_ends: &mut DeadEnds,
-    sizes: &mut BlockSizes,
+    d: &mut DeadEnds,
+    forest: &mut Forest,
     cells: &[Point],
-    open: bool,
-    scratch: &mut LocalScratch,
-) -> bool {
+    margin: u32,
+    s: &mut WindowRepair,
+) -> Outcome {
     let Some(first) = cells.first() else {
-        return true;
+        return Outcome::Repaired { renumbered: false };
     };
     let (mut x0, mut y0, mut x1, mut y1) = (first.x, first.y, first.x, first.y);
     for p in cells {
         (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
     }
-    let (x0, y0) = (x0.saturating_sub(2), y0.saturating_sub(2));
-    let (x1, y1) = (
-        (x1 + 2).min(grid.width() - 1),
-        (y1 + 2).min(grid.height() - 1),
-    );
+    let window = [
+        x0.saturating_sub(margin),
+        y0.saturating_sub(margin),
+        (x1 + margin).min(grid.width() - 1),
+        (y1 + margin).min(grid.height() - 1),
+    ];
+    let [wx0, wy0, wx1, wy1] = window;
+    let inside = |p: Point| p.x >= wx0 && p.x <= wx1 && p.y >= wy0 && p.y <= wy1;
     let width = grid.width() as usize;
-    let row_major = |p: Point| p.y as usize * width + p.x as usize;
+    let index = |p: Point| p.y as usize * width + p.x as usize;
 
-    // 1. One anchor over the window.
-    let mut block = NO_NODE;
-    let mut before = 0usize;
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            let a = dead_ends.anchor_of(row_major(Point::new(x, y)));
-            if a == NO_NODE {
+    // The window before the edit, and its ring.
+    s.old.compute(grid, movement, window);
+    s.ring.clear();
+    s.on_ring.clear();
+    s.on_ring
+        .resize(((wx1 - wx0 + 3) * (wy1 - wy0 + 3)) as usize, false);
+    let border = |p: Point, s: &mut WindowRepair| {
+        let node = grid.node(p);
+        if !grid.is_passable(p) {
+            return;
+        }
+        let out = (0..8).any(|dir| {
+            grid.neighbor_in(node, dir, movement)
+                .is_some_and(|(q, _)| !inside(grid.point(q)))
+        });
+        let i = s.old.local(p);
+        if out && !s.on_ring[i as usize] {
+            s.on_ring[i as usize] = true;
+            s.ring.push(i);
+        }
+    };
+    for x in wx0..=wx1 {
+        border(Point::new(x, wy0), s);
+        border(Point::new(x, wy1), s);
+    }
+    for y in wy0..=wy1 {
+        border(Point::new(wx0, y), s);
+        border(Point::new(wx1, y), s);
+    }
+    let Some(k_old) = ring_block(&s.old, &s.ring) else {
+        return Outcome::Grow;
+    };
+
+    // B, the block of the map holding the window's ring block: of the
+    // anchors of a ring cell and of a neighbour in the window (a move of
+    // `K`), the later in preorder.
+    let name_pre = |d: &DeadEnds, n: u32| {
+        if d.block_pre.is_empty() {
+            n
+        } else {
+            d.block_pre[n as usize]
+        }
+    };
+    let b_name = match k_old {
+        None => NO_NODE,
+        Some(_) => {
+            let g = s.old.point(s.ring[0]);
+            let node = grid.node(g);
+            let Some(w) = (0..8)
+                .filter_map(|dir| grid.neighbor_in(node, dir, movement))
+                .map(|(q, _)| grid.point(q))
+                .find(|q| inside(*q))
+            else {
+                return Outcome::Grow;
+            };
+            let (a, b) = (d.cell_anchor.get(index(g)), d.cell_anchor.get(index(w)));
+            if name_pre(d, a) >= name_pre(d, b) {
+                a
+            } else {
+                b
+            }
+        }
+    };
+    let ring_comp = s.ring.first().map(|r| s.old.comp_of[*r as usize]);
+
+    // The old blocks of the window: all below B, or whole islands.
+    s.stamp = s.stamp.wrapping_add(1);
+    if s.stamp == 0 {
+        s.removed.fill(0);
+        s.stamp = 1;
+    }
+    s.removed.resize(forest.parent.len(), 0);
+    s.removed_names.clear();
+    s.removed_islands.clear();
+    let mut old_dead = 0u64;
+    let b_pre = if b_name == NO_NODE {
+        NO_NODE
+    } else {
+        name_pre(d, b_name)
+    };
+    for y in wy0..=wy1 {
+        for x in wx0..=wx1 {
+            let p = Point::new(x, y);
+            let i = s.old.local(p);
+            if !s.old.is_open(i) || s.on_ring[i as usize] {
                 continue;
             }
-            if block != NO_NODE && a != block {
-                return false;
+            let cell = index(p);
+            let a = d.cell_anchor.get(cell);
+            old_dead += d.in_dead_end(cell) as u64;
+            if Some(s.old.comp_of[i as usize]) == ring_comp {
+                if a == b_name {
+                    continue;
+                }
+                if !d.contains(b_pre, name_pre(d, a)) {
+                    return Outcome::Grow;
+                }
+            } else {
+                let island = forest.island[a as usize];
+                if forest.core[island as usize] != NO_NODE && !s.removed_islands.contains(&island) {
+                    s.removed_islands.push(island);
+                }
             }
-            block = a;
-            before += 1;
+            if s.removed[a as usize] != s.stamp {
+                s.removed[a as usize] = s.stamp;
+                s.removed_names.push(a);
+            }
         }
     }
-    if block == NO_NODE {
-        return false;
-    }
-    let island = dead_ends.block_island[block as usize] as usize;
-    let core = dead_ends.island_core[island];
-    let core_size = sizes.size[core as usize];
-    let n = cells.len() as u32;
-    let new_size = if open {
-        sizes.size[block as usize] + n
-    } else {
-        sizes.size[block as usize] - n
-    };
-    // The core must stay strictly the largest block, before and after.
-    let max_other = sizes.max_other[island];
-    let core_kept = core_size > max_other
-        && if block == core {
-            new_size > max_other
-        } else {
-            new_size < core_size
-        };
-    if !core_kept || (open && before < 2) {
-        return false;
-    }
 
-    // 2. The window after the change is biconnected.
+    // The window after the edit.
     for p in cells {
+        let open = !grid.is_passable(*p);
         grid.set_passable(*p, open).expect("cells are on the map");
     }
-    if !scratch.biconnected(grid, movement, (x0, y0, x1, y1)) {
+    s.new.compute(grid, movement, window);
+    let undo = |grid: &mut Grid| {
         for p in cells {
-            grid.set_passable(*p, !open).expect("cells are on the map");
+            let open = !grid.is_passable(*p);
+            grid.set_passable(*p, open).expect("cells are on the map");
         }
-        return false;
-    }
+    };
+    let Some(k_new) = ring_block(&s.new, &s.ring) else {
+        undo(grid);
+        return Outcome::Grow;
+    };
 
-    for p in cells {
-        dead_ends
-            .cell_anchor
-            .set(row_major(*p), if open { block } else { NO_NODE });
-    }
-    sizes.size[block as usize] = new_size;
-    if block != core {
-        sizes.max_other[island] = sizes.max_other[island].max(new_size);
-        if open {
-            dead_ends.dead_end_cells += n as u64;
+    // The core of B's island must stay the same block, strictly the largest.
+    let new_ring_comp = s.ring.first().map(|r| s.new.comp_of[*r as usize]);
+    let mut b_size = 0;
+    if let (Some(ko), Some(kn)) = (k_old, k_new) {
+        let island = forest.island[b_name as usize];
+        let core = forest.core[island as usize];
+        b_size = forest.size[b_name as usize] - s.old.block_size[ko as usize]
+            + s.new.block_size[kn as usize];
+        let comp = new_ring_comp.expect("a ring");
+        let new_max = (0..s.new.block_top.len())
+            .filter(|b| s.new.block_comp[*b] == comp && *b as u32 != kn)
+            .map(|b| s.new.block_size[b])
+            .max()
+            .unwrap_or(0);
+        let removed = &s.removed;
+        let stamp = s.stamp;
+        let others = forest
+            .largest_other(island, core, |n| {
+                removed[n as usize] == stamp || n == b_name
+            })
+            .max(new_max);
+        let core_size = if core == b_name {
+            b_size
         } else {
-            dead_ends.dead_end_cells -= n as u64;
+            forest.size[core as usize]
+        };
+        let others = if core == b_name {
+            others
+        } else {
+            others.max(b_size)
+        };
+        if core_size <= others {
+            undo(grid);
+            return Outcome::Global;
         }
     }
-    if open {
-        dead_ends.island_sizes[island] += n;
+
+    // Commit: old blocks and islands of the window go.
+    let changed = !s.removed_names.is_empty() || s.new.block_top.len() > k_new.iter().count();
+    for n in &s.removed_names {
+        forest.release(*n);
+    }
+    for i in &s.removed_islands {
+        forest.core[*i as usize] = NO_NODE;
+        d.island_sizes[*i as usize] = 0;
+    }
+    // New names: K' is B; the other blocks of the ring's component hang
+    // below it in B's island; every other component is a new island.
+    let b_island = if b_name == NO_NODE {
+        NO_NODE
     } else {
-        dead_ends.island_sizes[island] -= n;
+        forest.island[b_name as usize]
+    };
+    let comps = s.new.comp_size.len();
+    let mut roots = Vec::with_capacity(comps);
+    let mut comp_island = vec![NO_NODE; comps];
+    for c in 0..comps as u32 {
+        if Some(c) == new_ring_comp {
+            roots.push(k_new.expect("a ring"));
+            comp_island[c as usize] = b_island;
+            d.island_sizes[b_island as usize] = d.island_sizes[b_island as usize]
+                - s.old.comp_size[ring_comp.expect("a ring") as usize]
+                + s.new.comp_size[c as usize];
+        } else {
+            roots.push(s.new.largest_block(c));
+            comp_island[c as usize] = forest.core.len() as u32;
+            forest.core.push(NO_NODE);
+            d.island_sizes.push(s.new.comp_size[c as usize]);
+        }
     }
-    true
-}
-
-/// Scratch for the biconnectivity test of a small window.
-#[derive(Debug, Default)]
-pub(crate) struct LocalScratch {
-    disc: Vec<u32>,
-    low: Vec<u32>,
-    stack: Vec<(u32, u32, u8)>,
-}
-
-impl LocalScratch {
-    /// Whether the passable cells of the window `(x0, y0, x1, y1)`, joined by
-    /// the legal moves between them, form a biconnected graph of at least
-    /// three cells.
-    fn biconnected(
-        &mut self,
-        grid: &Grid,
-        movement: &Movement,
-        window: (u32, u32, u32, u32),
-    ) -> bool {
-        let topology = Grid::topology_movement(movement);
-        let (x0, y0, x1, y1) = window;
-        let ww = (x1 - x0 + 1) as usize;
-        let cells = ww * (y1 - y0 + 1) as usize;
-        let local = |p: Point| (p.y - y0) as usize * ww + (p.x - x0) as usize;
-        let inside = |p: Point| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
-        self.disc.clear();
-        self.disc.resize(cells, 0);
-        self.low.clear();
-        self.low.resize(cells, 0);
-        let mut count = 0usize;
-        let mut root = None;
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if grid.is_passable(Point::new(x, y)) {
-                    count += 1;
-                    root = root.or(Some(Point::new(x, y)));
-                }
-            }
+    s.new.orient(&roots);
+    s.names.clear();
+    for b in 0..s.new.block_top.len() as u32 {
+        let island = comp_island[s.new.block_comp[b as usize] as usize];
+        let name = if Some(b) == k_new {
+            forest.size[b_name as usize] = b_size;
+            b_name
+        } else {
+            forest.alloc(NO_NODE, island, s.new.block_size[b as usize])
+        };
+        s.names.push(name);
+    }
+    for b in 0..s.new.block_top.len() {
+        let above = s.new.block_parent[b];
+        if Some(b as u32) == k_new {
+            continue;
         }
-        let Some(root) = root else { return false };
-        if count < 3 {
-            return false;
+        let name = s.names[b] as usize;
+        if above == NO_NODE {
+            forest.parent[name] = NO_NODE;
+            forest.core[forest.island[name] as usize] = name as u32;
+        } else {
+            forest.parent[name] = s.names[above as usize];
         }
-        let dirs: u8 = if topology.diagonals() { 8 } else { 4 };
-        // Iterative Tarjan: (cell, parent, next direction).
-        let mut time = 1u32;
-        let r = local(root) as u32;
-        self.disc[r as usize] = time;
-        self.low[r as usize] = time;
-        self.stack.clear();
-        self.stack.push((r, u32::MAX, 0));
-        let mut root_children = 0;
-        let to_point = |i: u32| Point::new(x0 + i % ww as u32, y0 + i / ww as u32);
-        while let Some(&mut (v, parent, ref mut dir)) = self.stack.last_mut() {
-            if *dir < dirs {
-                let d = *dir;
-                *dir += 1;
-                let Some((w, _)) = grid.neighbor_in(grid.node(to_point(v)), d, &topology) else {
-                    continue;
-                };
-                let wp = grid.point(w);
-                if !inside(wp) {
-                    continue;
-                }
-                let w = local(wp) as u32;
-                if self.disc[w as usize] == 0 {
-                    time += 1;
-                    self.disc[w as usize] = time;
-                    self.low[w as usize] = time;
-                    if v == r {
-                        root_children += 1;
-                    }
-                    self.stack.push((w, v, 0));
-                } else if w != parent {
-                    self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
-                }
+    }
+    // Anchors of the cells off the ring.
+    let mut new_dead = 0u64;
+    let mut moved = false;
+    for y in wy0..=wy1 {
+        for x in wx0..=wx1 {
+            let p = Point::new(x, y);
+            let i = s.new.local(p) as usize;
+            if s.on_ring[i] {
                 continue;
             }
-            self.stack.pop();
-            if parent != u32::MAX {
-                let lv = self.low[v as usize];
-                self.low[parent as usize] = self.low[parent as usize].min(lv);
-                // A non-root parent whose child cannot climb above it splits.
-                if parent != r && lv >= self.disc[parent as usize] {
-                    return false;
-                }
+            let cell = index(p);
+            let now = if !s.new.is_open(i as u32) {
+                NO_NODE
+            } else if s.new.cut[i] {
+                s.names[s.new.cut_parent[i] as usize]
+            } else {
+                s.names[s.new.block_of[i] as usize]
+            };
+            if now != NO_NODE {
+                let island = forest.island[now as usize];
+                new_dead += (forest.core[island as usize] != now) as u64;
+            }
+            if d.cell_anchor.get(cell) != now {
+                d.cell_anchor.set(cell, now);
+                moved |= s.old.is_open(i as u32) && s.new.is_open(i as u32);
             }
         }
-        // Connected, and the root has one child.
-        time as usize == count && root_children == 1
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(ascii: &str, movement: Movement) -> bool {
-        let g = Grid::from_ascii(ascii).unwrap();
-        let mut s = LocalScratch::default();
-        s.biconnected(&g, &movement, (0, 0, g.width() - 1, g.height() - 1))
+    d.dead_end_cells = d.dead_end_cells + new_dead - old_dead;
+    d.articulation_cells = d.articulation_cells + s.new.cuts as u64 - s.old.cuts as u64;
+    if changed || !s.removed_islands.is_empty() || comps > new_ring_comp.iter().count() {
+        forest.publish(d);
+        return Outcome::Repaired { renumbered: true };
     }
-
-    #[test]
-    fn rings_are_biconnected_and_paths_are_not() {
-        let m = Movement::default();
-        assert!(check("...\n.@.\n...", m));
-        assert!(!check("...\n@@.\n...", m), "a path of cells");
-        assert!(!check(".@.\n.@.\n...", m));
-        assert!(check("...\n...", m));
-        assert!(!check("..", m), "two cells");
-        assert!(!check("...\n@@@\n...", m), "two pieces");
-        // Two rings joined at one cell: that cell splits them.
-        assert!(!check("...@@\n.@.@@\n.....\n@@.@.\n@@...", Movement::FOUR));
-    }
+    Outcome::Repaired { renumbered: moved }
 }

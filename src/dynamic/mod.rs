@@ -59,10 +59,12 @@ mod clearance;
 mod cluster_repair;
 mod dead_end_repair;
 mod fog;
+mod forest;
 mod landmark_repair;
 mod layers;
 mod size_components;
 mod splice;
+mod window;
 
 use std::ops::Deref;
 
@@ -72,13 +74,14 @@ use thiserror::Error;
 pub use fog::PlayerView;
 pub use layers::{CostLayers, ForeignLayer, LayerId};
 
-use crate::grid::{GridError, Point, Weight};
+use crate::grid::{Grid, GridError, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::ClusterLayout;
 use crate::preprocess::cluster_search::ClusterSearch;
 use crate::preprocess::sizes::ClusterScratch;
 use cluster_repair::BorderScan;
-use dead_end_repair::{BlockSizes, LocalScratch};
+use dead_end_repair::{Outcome, WindowRepair};
+use forest::Forest;
 
 /// One change to the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,7 +197,8 @@ pub struct DynamicHierarchy {
     vertical: Vec<u32>,
     horizontal: Vec<u32>,
     corner: Vec<u32>,
-    sizes: BlockSizes,
+    /// The block forest by name.
+    forest: Forest,
     /// The landmark count asked for at build time.
     landmarks_wanted: u32,
     /// Whether a repair happened since the landmarks were last picked.
@@ -202,7 +206,7 @@ pub struct DynamicHierarchy {
     search: ClusterSearch,
     /// The in-cluster scratch of a hierarchy for several unit sizes.
     sized: ClusterScratch,
-    local: LocalScratch,
+    window: WindowRepair,
     landmark_scratch: landmark_repair::LandmarkScratch,
 }
 
@@ -222,12 +226,12 @@ impl DynamicHierarchy {
             vertical: vec![0; layout.count()],
             horizontal: vec![0; layout.count()],
             corner: vec![0; layout.count()],
-            sizes: BlockSizes::new(h.dead_ends()),
+            forest: Forest::new(h.dead_ends()),
             landmarks_wanted: h.settings().landmarks,
             landmarks_stale: true,
             search: ClusterSearch::default(),
             sized: ClusterScratch::default(),
-            local: LocalScratch::default(),
+            window: WindowRepair::default(),
             landmark_scratch: Default::default(),
             h,
         };
@@ -252,7 +256,7 @@ impl DynamicHierarchy {
     /// Bytes held beside the hierarchy for repairs.
     pub fn repair_memory_bytes(&self) -> usize {
         4 * (self.vertical.len() + self.horizontal.len() + self.corner.len())
-            + self.sizes.memory_bytes()
+            + self.forest.memory_bytes()
     }
 
     /// Opens or closes cells, then repairs.
@@ -360,7 +364,7 @@ impl DynamicHierarchy {
         for p in &closed {
             rescan_min |= self.h.grid().weight(*p) == min;
         }
-        let dead_ends = self.repair_dead_ends(&opened, &closed);
+        let (dead_ends, renumbered) = self.repair_dead_ends(&opened, &closed);
         let min = if rescan_min {
             self.h.grid().min_weight()
         } else {
@@ -372,7 +376,6 @@ impl DynamicHierarchy {
         let landmarks_dropped = if changed.is_empty() {
             false
         } else {
-            let renumbered = dead_ends == DeadEndRepair::Recomputed;
             // Several sizes: the clearance and components follow the opened
             // and closed cells, and the cells whose capped clearance changed
             // are repaired with the edited ones.
@@ -445,65 +448,82 @@ impl DynamicHierarchy {
     }
 
     /// Opens and closes cells on the grid, keeping islands and dead ends
-    /// exact: locally when the rule allows, else by recomputing them.
-    fn repair_dead_ends(&mut self, opened: &[Point], closed: &[Point]) -> DeadEndRepair {
+    /// exact: by the window rule when it applies (see `dead_end_repair`),
+    /// else by recomputing them. Also says whether the preorder ids or the
+    /// anchors of cells other than the edited ones changed.
+    fn repair_dead_ends(&mut self, opened: &[Point], closed: &[Point]) -> (DeadEndRepair, bool) {
         if opened.is_empty() && closed.is_empty() {
-            return DeadEndRepair::Unchanged;
+            return (DeadEndRepair::Unchanged, false);
         }
-        let movement = self.h.settings().movement;
-        let mut local = true;
-        for (cells, open) in [(closed, false), (opened, true)] {
-            if cells.is_empty() {
-                continue;
-            }
-            // The whole batch at once when it is compact, else cell by cell.
-            let compact = {
-                let (x0, x1) = cells
-                    .iter()
-                    .fold((u32::MAX, 0), |(a, b), p| (a.min(p.x), b.max(p.x)));
-                let (y0, y1) = cells
-                    .iter()
-                    .fold((u32::MAX, 0), |(a, b), p| (a.min(p.y), b.max(p.y)));
-                (x1 - x0) <= 24 && (y1 - y0) <= 24
-            };
-            let h = &mut self.h;
-            let (grid, dead_ends) = h.grid_and_dead_ends_mut();
-            let together = local
-                && compact
-                && dead_end_repair::try_local(
-                    grid,
-                    &movement,
-                    dead_ends,
-                    &mut self.sizes,
-                    cells,
-                    open,
-                    &mut self.local,
-                );
-            if together {
-                continue;
-            }
-            for p in cells {
-                let (grid, dead_ends) = h.grid_and_dead_ends_mut();
-                local = local
-                    && dead_end_repair::try_local(
-                        grid,
-                        &movement,
-                        dead_ends,
-                        &mut self.sizes,
-                        std::slice::from_ref(p),
-                        open,
-                        &mut self.local,
-                    );
-                if !local {
-                    h.set_cell_passable(*p, open).expect("checked above");
+        let cells: Vec<Point> = closed.iter().chain(opened).copied().collect();
+        // The whole batch in one window when it is compact, else cell by
+        // cell.
+        let compact = {
+            let (x0, x1) = cells
+                .iter()
+                .fold((u32::MAX, 0), |(a, b), p| (a.min(p.x), b.max(p.x)));
+            let (y0, y1) = cells
+                .iter()
+                .fold((u32::MAX, 0), |(a, b), p| (a.min(p.y), b.max(p.y)));
+            (x1 - x0) <= 24 && (y1 - y0) <= 24
+        };
+        let groups: Vec<&[Point]> = if compact {
+            vec![&cells[..]]
+        } else {
+            cells.chunks(1).collect()
+        };
+        let mut renumbered = false;
+        for (k, group) in groups.iter().enumerate() {
+            match self.window_repair(group) {
+                Some(r) => renumbered |= r,
+                None => {
+                    for p in groups[k..].iter().flat_map(|g| g.iter()) {
+                        let open = !self.h.grid().is_passable(*p);
+                        self.h.set_cell_passable(*p, open).expect("checked above");
+                    }
+                    self.forest = Forest::new(self.h.recompute_dead_ends());
+                    return (DeadEndRepair::Recomputed, true);
                 }
             }
         }
-        if local {
-            return DeadEndRepair::Local;
+        (DeadEndRepair::Local, renumbered)
+    }
+
+    /// Flips `cells` and repairs by the window rule, growing the window
+    /// until it applies or reaches its bound: `None` (nothing changed) when
+    /// it does not.
+    fn window_repair(&mut self, cells: &[Point]) -> Option<bool> {
+        let movement = Grid::topology_movement(&self.h.settings().movement);
+        let (w, h) = (self.h.grid().width(), self.h.grid().height());
+        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+        for p in cells {
+            (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
         }
-        self.sizes = BlockSizes::new(self.h.recompute_dead_ends());
-        DeadEndRepair::Recomputed
+        for m in dead_end_repair::MARGINS {
+            let cols = (x1 + m).min(w - 1) - x0.saturating_sub(m) + 1;
+            let rows = (y1 + m).min(h - 1) - y0.saturating_sub(m) + 1;
+            if cols as u64 * rows as u64 > dead_end_repair::MAX_WINDOW {
+                return None;
+            }
+            let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();
+            match dead_end_repair::try_window(
+                grid,
+                &movement,
+                dead_ends,
+                &mut self.forest,
+                cells,
+                m,
+                &mut self.window,
+            ) {
+                Outcome::Repaired { renumbered } => return Some(renumbered),
+                Outcome::Grow => {}
+                Outcome::Global => return None,
+            }
+            if cols == w && rows == h {
+                return None;
+            }
+        }
+        None
     }
 }
 
@@ -531,6 +551,8 @@ pub(crate) fn disk(
         })
 }
 
+#[cfg(test)]
+mod cut_tests;
 #[cfg(test)]
 mod sized_tests;
 #[cfg(test)]

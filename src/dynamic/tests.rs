@@ -18,7 +18,7 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
     let blocks = d.block_end.len();
     let mut name = vec![NO_NODE; blocks];
     for i in 0..cells {
-        let a = d.cell_anchor.get(i);
+        let a = d.anchor_of(i);
         if a != NO_NODE && name[a as usize] == NO_NODE {
             name[a as usize] = i as u32;
         }
@@ -42,7 +42,7 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
     };
     let mut island_name = vec![NO_NODE; d.island_sizes.len()];
     for i in 0..cells {
-        let a = d.cell_anchor.get(i);
+        let a = d.anchor_of(i);
         if a != NO_NODE {
             let isl = d.block_island[a as usize] as usize;
             if island_name[isl] == NO_NODE {
@@ -52,7 +52,7 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
     }
     let per_cell = (0..cells)
         .map(|i| {
-            let a = d.cell_anchor.get(i);
+            let a = d.anchor_of(i);
             if a == NO_NODE {
                 return [NO_NODE; 4];
             }
@@ -379,7 +379,7 @@ fn local_repairs_keep_the_forest() {
 }
 
 #[test]
-fn cutting_an_island_recomputes() {
+fn cutting_an_island_repairs_in_a_window() {
     let grid = Grid::from_ascii(
         "
         ..........
@@ -389,15 +389,36 @@ fn cutting_an_island_recomputes() {
         ..........",
     )
     .unwrap();
-    let mut world = DynamicHierarchy::new(Hierarchy::build(grid).unwrap());
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
     let (a, b) = (Point::new(0, 0), Point::new(9, 4));
     assert!(world.same_island(a, b));
     let cut: Vec<Point> = (0..5).map(|x| Point::new(x, 2)).collect();
     let report = world.set_passable(&cut, false).unwrap();
-    assert_eq!(report.dead_ends, DeadEndRepair::Recomputed);
+    assert_eq!(report.dead_ends, DeadEndRepair::Local);
     assert!(!world.same_island(a, b));
     let mut cache = QueryCache::new();
     assert!(world.find_path(&mut cache, a, b).unwrap().path.is_none());
+    let edits: Vec<Edit> = cut.iter().map(|p| Edit::Passable(*p, false)).collect();
+    let rebuilt = Hierarchy::build(edited(&grid, &edits)).unwrap();
+    world.refresh_landmarks();
+    assert_same(world.hierarchy(), &rebuilt, "after the cut");
+}
+
+#[test]
+fn a_core_that_changes_recomputes() {
+    // Two rooms joined by a door: the left one, the core, shrinks below the
+    // right one, so the forest is rooted elsewhere.
+    let grid = Grid::from_fn(200, 100, |p| p.x != 100 || p.y == 50).unwrap();
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+    let block: Vec<Point> = (40..60)
+        .flat_map(|y| (40..50).map(move |x| Point::new(x, y)))
+        .collect();
+    let report = world.set_passable(&block, false).unwrap();
+    assert_eq!(report.dead_ends, DeadEndRepair::Recomputed);
+    let edits: Vec<Edit> = block.iter().map(|p| Edit::Passable(*p, false)).collect();
+    let rebuilt = Hierarchy::build(edited(&grid, &edits)).unwrap();
+    world.refresh_landmarks();
+    assert_same(world.hierarchy(), &rebuilt, "after the shrink");
 }
 
 #[test]

@@ -83,7 +83,7 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     let sized = s.max_unit_size > 1;
 
     let d = &h.dead_ends;
-    let anchors = d.cell_anchor.canonical();
+    let anchors = d.preorder_anchors();
     w.u64(anchors.len() as u64);
     w.u64s(&anchors.present);
     w.u32s(&anchors.value);
@@ -272,6 +272,7 @@ pub(super) fn parse_content<S: Source>(
     );
     let dead_ends = DeadEnds {
         cell_anchor,
+        block_pre: Vec::new(),
         block_end: r.u32s("block ends", b.blocks())?,
         block_island: r.u32s("block islands", b.blocks())?,
         island_core: r.u32s("island cores", b.cells)?,

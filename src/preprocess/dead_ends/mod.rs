@@ -44,9 +44,14 @@ pub(crate) const NO_NODE: u32 = u32::MAX;
 /// The block forest of the map, the product of stage 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeadEnds {
-    /// Anchor block (preorder id) of every cell, row-major; [`NO_NODE`] when
-    /// blocked. Stored once per run of equal anchors.
+    /// Anchor block of every cell, row-major; [`NO_NODE`] when blocked.
+    /// Stored once per run of equal anchors. A block's preorder id, unless
+    /// `block_pre` is set.
     pub(crate) cell_anchor: TileColumn,
+    /// Empty, or the preorder id of each block named in `cell_anchor`
+    /// ([`NO_NODE`] for unused names): run-time repairs renumber the forest
+    /// through this table instead of rewriting every cell's anchor.
+    pub(crate) block_pre: Vec<u32>,
     /// Exclusive end of each block's preorder subtree range.
     pub(crate) block_end: Vec<u32>,
     /// Island of each block.
@@ -82,23 +87,40 @@ impl DeadEnds {
         self.island_sizes.len()
     }
 
-    /// The anchor block of a row-major cell index ([`NO_NODE`] when blocked).
+    /// The anchor block (preorder id) of a row-major cell index ([`NO_NODE`]
+    /// when blocked).
     #[inline]
     pub(crate) fn anchor_of(&self, cell: usize) -> u32 {
-        self.cell_anchor.get(cell)
+        let a = self.cell_anchor.get(cell);
+        if a == NO_NODE || self.block_pre.is_empty() {
+            a
+        } else {
+            self.block_pre[a as usize]
+        }
+    }
+
+    /// The cell table with preorder ids (what a file holds), canonical.
+    pub(crate) fn preorder_anchors(&self) -> std::borrow::Cow<'_, TileColumn> {
+        if self.block_pre.is_empty() {
+            return self.cell_anchor.canonical();
+        }
+        let all: Vec<u32> = (0..self.cell_anchor.len())
+            .map(|i| self.anchor_of(i))
+            .collect();
+        std::borrow::Cow::Owned(TileColumn::pack_slice(&all, NO_NODE))
     }
 
     /// The island of a row-major cell index, `None` when blocked.
     #[inline]
     pub(crate) fn island_of(&self, cell: usize) -> Option<u32> {
-        let a = self.cell_anchor.get(cell);
+        let a = self.anchor_of(cell);
         (a != NO_NODE).then(|| self.block_island[a as usize])
     }
 
     /// Whether a cell lies in a dead-end region.
     #[inline]
     pub(crate) fn in_dead_end(&self, cell: usize) -> bool {
-        let a = self.cell_anchor.get(cell);
+        let a = self.anchor_of(cell);
         a != NO_NODE && a != self.island_core[self.block_island[a as usize] as usize]
     }
 
@@ -119,7 +141,8 @@ impl DeadEnds {
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
         self.cell_anchor.memory_bytes()
-            + 4 * (self.block_end.len()
+            + 4 * (self.block_pre.len()
+                + self.block_end.len()
                 + self.block_island.len()
                 + self.island_core.len()
                 + self.island_sizes.len())
@@ -560,6 +583,7 @@ fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
 
     DeadEnds {
         cell_anchor,
+        block_pre: Vec::new(),
         block_end,
         block_island,
         island_core,
