@@ -58,7 +58,9 @@ pub fn find_islands(grid: &Grid, movement: &Movement) -> Islands {
 /// The labelling of [`find_islands`]: calls `each_run(first, last, label)`
 /// for every run of passable cells (padded nodes `first..=last`, row-major)
 /// and returns the cells per island. A run's label is its island's number.
-fn label_runs(
+/// Runs come in row-major order, so an island's first run holds its first
+/// cell.
+pub(crate) fn label_runs(
     grid: &Grid,
     movement: &Movement,
     mut each_run: impl FnMut(usize, usize, u32),

@@ -32,8 +32,6 @@
 //! articulation cell lies on that path only if the block above it does. All
 //! other cells are in dead-end regions holding neither endpoint.
 
-use fixedbitset::FixedBitSet;
-
 use super::islands::Islands;
 use crate::grid::{Grid, Movement, Node};
 use crate::tiled::TileColumn;
@@ -213,10 +211,39 @@ struct Forest {
 /// On a 1024 x 1024 StarCraft map this is about half the instructions and
 /// memory of three per-cell arrays and a bit set.
 pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
-    let movement = Grid::topology_movement(movement);
-    let depth = islands.sizes.iter().copied().max().unwrap_or(0) as usize;
-    let forest = if movement.diagonals() {
-        depth_first::<8>(grid, depth, |v, d| {
+    find_dead_ends_skipping(grid, movement, islands, safe::SKIP_MIN_CELLS)
+}
+
+/// [`find_dead_ends`], skipping the search on safe islands when they hold
+/// at least `min_skip` cells in all (see `safe`).
+pub(crate) fn find_dead_ends_skipping(
+    grid: &Grid,
+    islands_movement: &Movement,
+    islands: &Islands,
+    min_skip: u64,
+) -> DeadEnds {
+    let movement = Grid::topology_movement(islands_movement);
+    let mut safe = SafeIslands::find(grid, islands_movement, &movement, min_skip);
+    debug_assert!(!safe.any() || safe.safe.len() == islands.sizes.len());
+    // The search's depth is at most the largest island it enters.
+    let depth = islands
+        .sizes
+        .iter()
+        .zip(safe.safe.iter().chain(std::iter::repeat(&false)))
+        .filter(|(_, s)| !**s)
+        .map(|(n, _)| *n)
+        .max()
+        .unwrap_or(0) as usize;
+    let mut state: Vec<u32> = grid
+        .passable_slice()
+        .iter()
+        .map(|open| if *open { 0 } else { WALL })
+        .collect();
+    if safe.any() {
+        safe.fill(grid, islands_movement, &mut state, |_| WALL);
+    }
+    let mut forest = if movement.diagonals() {
+        depth_first::<8>(grid, state, depth, islands, &mut safe, |v, d| {
             grid.neighbor_in(Node(v), d, &movement).map(|(w, _)| w.0)
         })
     } else {
@@ -224,10 +251,13 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
         // makes the passability test unnecessary).
         let pw = grid.padded_width();
         let offsets = [pw.wrapping_neg(), 1, pw, u32::MAX];
-        depth_first::<4>(grid, depth, |v, d| {
+        depth_first::<4>(grid, state, depth, islands, &mut safe, |v, d| {
             Some(v.wrapping_add(offsets[d as usize]))
         })
     };
+    if safe.any() {
+        safe.fill(grid, islands_movement, &mut forest.state, |b| DONE | b);
+    }
     assemble(grid, islands, forest)
 }
 
@@ -241,9 +271,17 @@ pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> De
 /// through the ways back finished cells keep in their state ([`FIN`]),
 /// without a stack, and not below a cell already in a block (its subtree is
 /// too).
+///
+/// `state` comes in as [`WALL`] or 0 (unvisited) per padded cell, the cells
+/// of the islands `safe` marks as walls: each of those is one block, given
+/// in island order without a search (its cells' states are the caller's to
+/// set).
 fn depth_first<const DIRS: u8>(
     grid: &Grid,
+    mut state: Vec<u32>,
     depth: usize,
+    islands: &Islands,
+    safe: &mut SafeIslands,
     next: impl Fn(u32, u8) -> Option<u32>,
 ) -> Forest {
     // The padded offset of each direction (a cell's children are the
@@ -259,11 +297,6 @@ fn depth_first<const DIRS: u8>(
         pw - 1,
         pw.wrapping_neg().wrapping_sub(1),
     ];
-    let mut state: Vec<u32> = grid
-        .passable_slice()
-        .iter()
-        .map(|open| if *open { 0 } else { WALL })
-        .collect();
     let mut block_top: Vec<u32> = Vec::new();
     let mut block_size: Vec<u32> = Vec::new();
     let mut block_tree: Vec<u32> = Vec::new();
@@ -322,7 +355,21 @@ fn depth_first<const DIRS: u8>(
             .last()
             .map_or(NO_BACK, |t| t.trailing_zeros() as u8 ^ 2)
     };
-    while let Some(seed) = unvisited(&state, from) {
+    loop {
+        // Safe islands next in line: one block each, topped by the first
+        // cell, as the search would find them.
+        while let Some(k) = (tree_sizes.len() < safe.safe.len() && safe.safe[tree_sizes.len()])
+            .then_some(tree_sizes.len())
+        {
+            safe.block[k] = block_top.len() as u32;
+            block_top.push(safe.first[k]);
+            block_size.push(islands.sizes[k]);
+            block_tree.push(k as u32);
+            tree_sizes.push(islands.sizes[k]);
+        }
+        let Some(seed) = unvisited(&state, from) else {
+            break;
+        };
         from = seed + 1;
         let seed = seed as u32;
         let tree = tree_sizes.len() as u32;
@@ -440,234 +487,12 @@ fn collect<const DIRS: u8>(state: &mut [u32], offsets: &[u32; 8], v: u32, done: 
     }
 }
 
-/// The block-cut forest of the depth-first pass, re-rooted at each island's
-/// largest block and numbered in preorder, and every cell's anchor.
-fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
-    let Forest {
-        state,
-        block_top,
-        block_size,
-        block_tree,
-        tree_sizes,
-        cuts,
-        root_cuts,
-    } = forest;
-    debug_assert_eq!(tree_sizes, islands.sizes, "depth-first trees are islands");
-    // Tree nodes before renumbering: blocks 0..nb, then cut cells nb.. .
-    let nb = block_top.len();
-    let cut_node = |c: u32| cuts.binary_search(&c).ok().map(|i| (nb + i) as u32);
-    let total = nb + cuts.len();
+mod assemble;
+mod safe;
 
-    // Tree edges, each once: a block to its top when the top is a cut cell, and
-    // a cut cell (not a DFS root) to the block it was popped into.
-    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(total);
-    for (b, top) in block_top.iter().enumerate() {
-        if let Some(c) = cut_node(*top) {
-            edges.push((b as u32, c));
-        }
-    }
-    for (i, c) in cuts.iter().enumerate() {
-        if root_cuts.binary_search(c).is_err() {
-            edges.push((state[*c as usize] & !DONE, (nb + i) as u32));
-        }
-    }
-    // Undirected adjacency in CSR form.
-    let mut first = vec![0u32; total + 1];
-    for (a, b) in &edges {
-        first[*a as usize + 1] += 1;
-        first[*b as usize + 1] += 1;
-    }
-    for i in 0..total {
-        first[i + 1] += first[i];
-    }
-    let mut fill = first.clone();
-    let mut adj = vec![0u32; edges.len() * 2];
-    for (a, b) in &edges {
-        adj[fill[*a as usize] as usize] = *b;
-        fill[*a as usize] += 1;
-        adj[fill[*b as usize] as usize] = *a;
-        fill[*b as usize] += 1;
-    }
+use safe::SafeIslands;
 
-    // The core of each island: its largest block (first found on ties).
-    let mut island_core_old = vec![NO_NODE; tree_sizes.len()];
-    for (b, island) in block_tree.iter().enumerate() {
-        let island = *island as usize;
-        let cur = island_core_old[island];
-        if cur == NO_NODE || block_size[b] > block_size[cur as usize] {
-            island_core_old[island] = b as u32;
-        }
-    }
-
-    // Preorder numbering of blocks from each core, islands in label order. A
-    // cut node gets no number; it remembers the block it was reached from.
-    let mut order = vec![NO_NODE; total]; // old id -> preorder block id, or parent block for a cut
-    let mut seen = FixedBitSet::with_capacity(total);
-    let mut block_end = vec![0u32; nb];
-    let mut block_island = vec![0u32; nb];
-    let mut next = 0u32;
-    let mut stack: Vec<(u32, u32)> = Vec::new(); // (old id, next adjacency slot)
-    for (island, core) in island_core_old.iter().enumerate() {
-        debug_assert_ne!(*core, NO_NODE);
-        seen.insert(*core as usize);
-        order[*core as usize] = next;
-        block_island[next as usize] = island as u32;
-        next += 1;
-        stack.push((*core, first[*core as usize]));
-        while let Some((v, slot)) = stack.last_mut() {
-            let v = *v;
-            if *slot < first[v as usize + 1] {
-                let w = adj[*slot as usize];
-                *slot += 1;
-                if !seen.contains(w as usize) {
-                    seen.insert(w as usize);
-                    if (w as usize) < nb {
-                        order[w as usize] = next;
-                        block_island[next as usize] = island as u32;
-                        next += 1;
-                    } else {
-                        // A cut node is always reached from a block.
-                        order[w as usize] = order[v as usize];
-                    }
-                    stack.push((w, first[w as usize]));
-                }
-            } else {
-                if (v as usize) < nb {
-                    block_end[order[v as usize] as usize] = next;
-                }
-                stack.pop();
-            }
-        }
-    }
-    debug_assert_eq!(next as usize, nb);
-    let island_core: Vec<u32> = island_core_old.iter().map(|c| order[*c as usize]).collect();
-
-    // Per block of the depth-first pass: its preorder id, with the top bit set
-    // when that is not its island's core (a dead end). Articulation cells
-    // read their block's entry here and are corrected below.
-    let tag = |anchor: u32| {
-        let dead = anchor != island_core[block_island[anchor as usize] as usize];
-        anchor | (dead as u32) << 31
-    };
-    let lut: Vec<u32> = order[..nb].iter().map(|a| tag(*a)).collect();
-    let mut dead_end_cells = 0u64;
-    // Written in full at the narrowest width that fits (the largest anchor
-    // is below the block count), then packed per tile.
-    let cell_anchor = if nb <= u16::MAX as usize {
-        let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a as u16);
-        fix_cuts(
-            grid,
-            &state,
-            &lut,
-            &cuts,
-            &order[nb..],
-            &tag,
-            &mut dead_end_cells,
-            |i, a| out[i] = a as u16,
-        );
-        TileColumn::pack_slice(&out, u16::MAX)
-    } else {
-        let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a);
-        fix_cuts(
-            grid,
-            &state,
-            &lut,
-            &cuts,
-            &order[nb..],
-            &tag,
-            &mut dead_end_cells,
-            |i, a| out[i] = a,
-        );
-        TileColumn::pack_slice(&out, NO_NODE)
-    };
-
-    DeadEnds {
-        cell_anchor,
-        block_pre: Vec::new(),
-        block_end,
-        block_island,
-        island_core,
-        island_sizes: tree_sizes,
-        dead_end_cells,
-        articulation_cells: cuts.len() as u64,
-    }
-}
-
-/// The anchor of every cell, row-major (`narrow(NO_NODE)` when blocked), as
-/// the block the depth-first pass put it in, through `lut`; counts the cells
-/// `lut` tags as dead ends.
-fn anchors<T: Copy>(
-    grid: &Grid,
-    state: &[u32],
-    lut: &[u32],
-    dead: &mut u64,
-    narrow: impl Fn(u32) -> T,
-) -> Vec<T> {
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    // A state's anchor, and whether it is a dead end (0 or 1).
-    let anchor = |s: u32| {
-        if s == WALL {
-            (narrow(NO_NODE), 0)
-        } else {
-            let t = lut[(s & !DONE) as usize];
-            (narrow(t & !(1 << 31)), t >> 31)
-        }
-    };
-    let mut out = Vec::with_capacity(grid.len());
-    for y in 1..=grid.height() as usize {
-        let row = &state[y * pw + 1..y * pw + 1 + w];
-        let mut count = 0u32;
-        // Eight cells at a time where they share a state (open ground, or
-        // wall), else one by one.
-        let mut chunks = row.chunks_exact(8);
-        for chunk in &mut chunks {
-            let s0 = chunk[0];
-            if chunk.iter().fold(true, |same, s| same & (*s == s0)) {
-                let (a, d) = anchor(s0);
-                out.extend_from_slice(&[a; 8]);
-                count += 8 * d;
-            } else {
-                for s in chunk {
-                    let (a, d) = anchor(*s);
-                    out.push(a);
-                    count += d;
-                }
-            }
-        }
-        for s in chunks.remainder() {
-            let (a, d) = anchor(*s);
-            out.push(a);
-            count += d;
-        }
-        *dead += count as u64;
-    }
-    out
-}
-
-/// Sets the anchor of each articulation cell (`cuts`, with their preorder
-/// parent blocks `cut_order`), replacing what [`anchors`] gave it, and
-/// corrects the dead-end count.
-#[allow(clippy::too_many_arguments)]
-fn fix_cuts(
-    grid: &Grid,
-    state: &[u32],
-    lut: &[u32],
-    cuts: &[u32],
-    cut_order: &[u32],
-    tag: &impl Fn(u32) -> u32,
-    dead: &mut u64,
-    mut set: impl FnMut(usize, u32),
-) {
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    for (c, anchor) in cuts.iter().zip(cut_order) {
-        debug_assert!(grid.open(Node(*c)));
-        let was = lut[(state[*c as usize] & !DONE) as usize];
-        let now = tag(*anchor);
-        *dead = *dead - (was >> 31) as u64 + (now >> 31) as u64;
-        let (y, x) = (*c as usize / pw - 1, *c as usize % pw - 1);
-        set(y * w + x, *anchor);
-    }
-}
+use assemble::assemble;
 
 #[cfg(test)]
 mod oracle;

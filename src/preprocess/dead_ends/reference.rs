@@ -2,6 +2,7 @@
 //! kept as a reference: the pass that walks the depth-first tree instead
 //! must give the same forest, block for block, on every map.
 
+use super::safe::SafeIslands;
 use super::*;
 use crate::mapgen::{self, MapKind, MapParams};
 use crate::preprocess::islands::find_islands;
@@ -189,16 +190,25 @@ fn reference(grid: &Grid, movement: &Movement) -> DeadEnds {
     assemble(grid, &islands, forest)
 }
 
-fn same_as_reference(grid: &Grid, what: &str) {
+/// Both with the safe islands searched (as on small maps) and skipped
+/// wherever there is one; returns how many islands were skipped.
+fn same_as_reference(grid: &Grid, what: &str) -> usize {
+    let mut skipped = 0;
     for m in Movement::every_rule() {
-        let got = find_dead_ends(grid, &m, &find_islands(grid, &m));
-        assert_eq!(
-            got,
-            reference(grid, &m),
-            "{what}, {m:?}\n{}",
-            grid.to_ascii()
-        );
+        let islands = find_islands(grid, &m);
+        let want = reference(grid, &m);
+        let got = find_dead_ends(grid, &m, &islands);
+        assert_eq!(got, want, "{what}, {m:?}\n{}", grid.to_ascii());
+        let got = find_dead_ends_skipping(grid, &m, &islands, 1);
+        assert_eq!(got, want, "{what}, {m:?}, skipping\n{}", grid.to_ascii());
+        let topology = Grid::topology_movement(&m);
+        skipped += SafeIslands::find(grid, &m, &topology, 1)
+            .safe
+            .iter()
+            .filter(|s| **s)
+            .count();
     }
+    skipped
 }
 
 #[test]
@@ -210,12 +220,14 @@ fn same_forest_as_the_vertex_stack_on_random_maps() {
         x ^= x << 17;
         x
     };
+    let mut skipped = 0;
     for case in 0..400 {
         let (w, h) = (1 + next() % 24, 1 + next() % 24);
         let density = next() % 60;
         let g = Grid::from_fn(w as u32, h as u32, |_| next() % 100 >= density).unwrap();
-        same_as_reference(&g, &format!("case {case}, {w}x{h}, {density}% blocked"));
+        skipped += same_as_reference(&g, &format!("case {case}, {w}x{h}, {density}% blocked"));
     }
+    assert!(skipped > 400, "the skip is exercised: {skipped} islands");
 }
 
 #[test]
@@ -227,5 +239,16 @@ fn same_forest_as_the_vertex_stack_on_generated_maps() {
             same_as_reference(&g, &format!("{kind:?} seed {seed}"));
         }
     }
-    same_as_reference(&Grid::new(70, 50).unwrap(), "open");
+    // One island, skipped under every rule.
+    let rules = Movement::every_rule().len();
+    assert_eq!(same_as_reference(&Grid::new(70, 50).unwrap(), "open"), rules);
+    // Open rooms with pillars (safe) beside a room behind a corridor (not).
+    let g = Grid::from_fn(60, 40, |p| {
+        let pillar = p.x % 6 == 3 && p.y % 5 == 2;
+        let wall = p.x == 30 && p.y != 20;
+        let moat = (p.x == 45 || p.y == 8) && p.x >= 45 && p.y <= 8;
+        !(pillar || wall || moat)
+    })
+    .unwrap();
+    assert!(same_as_reference(&g, "rooms") > 0);
 }
