@@ -31,7 +31,27 @@
 //!    was settled by the search, which relaxes the edge between them.
 //!
 //! Both phases touch only the candidates, the nodes whose distance changes,
-//! and their neighbours. The graph stores out-edges only; the in-neighbours
+//! and their neighbours.
+//!
+//! **A budget for increases.** A block closed in a wide passage can raise
+//! the distance of a large share of the map by a few steps (every node
+//! behind it), which would cost milliseconds per landmark. The old values
+//! stay valid for the heuristic: the planner needs only a *feasible
+//! potential*, `D[L] = 0` and `D[w] <= D[u] + c` on every edge (`D[u]`
+//! finite implies `D[w]` finite), for which `D[t] - D[v]` (and, where the
+//! graph's distances are symmetric, `D[v] - D[t]`) never exceeds the true
+//! distance and is consistent. A rise in cost or a removed edge never breaks
+//! that. So when more nodes lose their bound than the budget allows (a few
+//! hundred, growing slowly with the graph), phase 1 is abandoned for that
+//! landmark: those nodes get their old values back, slightly below their
+//! new distances, and phase 2 runs from the changed edges only. Decreases
+//! are always carried through (a cheaper edge does break feasibility), and
+//! both phases keep a feasible potential feasible, so later repairs build
+//! on it. Distances are then exact except where a raise was abandoned, and
+//! lower there by no more than the raise; [`refresh_landmarks`] makes them
+//! exact again.
+//!
+//! [`refresh_landmarks`]: super::DynamicHierarchy::refresh_landmarks The graph stores out-edges only; the in-neighbours
 //! of `v` are its out-neighbours across cluster borders (links join pairs
 //! both ways) and nodes of its own cluster. Inside a cluster an edge `u -> v`
 //! usually has its reverse (moves are reversible), so `v`'s out-neighbours
@@ -57,8 +77,13 @@ pub(super) struct LandmarkScratch {
     heap: RadixHeap,
     /// Per cluster: the pass in which its nodes were relaxed from.
     cluster_seen: Vec<u32>,
-    /// Nodes that lost their bound, this landmark.
-    lost: Vec<u32>,
+    /// Nodes that lost their bound, this landmark, with their old values.
+    lost: Vec<(u32, u64)>,
+    /// Most nodes that may lose their bound per landmark and repair (see
+    /// the module docs); `None`: the default for the graph's size.
+    pub(super) budget: Option<usize>,
+    /// Whether a raise was abandoned since the distances were last exact.
+    pub(super) inexact: bool,
     /// The new graph's fresh nodes.
     fresh_nodes: Vec<u32>,
     /// Per landmark, the candidates from old tight edges (new numbering).
@@ -195,6 +220,7 @@ fn update(lm: &mut Landmarks, l: usize, g: &Graph, s: &mut LandmarkScratch) {
     let graph = g.graph;
     let n = graph.edge_first.len() - 1;
     let pass = s.next_pass(n);
+    let budget = s.budget.unwrap_or(256 + n / 128);
     s.heap.clear();
     s.lost.clear();
     for v in &s.candidates[l] {
@@ -208,8 +234,16 @@ fn update(lm: &mut Landmarks, l: usize, g: &Graph, s: &mut LandmarkScratch) {
         if v == source || supported(lm, l, g, v, d) {
             continue;
         }
+        if s.lost.len() == budget {
+            // Too many: keep the old values, which stay feasible.
+            for (u, du) in s.lost.drain(..) {
+                lm.set(u, l, du);
+            }
+            s.inexact = true;
+            break;
+        }
         lm.set(v, l, UNREACHED);
-        s.lost.push(v);
+        s.lost.push((v, d));
         for (w, c, _) in graph.out_edges(v) {
             if s.queued[w as usize] != pass && lm.get(w, l) == d + c {
                 s.queued[w as usize] = pass;
@@ -228,7 +262,7 @@ fn update(lm: &mut Landmarks, l: usize, g: &Graph, s: &mut LandmarkScratch) {
     if s.cluster_seen.len() < clusters {
         s.cluster_seen.resize(clusters, 0);
     }
-    for v in &s.lost {
+    for (v, _) in &s.lost {
         for (u, _, _) in graph.out_edges(*v) {
             relax(lm, l, graph, u, &mut s.heap);
         }
@@ -276,25 +310,94 @@ fn relax(lm: &mut Landmarks, l: usize, graph: &ClusterGraph, u: u32, heap: &mut 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_landmarks_exact, edited};
+    use proptest::prelude::*;
+
+    use super::super::tests::{assert_landmarks_exact, case_strategy, edited};
     use crate::dynamic::{DynamicHierarchy, Edit};
+    use crate::preprocess::{Landmarks, UNREACHED};
     use crate::{Grid, Hierarchy, HierarchyBuilder, Point};
+
+    /// Asserts the landmark table of `h` is a feasible potential on its
+    /// graph (zero at each landmark, `D[w] <= D[u] + c` on every edge, a
+    /// finite `D[u]` giving a finite `D[w]`), hence at most the exact
+    /// distances: the planner's bound stays valid and consistent.
+    fn assert_feasible(h: &Hierarchy, context: &str) {
+        let (lm, graph) = (h.landmarks(), h.graph());
+        let n = graph.edge_first.len() - 1;
+        if lm.count == 0 {
+            return;
+        }
+        let exact = Landmarks::from_nodes(graph, lm.nodes.clone(), n);
+        for l in 0..lm.count() {
+            assert_eq!(lm.get(lm.nodes[l], l), 0, "{context}");
+            for u in 0..n as u32 {
+                assert!(lm.get(u, l) <= exact.get(u, l), "{context}");
+                let du = lm.get(u, l);
+                if du == UNREACHED {
+                    continue;
+                }
+                for (w, c, _) in graph.out_edges(u) {
+                    let dw = lm.get(w, l);
+                    assert!(dw != UNREACHED && dw <= du + c, "edge {u} -> {w} {context}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 300,
+            max_shrink_iters: 2_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// With no budget for raises, every repair keeps the old values
+        /// where distances rose: the table stays a feasible potential, and a
+        /// refresh makes it exact (the build's landmarks, their distances).
+        #[test]
+        fn abandoned_raises_stay_feasible(case in case_strategy()) {
+            let mut grid = case.grid();
+            let mut world = DynamicHierarchy::new(case.builder(4).build(grid.clone()).unwrap());
+            world.landmark_scratch.budget = Some(0);
+            for (i, step) in case.steps.iter().enumerate() {
+                let edits = case.edits(step, &grid);
+                world.apply(&edits).unwrap();
+                grid = edited(&grid, &edits);
+                assert_feasible(world.hierarchy(), &format!("after step {i} ({step:?})\n{}", grid.to_ascii()));
+            }
+            world.refresh_landmarks();
+            prop_assert!(world.landmarks_current());
+            let rebuilt = case.builder(4).build(grid.clone()).unwrap();
+            prop_assert_eq!(world.landmarks(), rebuilt.landmarks());
+        }
+    }
 
     #[test]
     fn a_landmark_whose_transition_closes_is_replaced() {
         let grid = Grid::new(64, 48).unwrap();
-        let mut world = DynamicHierarchy::new(
+        let build = |g: &Grid| {
             HierarchyBuilder::new()
                 .cluster_size(8)
-                .build(grid.clone())
-                .unwrap(),
-        );
+                .build(g.clone())
+                .unwrap()
+        };
+        let mut world = DynamicHierarchy::new(build(&grid));
+        let cells = |w: &DynamicHierarchy| -> Vec<Point> {
+            w.landmarks()
+                .nodes
+                .iter()
+                .map(|v| w.node_points()[*v as usize])
+                .collect()
+        };
         let before = world.landmarks().clone();
+        let before_cells = cells(&world);
         // A wall away from the landmarks: they stay where they were.
         let wall: Vec<Point> = (10..30).map(|y| Point::new(30, y)).collect();
         let report = world.set_passable(&wall, false).unwrap();
         assert!(!report.landmarks_dropped);
-        assert_eq!(world.landmarks().nodes, before.nodes);
+        // (Their nodes are renumbered: the wall brings new transitions.)
+        assert_eq!(cells(&world), before_cells);
         let mut map = edited(
             &grid,
             &wall
@@ -302,11 +405,7 @@ mod tests {
                 .map(|p| Edit::Passable(*p, false))
                 .collect::<Vec<_>>(),
         );
-        assert_landmarks_exact(
-            world.hierarchy(),
-            Hierarchy::build(map.clone()).unwrap().graph(),
-            "wall",
-        );
+        assert_landmarks_exact(world.hierarchy(), build(&map).graph(), "wall");
         // Close the first landmark's cell: it moves, its distances are exact.
         let cell = world.node_points()[world.landmarks().nodes[0] as usize];
         let report = world.set_passable(&[cell], false).unwrap();
@@ -317,7 +416,7 @@ mod tests {
             world.node_points()[world.landmarks().nodes[0] as usize],
             cell
         );
-        let rebuilt = Hierarchy::build(map.clone()).unwrap();
+        let rebuilt = build(&map);
         assert_landmarks_exact(world.hierarchy(), rebuilt.graph(), "landmark closed");
         // The replacement is the build's choice: a refresh moves nothing.
         let (kept, revision) = (world.landmarks().clone(), world.revision());

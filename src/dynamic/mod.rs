@@ -16,11 +16,13 @@
 //! * **Landmarks.** The landmark distances are brought up to date by a
 //!   dynamic shortest-path update per landmark that touches only the nodes
 //!   whose distance changes and their neighbours (see `landmark_repair`), so
-//!   they stay exactly those a computation from the same landmark nodes on
-//!   the changed map gives, and queries stay as fast as on a fresh build. A
-//!   landmark whose transition disappears is replaced by the build's choice
-//!   for its rim target. [`DynamicHierarchy::refresh_landmarks`] picks the
-//!   landmarks again as a build would (the only difference a repair leaves).
+//!   they stay those a computation from the same landmark nodes on the
+//!   changed map gives (except where a raise would reach too far: the old,
+//!   slightly lower values stay there, still a valid bound), and queries stay
+//!   as fast as on a fresh build. A landmark whose transition disappears is
+//!   replaced by the build's choice for its rim target.
+//!   [`DynamicHierarchy::refresh_landmarks`] picks the landmarks again as a
+//!   build would and makes every distance exact.
 //!
 //! The result equals a hierarchy built from scratch on the changed map: the
 //! same transitions, edges, costs and stored paths in the same order, and the
@@ -141,7 +143,7 @@ pub struct RepairReport {
     pub dead_ends: DeadEndRepair,
     /// Whether a landmark's transition disappeared, so that it was replaced
     /// (one search over the graph for its distances). Repairs never drop
-    /// landmark distances: they stay exact, and no refresh is needed.
+    /// landmark distances: they stay a valid, sharp bound with no refresh.
     pub landmarks_dropped: bool,
 }
 
@@ -406,26 +408,35 @@ impl DynamicHierarchy {
     }
 
     /// Moves the landmarks to the transitions a build of the current map
-    /// would pick, computing the distances of those that move (a global
-    /// search each; free when no repair happened since the last call, and no
-    /// distance is computed when none moves). Repairs keep the distances
-    /// exact without it; after many edits a build may pick other transitions
-    /// (for example when the largest island changed), which this catches up
-    /// with, between frames or on a worker thread.
+    /// would pick, and makes every distance exact: computes the distances of
+    /// the landmarks that move (a global search each), or of all of them
+    /// when a repair left some a little low (see [`Self::landmarks_current`]).
+    /// Free when no repair happened since the last call. Repairs keep the
+    /// distances a valid, sharp bound without it; call it between frames or
+    /// on a worker thread after many edits (for example when the largest
+    /// island changed).
     pub fn refresh_landmarks(&mut self) {
         if !std::mem::take(&mut self.landmarks_stale) {
             return;
         }
-        if self.h.repick_landmarks(self.landmarks_wanted) {
+        let changed = if std::mem::take(&mut self.landmark_scratch.inexact) {
+            self.h.compute_landmarks(self.landmarks_wanted);
+            true
+        } else {
+            self.h.repick_landmarks(self.landmarks_wanted)
+        };
+        if changed {
             self.h.mark_changed();
             self.h.refresh_stats();
         }
     }
 
-    /// Whether landmark distances are current: always, since repairs keep
-    /// them exact (kept for compatibility).
+    /// Whether every landmark distance is exact. A repair whose raises of
+    /// distances would reach too far keeps the old, lower values there (a
+    /// bound as valid, slightly less sharp; see `landmark_repair`), until
+    /// [`Self::refresh_landmarks`].
     pub fn landmarks_current(&self) -> bool {
-        self.h.settings().landmarks == self.landmarks_wanted
+        !self.landmark_scratch.inexact
     }
 
     /// Brings the clearance and the components of every size up to date

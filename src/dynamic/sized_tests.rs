@@ -96,6 +96,7 @@ proptest! {
     fn sized_repaired_equals_rebuilt(case in sized_strategy()) {
         let mut grid = case.grid();
         let mut world = DynamicHierarchy::new(case.builder(4).build(grid.clone()).unwrap());
+        world.landmark_scratch.budget = Some(usize::MAX);
         for (i, step) in case.steps.iter().enumerate() {
             let edits = case.edits(step, &grid);
             let report = world.apply(&edits).unwrap();

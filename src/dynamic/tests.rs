@@ -314,6 +314,8 @@ proptest! {
         let mut grid = case.grid();
         let built = case.builder(4).build(grid.clone()).unwrap();
         let mut world = DynamicHierarchy::new(built);
+        // Every raise carried through: exact distances to compare.
+        world.landmark_scratch.budget = Some(usize::MAX);
         let mut cache = QueryCache::new();
         for (i, step) in case.steps.iter().enumerate() {
             let edits = case.edits(step, &grid);
@@ -518,6 +520,7 @@ proptest! {
         let mut layers = CostLayers::new(&truth);
         let heat = layers.add_layer("heat");
         let mut world = DynamicHierarchy::new(case.builder(4).build(truth.clone()).unwrap());
+        world.landmark_scratch.budget = Some(usize::MAX);
         for (x, y, r, peak) in &fields {
             let c = Point::new(x % case.w, y % case.h);
             world.apply(&layers.add_field(heat, c, *r, *peak).unwrap()).unwrap();
