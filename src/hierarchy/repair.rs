@@ -5,7 +5,7 @@
 
 use super::Hierarchy;
 use crate::grid::{Grid, GridError, Point, Weight};
-use crate::preprocess::sizes::{SizeComponents, UnitSizes};
+use crate::preprocess::sizes::{SearchAids, SizeComponents, UnitSizes};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, Entrances, find_dead_ends, find_islands, find_landmarks,
 };
@@ -75,6 +75,33 @@ impl Hierarchy {
         self.graph = graph;
         self.node_points = node_points;
         self.node_anchor = node_anchor;
+        self.refresh_search_aids(false);
+    }
+
+    /// Derives what the abstract search of the sizes above 1 reads from the
+    /// graph (a no-op for a hierarchy of one size): the parallel edges'
+    /// ranges, and with `landmarks` the landmark distances of the levels
+    /// (dropped otherwise, until [`compute_landmarks`](Self::compute_landmarks)).
+    pub(crate) fn refresh_search_aids(&mut self, landmarks: bool) {
+        let Some(sizes) = &mut self.sizes else {
+            return;
+        };
+        sizes.aids.edge_lo = SearchAids::edge_lo(&self.graph);
+        sizes.aids.levels = if landmarks {
+            SearchAids::levels(
+                &self.graph,
+                &self.node_points,
+                (self.grid.width(), self.grid.height()),
+                self.landmarks.count,
+                sizes.max,
+                // A walk across a cluster.
+                self.settings.cluster_size as u64
+                    * self.settings.movement.straight as u64
+                    * self.min_weight.0 as u64,
+            )
+        } else {
+            Vec::new()
+        };
     }
 
     /// Drops the landmark distances (queries fall back to the octile bound).
@@ -83,6 +110,9 @@ impl Hierarchy {
         let dropped = self.settings.landmarks > 0;
         self.landmarks = find_landmarks(&self.graph, &[], 0, 0, 0);
         self.settings.landmarks = 0;
+        if let Some(sizes) = &mut self.sizes {
+            sizes.aids.levels.clear();
+        }
         dropped
     }
 
@@ -96,6 +126,7 @@ impl Hierarchy {
             count,
         );
         self.settings.landmarks = count;
+        self.refresh_search_aids(true);
     }
 
     /// Records a change of content (a repair): the revision goes up and the
