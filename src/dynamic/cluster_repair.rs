@@ -206,6 +206,7 @@ impl DynamicHierarchy {
                             movement: &movement,
                             entrances: &entrances,
                             max_size: sizes.max,
+                            keep_paths,
                         };
                         sized_cluster_edges(&on, c, &mut self.sized)
                     }

@@ -423,7 +423,11 @@ impl DynamicHierarchy {
             self.h.compute_landmarks(self.landmarks_wanted);
             true
         } else {
-            self.h.repick_landmarks(self.landmarks_wanted)
+            let moved = self.h.repick_landmarks(self.landmarks_wanted);
+            // Repairs drop the larger sizes' landmark levels (derived from
+            // the whole graph); derive them again.
+            self.h.refresh_search_aids(true);
+            moved
         };
         if changed {
             self.h.mark_changed();

@@ -140,7 +140,7 @@ pub(crate) fn splice_graph(
 ) -> ClusterGraph {
     let sized = h.sizes().is_some();
     let (grid, movement) = (h.grid(), &h.settings().movement);
-    let keep_paths = h.settings().keep_paths && !sized;
+    let keep_paths = h.settings().keep_paths;
     let (old, old_graph) = (h.entrances(), h.graph());
     let clusters = new.layout.count();
     let new_n = new.cells.len();

@@ -7,7 +7,9 @@ use thiserror::Error;
 
 use super::{Hierarchy, Products, entrances_bytes};
 use crate::grid::{Grid, GridError, Movement, Point};
-use crate::preprocess::sizes::{SizeComponents, UnitSizes, build_sized_graph, find_transitions};
+use crate::preprocess::sizes::{
+    SizeComponents, SizedClusters, UnitSizes, build_sized_graph, find_transitions,
+};
 use crate::preprocess::{
     ClusterGraph, EntrancePolicy, Entrances, MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph,
     find_dead_ends, find_entrances, find_islands, find_landmarks,
@@ -168,7 +170,8 @@ pub struct SizeClassStats {
     pub components: u32,
     /// Transitions the unit fits on.
     pub nodes: u64,
-    /// Abstract edges the unit may use (annotated with its size or more).
+    /// Abstract edges the unit searches: annotated with its size or more,
+    /// less those a cheaper parallel edge serving it supersedes.
     pub edges: u64,
 }
 
@@ -252,7 +255,9 @@ impl HierarchyBuilder {
     /// [`MAX_UNIT_SIZE`]; default 1). A hierarchy for one size costs what it
     /// always did; larger sizes add the clearance of every cell (one byte),
     /// their components, the transitions where only a smaller unit fits
-    /// none, and one byte per edge for the largest size it serves.
+    /// none, the edges whose cost differs between sizes, two bytes per edge
+    /// for the sizes it serves, and landmark distances for the larger sizes
+    /// that must go around (see [`Hierarchy`](crate::Hierarchy#unit-sizes)).
     ///
     /// ```
     /// use tierpath::{Grid, HierarchyBuilder, Point, QueryCache, QueryOptions, validate_sized_path};
@@ -383,6 +388,7 @@ impl HierarchyBuilder {
                     max,
                     clearance,
                     components,
+                    aids: Default::default(),
                 })
             }
             _ => None,
@@ -422,7 +428,14 @@ fn sized_stages(
     );
     let st3 = timed("entrances", t, entrances_bytes(&e));
     let t = Instant::now();
-    let (g, _) = build_sized_graph(grid, clearance, &s.movement, &e, max);
+    let (g, _) = build_sized_graph(&SizedClusters {
+        grid,
+        clearance,
+        movement: &s.movement,
+        entrances: &e,
+        max_size: max,
+        keep_paths: s.keep_paths,
+    });
     let st4 = timed("cluster graph", t, g.memory_bytes());
     (e, g, st3, st4)
 }

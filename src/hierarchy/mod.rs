@@ -101,7 +101,12 @@ fn entrances_bytes(e: &Entrances) -> usize {
 /// a node's edges are sorted by that annotation, largest first, so a query
 /// for size `k` reads a prefix and stops. Sizes whose in-cluster grids
 /// coincide share one cost computation per cluster, and an edge serving a
-/// run of sizes at one cost is stored once.
+/// run of sizes at one cost is stored once, with its moves when they wind
+/// ([`BuildSettings::keep_paths`]), legal for every size it serves. Derived
+/// at build and load (not saved): one byte per edge for the smallest size
+/// it is the cheapest of its parallel edges for, and landmark distances of
+/// their own for the larger sizes that must go around where smaller ones
+/// pass.
 #[derive(Debug, Clone)]
 pub struct Hierarchy {
     grid: Grid,
@@ -225,6 +230,7 @@ impl Hierarchy {
             .map(|c| h.grid.point_of(crate::CellIndex(*c)))
             .collect();
         h.refresh_node_anchors();
+        h.refresh_search_aids(true);
         h.refresh_stats();
         h
     }
@@ -284,7 +290,11 @@ impl Hierarchy {
                 cells: cells[k as usize..].iter().sum(),
                 components: sizes.components.per_size()[k as usize - 1],
                 nodes: self.entrances.clear.iter().filter(|c| **c >= k).count() as u64,
-                edges: self.graph.edge_clear.iter().filter(|c| **c >= k).count() as u64,
+                // Those serving `k` that no cheaper parallel edge supersedes.
+                edges: (self.graph.edge_clear.iter())
+                    .zip(&sizes.aids.edge_lo)
+                    .filter(|(c, lo)| **c >= k && **lo <= k)
+                    .count() as u64,
             })
             .collect()
     }

@@ -6,7 +6,7 @@
 use super::Hierarchy;
 use crate::grid::{Grid, GridError, Point, Weight};
 use crate::preprocess::landmarks::pick_landmarks;
-use crate::preprocess::sizes::{SizeComponents, UnitSizes};
+use crate::preprocess::sizes::{SearchAids, SizeComponents, UnitSizes};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, Entrances, Landmarks, find_dead_ends, find_islands, find_landmarks,
 };
@@ -76,6 +76,33 @@ impl Hierarchy {
         self.graph = graph;
         self.node_points = node_points;
         self.node_anchor = node_anchor;
+        self.refresh_search_aids(false);
+    }
+
+    /// Derives what the abstract search of the sizes above 1 reads from the
+    /// graph (a no-op for a hierarchy of one size): the parallel edges'
+    /// ranges, and with `landmarks` the landmark distances of the levels
+    /// (dropped otherwise, until [`compute_landmarks`](Self::compute_landmarks)).
+    pub(crate) fn refresh_search_aids(&mut self, landmarks: bool) {
+        let Some(sizes) = &mut self.sizes else {
+            return;
+        };
+        sizes.aids.edge_lo = SearchAids::edge_lo(&self.graph);
+        sizes.aids.levels = if landmarks {
+            SearchAids::levels(
+                &self.graph,
+                &self.node_points,
+                (self.grid.width(), self.grid.height()),
+                self.landmarks.count,
+                sizes.max,
+                // A walk across a cluster.
+                self.settings.cluster_size as u64
+                    * self.settings.movement.straight as u64
+                    * self.min_weight.0 as u64,
+            )
+        } else {
+            Vec::new()
+        };
     }
 
     /// Takes the landmark table out (leaving none), for a repair to bring
@@ -103,6 +130,7 @@ impl Hierarchy {
             count,
         );
         self.settings.landmarks = count;
+        self.refresh_search_aids(true);
     }
 
     /// Moves the landmarks to the nodes a build would pick, computing the

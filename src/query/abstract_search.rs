@@ -108,7 +108,7 @@ impl AbstractScratch {
         self.begin(n);
         let open = self.generation.open();
         // Landmark bounds: d(L, goal) through the goal's transitions.
-        let lm = h.landmarks();
+        let lm = h.landmarks_for(size);
         let k = lm.count as usize;
         let mut to_goal = [UNREACHED; 16];
         for (v, c) in goals {
@@ -221,11 +221,16 @@ impl AbstractScratch {
                 relax(virtual_goal, self.goal_cost[v], NONE);
             }
             // With sizes, a node's edges are sorted by the largest size they
-            // serve: the ones serving this unit are a prefix.
+            // serve: the ones serving this unit are a prefix, less those a
+            // cheaper parallel edge serving it supersedes.
             let clear = &h.graph().edge_clear;
+            let lo = h.edge_lo();
             for (w, cost, e) in h.graph().out_edges(node) {
                 if run.size > 1 && clear[e] < run.size {
                     break;
+                }
+                if !lo.is_empty() && lo[e] > run.size {
+                    continue;
                 }
                 if relevant(w) {
                     relax(w, cost, e as u32);
@@ -341,7 +346,7 @@ impl Run {
             .0
             / Weight::ONE.0 as u64
             * h.min_weight().0 as u64;
-        let lm = h.landmarks();
+        let lm = h.landmarks_for(self.size);
         let k = lm.count as usize;
         let symmetric = !h.grid().is_weighted();
         for (l, dt) in self.to_goal.iter().enumerate().take(k) {

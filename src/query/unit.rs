@@ -4,6 +4,7 @@
 use crate::engine::{Fits, Plain};
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
+use crate::preprocess::Landmarks;
 use crate::search::{QueryError, check_endpoint, check_size, check_unit_cell};
 
 /// The grid as a query's unit sees it: the plain grid for a unit of one cell
@@ -91,6 +92,23 @@ impl Hierarchy {
             Some(sizes) if size > 1 => sizes.connected(self.grid(), a, b, size),
             _ => self.same_island(a, b),
         }
+    }
+
+    /// The landmark distances whose bound a unit of `size` reads: size 1's,
+    /// or those of the largest level of sizes at or below it.
+    #[inline]
+    pub(crate) fn landmarks_for(&self, size: u8) -> &Landmarks {
+        match self.sizes() {
+            Some(sizes) if size > 1 => sizes.aids.landmarks_for(size).unwrap_or(self.landmarks()),
+            _ => self.landmarks(),
+        }
+    }
+
+    /// Per edge, the smallest size it serves as the cheapest of its
+    /// parallel edges (empty for a hierarchy of one size).
+    #[inline]
+    pub(crate) fn edge_lo(&self) -> &[u8] {
+        self.sizes().map_or(&[], |s| &s.aids.edge_lo)
     }
 
     /// Whether a unit of `size` fits on abstract node `v`.

@@ -6,7 +6,8 @@
 //!   from the map, see `validate`), a legal move of exactly the move's cost,
 //!   and every link is two such edges;
 //! - an edge inside a cluster joins two transitions of that cluster; a
-//!   stored path is walked by legal moves to its target and its cost summed,
+//!   stored path is walked by legal moves (for a unit of the largest size
+//!   the edge serves, when built for several) to its target and its cost summed,
 //!   which must be the edge's; an unstored edge's cost is at least the
 //!   straight-line bound and at most what a path inside the cluster can cost,
 //!   and its ends lie in one component of the cluster (labelled once per
@@ -19,7 +20,8 @@ use rayon::prelude::*;
 
 use super::LoadError;
 use super::codec::invalid;
-use crate::grid::{CornerRule, Grid, Movement, Node, Point, Weight, direction_code};
+use crate::engine::{Fits, Space};
+use crate::grid::{CornerRule, DIRECTIONS, Grid, Movement, Node, Point, Weight, direction_code};
 use crate::hierarchy::BuildSettings;
 use crate::packed::Column64;
 use crate::preprocess::sizes::UnitSizes;
@@ -211,8 +213,9 @@ impl Components {
 /// been checked to be the map's entrances. With `sizes` (built for several
 /// unit sizes, rebuilt from the map), each edge's annotation too: in
 /// `1..=max`, at most what either end admits, its link's for an edge
-/// between clusters, and for an edge inside a cluster its ends joined
-/// inside the cluster for a unit of that size (so for every smaller one);
+/// between clusters, and for an edge inside a cluster its stored moves
+/// legal for a unit of that size (so for every smaller one) or, unstored,
+/// its ends joined inside the cluster for a unit of that size;
 /// each node's edges sorted by it, largest first (a query stops at the
 /// first edge below its size).
 pub(super) fn check_edges(
@@ -229,19 +232,10 @@ pub(super) fn check_edges(
         return Err(invalid("edge costs differ in length from edges"));
     }
     let stored = !g.path_first.is_empty() || !g.path_codes.is_empty();
-    match sizes {
-        Some(_) if stored => {
-            return Err(invalid(
-                "stored paths in a file built for several unit sizes",
-            ));
-        }
-        None if settings.keep_paths => {
-            super::layout::check_offsets(&g.path_first, g.edges() + 1, g.path_codes.len(), "path")?
-        }
-        None if stored => {
-            return Err(invalid("stored paths in a file saved without keep_paths"));
-        }
-        _ => {}
+    if settings.keep_paths {
+        super::layout::check_offsets(&g.path_first, g.edges() + 1, g.path_codes.len(), "path")?
+    } else if stored {
+        return Err(invalid("stored paths in a file saved without keep_paths"));
     }
     if e.links
         .iter()
@@ -435,7 +429,8 @@ impl EdgeCheck<'_> {
                     )));
                 }
                 if let Some(codes) = g.edge_path(edge) {
-                    check_stored_path(grid, m, edge, a, b, codes, cost)?;
+                    let fits = SIZED.then_some((self.clearance, size));
+                    check_stored_path(grid, m, fits, edge, (a, b), codes, cost)?;
                 } else if SIZED {
                     pending.push((size, edge as u32, v, w));
                 } else {
@@ -482,13 +477,40 @@ fn walk(
     Some((n, sum))
 }
 
-/// A stored path walks by legal moves from `a` to `b` and costs `cost`.
+/// The end and cost of the moves `codes` from `n` for a unit of `size`
+/// (the clearance given), `None` at a move illegal for it.
+fn walk_sized(
+    grid: &Grid,
+    m: &Movement,
+    (clearance, size): (&[u8], u8),
+    mut n: Node,
+    codes: &[u8],
+) -> Option<(Node, u64)> {
+    let space = Fits::on(grid, clearance, m, size);
+    let mut sum = 0u64;
+    for c in codes {
+        let (dx, dy) = *DIRECTIONS.get(*c as usize)?;
+        let mut next = None;
+        space.for_each_neighbor(n, |w, base, ex, ey| {
+            if (ex, ey) == (dx, dy) {
+                next = Some((w, base));
+            }
+        });
+        let (w, base) = next?;
+        n = w;
+        sum += base as u64 * space.weight(w.0);
+    }
+    Some((n, sum))
+}
+
+/// A stored path walks by legal moves (for a unit of the size given with
+/// the clearance, when built for several) from `a` to `b` and costs `cost`.
 fn check_stored_path(
     grid: &Grid,
     m: &Movement,
+    fits: Option<(&[u8], u8)>,
     edge: usize,
-    a: Point,
-    b: Point,
+    (a, b): (Point, Point),
     codes: &[u8],
     cost: u64,
 ) -> Result<(), LoadError> {
@@ -496,9 +518,10 @@ fn check_stored_path(
     // so the walk cannot leave the map. The weights' presence is matched
     // once per path, not per move.
     let start = grid.node(a);
-    let walked = match grid.weight_slice() {
-        Some(w) => walk(grid, m, start, codes, |n| w[n.index()] as u64),
-        None => walk(grid, m, start, codes, |_| Weight::ONE.0 as u64),
+    let walked = match (fits, grid.weight_slice()) {
+        (Some(fits), _) => walk_sized(grid, m, fits, start, codes),
+        (None, Some(w)) => walk(grid, m, start, codes, |n| w[n.index()] as u64),
+        (None, None) => walk(grid, m, start, codes, |_| Weight::ONE.0 as u64),
     };
     let Some((n, sum)) = walked else {
         return Err(invalid(format!(

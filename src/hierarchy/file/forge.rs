@@ -99,12 +99,20 @@ fn poke_sizes(v: &mut Vec<u8>, max: u8, rng: &mut Rng) {
 pub(super) fn resort(g: &mut ClusterGraph, v: usize) {
     let (a, b) = (g.edge_first[v] as usize, g.edge_first[v + 1] as usize);
     let mut costs: Vec<u64> = (0..g.edges()).map(|e| g.edge_cost.get(e)).collect();
-    let mut mine: Vec<(u8, u64, u32)> = (a..b)
-        .map(|e| (g.edge_clear[e], costs[e], g.edge_to[e]))
+    // Each edge's stored moves travel with it.
+    let moves = |e: usize| g.edge_path(e).map_or(Vec::new(), <[u8]>::to_vec);
+    let mut mine: Vec<(u8, u64, u32, Vec<u8>)> = (a..b)
+        .map(|e| (g.edge_clear[e], costs[e], g.edge_to[e], moves(e)))
         .collect();
-    mine.sort_unstable_by_key(|(size, cost, to)| (std::cmp::Reverse(*size), *cost, *to));
-    for (i, (size, cost, to)) in mine.into_iter().enumerate() {
+    mine.sort_by_key(|(size, cost, to, _)| (std::cmp::Reverse(*size), *cost, *to));
+    let mut at = g.path_first.get(a).map_or(0, |p| *p as usize);
+    for (i, (size, cost, to, codes)) in mine.into_iter().enumerate() {
         (g.edge_clear[a + i], costs[a + i], g.edge_to[a + i]) = (size, cost, to);
+        if !g.path_first.is_empty() {
+            g.path_codes[at..at + codes.len()].copy_from_slice(&codes);
+            at += codes.len();
+            g.path_first[a + i + 1] = at as u32;
+        }
     }
     g.edge_cost = Column64::pack(costs);
 }

@@ -233,10 +233,10 @@ fn each_forged_size_annotation_is_named() {
     f.graph.edge_clear.push(1);
     assert!(rejection(&f, false).contains("edge sizes claims length"));
 
-    // Paths stored, which a hierarchy for several sizes never has.
+    // Stored moves where the settings keep none.
     let mut f = h.clone();
-    f.graph.path_first = vec![0; h.graph.edges() + 1];
-    assert!(rejection(&f, false).contains("stored paths in a file built for several unit sizes"));
+    f.settings.keep_paths = false;
+    assert!(rejection(&f, false).contains("stored paths in a file saved without keep_paths"));
 
     // The settings: another largest size or placement changes what the
     // map gives.
@@ -254,16 +254,31 @@ fn each_forged_size_annotation_is_named() {
 fn an_edge_serving_a_size_its_cluster_cannot_join_is_named() {
     // Two 8x8 clusters; a wall across row 3 with a one-cell gap at (0, 3):
     // in the left cluster the rows above and below it are joined for size
-    // 1 only, but transitions on both sides fit a unit of size 2.
+    // 1 only, but transitions on both sides fit a unit of size 2. Without
+    // stored moves the components of size 2 refuse the edge; with them, its
+    // moves (through the gap) are illegal for size 2.
     let grid = Grid::from_fn(16, 8, |p| p.y != 3 || p.x == 0).unwrap();
-    let h = Hierarchy::builder()
-        .cluster_size(8)
-        .max_unit_size(2)
-        .build(grid)
-        .unwrap();
+    for keep in [false, true] {
+        let h = Hierarchy::builder()
+            .cluster_size(8)
+            .max_unit_size(2)
+            .keep_paths(keep)
+            .build(grid.clone())
+            .unwrap();
+        let msg = forged_across_the_gap(&h);
+        let want = match keep {
+            false => "not joined inside their cluster for a unit of size 2",
+            true => "makes an illegal move",
+        };
+        assert!(msg.contains(want), "{msg}");
+    }
+}
+
+/// The rejection of `h` with an edge through the gap annotated for size 2.
+fn forged_across_the_gap(h: &Hierarchy) -> String {
     let clear = &h.entrances.clear;
     let at = |v: u32| h.node_points[v as usize];
-    let (v, e) = find_edge(&h, |v, w, _| {
+    let (v, e) = find_edge(h, |v, w, _| {
         let (a, b) = (at(v), at(w));
         a.x < 8
             && b.x < 8
@@ -274,9 +289,5 @@ fn an_edge_serving_a_size_its_cluster_cannot_join_is_named() {
     let mut f = h.clone();
     f.graph.edge_clear[e] = 2;
     resort(&mut f.graph, v);
-    assert!(
-        rejection(&f, false).contains("not joined inside their cluster for a unit of size 2"),
-        "{}",
-        rejection(&f, false)
-    );
+    rejection(&f, false)
 }

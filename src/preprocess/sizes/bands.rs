@@ -4,14 +4,13 @@
 
 use rayon::prelude::*;
 
-use super::super::cluster_search::next_source;
+use super::super::cluster_search::{ClusterSearch, next_source};
 use super::super::clusters::Entrances;
 use super::super::graph::{ClusterEdges, ClusterGraph, LocalEdge};
+use crate::engine::Fits;
 use crate::engine::route::{SHAPES, is_free};
-use crate::engine::{Fits, Pricing, SearchCache, Space, run_space};
-use crate::grid::{Grid, Movement, Point};
+use crate::grid::{Grid, Movement, Node, Point, direction_code, opposite_direction};
 use crate::packed::Column64;
-use crate::search::{Estimator, Everywhere, Goal, TieBreak};
 
 /// One abstract edge before assembly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +20,8 @@ struct RawEdge {
     pub cost: u64,
     /// The largest size the edge serves.
     pub clear: u8,
+    /// Its moves: a range of its cluster's codes (empty when not kept).
+    pub path: (u32, u32),
 }
 
 /// What the in-cluster stage did, summed over clusters.
@@ -49,32 +50,30 @@ impl std::ops::AddAssign for CostWork {
 /// stage): every cluster's in-cluster edges, in parallel, then each
 /// inter-cluster link as a pair of edges annotated with the link's size.
 /// Within a node, edges are sorted by annotation, largest first, then by
-/// cost, so a query for size `k` reads a prefix and stops.
-pub(crate) fn build_sized_graph(
-    grid: &Grid,
-    clearance: &[u8],
-    movement: &Movement,
-    entrances: &Entrances,
-    max_size: u8,
-) -> (ClusterGraph, CostWork) {
+/// cost, so a query for size `k` reads a prefix and stops. With `keep_paths`
+/// the moves behind every winding edge are stored, as the single-size graph
+/// stores them (see `preprocess::graph`).
+pub(crate) fn build_sized_graph(on: &SizedClusters) -> (ClusterGraph, CostWork) {
+    let (grid, movement, entrances) = (on.grid, on.movement, on.entrances);
     let layout = entrances.layout;
-    let per_cluster: Vec<(Vec<RawEdge>, CostWork)> = (0..layout.count() as u32)
+    let per_cluster: Vec<(Vec<RawEdge>, Vec<u8>, CostWork)> = (0..layout.count() as u32)
         .into_par_iter()
         .map_init(ClusterScratch::default, |scratch, c| {
-            let on = SizedClusters {
-                grid,
-                clearance,
-                movement,
-                entrances,
-                max_size,
-            };
-            one_cluster(&on, c, scratch)
+            let mut codes = Vec::new();
+            let (edges, work) = one_cluster(on, c, scratch, &mut codes);
+            (edges, codes, work)
         })
         .collect();
     let mut work = CostWork::default();
-    let mut raw = Vec::with_capacity(per_cluster.iter().map(|(e, _)| e.len()).sum());
-    for (e, w) in per_cluster {
-        raw.extend(e);
+    let mut raw = Vec::with_capacity(per_cluster.iter().map(|(e, _, _)| e.len()).sum());
+    let mut all_codes = Vec::with_capacity(per_cluster.iter().map(|(_, c, _)| c.len()).sum());
+    for (e, codes, w) in per_cluster {
+        let shift = all_codes.len() as u32;
+        raw.extend(e.into_iter().map(|mut e| {
+            e.path = (e.path.0 + shift, e.path.1 + shift);
+            e
+        }));
+        all_codes.extend_from_slice(&codes);
         work += w;
     }
     let intra_edges = raw.len() as u64;
@@ -92,6 +91,7 @@ pub(crate) fn build_sized_graph(
                 to,
                 cost: base as u64 * grid.weight(q).0 as u64,
                 clear,
+                path: (0, 0),
             });
         }
     }
@@ -107,13 +107,23 @@ pub(crate) fn build_sized_graph(
     for i in 0..nodes {
         edge_first[i + 1] += edge_first[i];
     }
+    let (mut path_first, mut path_codes) = (Vec::new(), Vec::new());
+    if on.keep_paths {
+        path_first.reserve(raw.len() + 1);
+        path_first.push(0);
+        path_codes.reserve(all_codes.len());
+        for e in &raw {
+            path_codes.extend_from_slice(&all_codes[e.path.0 as usize..e.path.1 as usize]);
+            path_first.push(path_codes.len() as u32);
+        }
+    }
     let graph = ClusterGraph {
         edge_first,
         edge_to: raw.iter().map(|e| e.to).collect(),
         edge_cost: Column64::pack(raw.iter().map(|e| e.cost).collect()),
         edge_clear: raw.iter().map(|e| e.clear).collect(),
-        path_first: Vec::new(),
-        path_codes: Vec::new(),
+        path_first,
+        path_codes,
         intra_edges,
         inter_edges,
     };
@@ -122,7 +132,8 @@ pub(crate) fn build_sized_graph(
 
 /// What the in-cluster edges of a hierarchy for several sizes are computed
 /// on: the grid, its clearance (padded layout), the movement rules, the
-/// transitions (with their capped clearance) and the largest size.
+/// transitions (with their capped clearance), the largest size, and whether
+/// the moves behind winding edges are kept.
 #[derive(Clone, Copy)]
 pub(crate) struct SizedClusters<'a> {
     pub(crate) grid: &'a Grid,
@@ -130,22 +141,28 @@ pub(crate) struct SizedClusters<'a> {
     pub(crate) movement: &'a Movement,
     pub(crate) entrances: &'a Entrances,
     pub(crate) max_size: u8,
+    pub(crate) keep_paths: bool,
 }
 
 /// Per-worker scratch of the in-cluster stage (and of a repair).
 #[derive(Debug, Default)]
 pub(crate) struct ClusterScratch {
-    search: SearchCache,
+    search: ClusterSearch,
     /// One `n x n` cost table per band, concatenated.
     tables: Vec<u64>,
+    /// Per band and ordered pair: the moves of the least-cost path the
+    /// band's search found, a range of `codes` (empty when not kept).
+    paths: Vec<(u32, u32)>,
+    codes: Vec<u8>,
+    trace: Vec<Node>,
     /// Per band: its largest size.
     band_hi: Vec<u8>,
     unresolved: Vec<bool>,
     targets: Vec<usize>,
-    /// The cluster's clearance (and weights), padded by one blocked cell:
-    /// searches on it need no region test and their scratch stays small.
+    target_nodes: Vec<Node>,
+    /// The cluster's capped clearance, padded by one blocked cell (the
+    /// layout of the cluster's window grid).
     local_clear: Vec<u8>,
-    local_weights: Vec<u16>,
 }
 
 /// The in-cluster edges of cluster `c` as a repair splices them: indices
@@ -157,50 +174,55 @@ pub(crate) fn sized_cluster_edges(
     scratch: &mut ClusterScratch,
 ) -> (ClusterEdges, Vec<u8>) {
     let first = on.entrances.cluster_first[c as usize];
-    let (raw, _) = one_cluster(on, c, scratch);
+    let mut codes = Vec::new();
+    let (raw, _) = one_cluster(on, c, scratch, &mut codes);
     let edges = raw
         .iter()
         .map(|e| LocalEdge {
             from: e.from - first,
             to: e.to - first,
             cost: e.cost,
-            path: (0, 0),
+            path: e.path,
         })
         .collect();
     let clear = raw.iter().map(|e| e.clear).collect();
-    (
-        ClusterEdges {
-            edges,
-            codes: Vec::new(),
-        },
-        clear,
-    )
+    (ClusterEdges { edges, codes }, clear)
 }
 
-/// The in-cluster edges of cluster `c`.
+/// The in-cluster edges of cluster `c`, their moves (when kept) appended to
+/// `codes`.
 ///
 /// Sizes fall into bands: within a cluster the grid of size `k` equals the
 /// grid of size `k - 1` unless some cell of the cluster has clearance exactly
 /// `k - 1`, and then their costs are equal too. For each band, the exact
 /// least in-cluster cost between every two transitions the band's sizes fit
 /// on: a free straight route on unweighted ground costs the octile
-/// distance; the other pairs come from Dijkstra searches over the band's
-/// grid bounded to the cluster (from a greedy vertex cover of the pairs when
-/// costs are symmetric). Costs never fall as the size grows (each size's
+/// distance; the other pairs come from searches over the band's grid (the
+/// cluster's cells that fit its sizes, searched as the single-size graph's
+/// searches are, by `ClusterSearch`) from a greedy vertex cover of the pairs
+/// when costs are symmetric. Costs never fall as the size grows (each size's
 /// grid is inside the smaller one's), so for a pair the bands form runs of
 /// equal cost: each run becomes one edge annotated with its largest size
 /// (HAA*'s annotated edges), which serves every smaller size too, at its
-/// exact cost for the sizes of the run. A run is dropped when, for every
-/// band in it, some third transition matches its cost exactly (the argument
-/// of the flat cluster graph's dominance pruning, size by size: distances
-/// for every size are unchanged).
-fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEdge>, CostWork) {
+/// exact cost for the sizes of the run. Its kept moves are those found on
+/// the grid of the run's largest band, so they are legal for every size the
+/// edge serves. A run is dropped when, for every band in it, some third
+/// transition matches its cost exactly (the argument of the flat cluster
+/// graph's dominance pruning, size by size: distances for every size are
+/// unchanged).
+fn one_cluster(
+    on: &SizedClusters,
+    c: u32,
+    s: &mut ClusterScratch,
+    codes: &mut Vec<u8>,
+) -> (Vec<RawEdge>, CostWork) {
     let SizedClusters {
         grid,
         clearance,
         movement,
         entrances: t,
         max_size,
+        keep_paths,
     } = *on;
     let layout = t.layout;
     let (a, b) = (t.cluster_first[c as usize], t.cluster_first[c as usize + 1]);
@@ -212,16 +234,13 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
     }
     let (x0, y0, x1, y1) = layout.bounds(c);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-    // The cluster as a window of its own, in local coordinates.
+    // The cluster as a window of its own, in local coordinates: its
+    // clearance, and a grid whose open cells are those of the band searched.
+    let mut band_grid = grid.window(x0, y0, x1, y1);
     let lpw = w as usize + 2;
     s.local_clear.clear();
     s.local_clear.resize(lpw * (h as usize + 2), 0);
-    let weighted = grid.is_weighted();
-    s.local_weights.clear();
-    if weighted {
-        s.local_weights
-            .resize(s.local_clear.len(), crate::Weight::ONE.0);
-    }
+    let weighted = band_grid.is_weighted();
     // Which capped clearances occur in the cluster.
     let mut present = [false; 256];
     for y in 0..h {
@@ -229,11 +248,7 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
             let p = Point::new(x0 + x, y0 + y);
             let v = clearance[grid.node(p).index()].min(max_size);
             present[v as usize] = true;
-            let i = (y as usize + 1) * lpw + x as usize + 1;
-            s.local_clear[i] = v;
-            if weighted {
-                s.local_weights[i] = grid.weight(p).0;
-            }
+            s.local_clear[(y as usize + 1) * lpw + x as usize + 1] = v;
         }
     }
     let points: Vec<Point> = t.cells[a as usize..b as usize]
@@ -246,7 +261,10 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
     let clear = &t.clear[a as usize..b as usize];
     let top = clear.iter().copied().max().unwrap_or(0);
     let symmetric = !weighted;
+    let min_weight = band_grid.min_weight().0 as u64;
     s.tables.clear();
+    s.paths.clear();
+    s.codes.clear();
     s.band_hi.clear();
     // Bands of sizes `lo..=hi` (as `u16`: the last band may end at 255).
     let mut lo = 1u16;
@@ -262,9 +280,21 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
         work.bands += 1;
         let base = s.tables.len();
         s.tables.resize(base + n * n, u64::MAX);
+        s.paths.resize(base + n * n, (0, 0));
+        // The band's grid: the cluster's cells its sizes fit on.
+        if lo > 1 {
+            for y in 0..h {
+                for x in 0..w {
+                    let fits = s.local_clear[(y as usize + 1) * lpw + x as usize + 1] as u16 >= lo;
+                    band_grid
+                        .set_passable(Point::new(x, y), fits)
+                        .expect("inside the window");
+                }
+            }
+        }
         let space = Fits {
             clearance: &s.local_clear,
-            weights: weighted.then_some(&s.local_weights[..]),
+            weights: None,
             padded_width: lpw as u32,
             movement,
             size: lo as u8,
@@ -303,35 +333,51 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
             work.searches += 1;
             s.targets.clear();
             s.targets.extend((0..n).filter(|j| s.unresolved[i * n + j]));
-            s.search.begin_len(s.local_clear.len());
-            for j in &s.targets {
-                s.search.mark_target(space.node(points[*j]));
-            }
-            let zero = Estimator::zero();
-            s.search
-                .push_start(space.node(points[i]), 0, &zero, TieBreak::LargerG);
-            run_space(
-                &mut s.search,
-                space,
-                Everywhere,
-                zero,
-                Goal::AllTargets,
-                TieBreak::LargerG,
-                false,
-                u64::MAX,
-                Pricing::Forward,
+            s.target_nodes.clear();
+            s.target_nodes
+                .extend(s.targets.iter().map(|j| band_grid.node(points[*j])));
+            s.search.run(
+                &band_grid,
+                movement,
+                band_grid.node(points[i]),
+                &s.target_nodes,
             );
             for &j in &s.targets {
                 s.unresolved[i * n + j] = false;
                 if symmetric {
                     s.unresolved[j * n + i] = false;
                 }
-                let node = space.node(points[j]);
-                if s.search.is_closed(node) {
-                    let d = s.search.g(node).expect("closed nodes have a cost");
-                    table[i * n + j] = d;
+                let node = band_grid.node(points[j]);
+                let Some(d) = s.search.cost(node) else {
+                    continue; // not joined inside the cluster for this band
+                };
+                s.tables[base + i * n + j] = d;
+                if symmetric {
+                    s.tables[base + j * n + i] = d;
+                }
+                // Keep the moves when they wind (as the single-size graph
+                // does): over 5/4 of the straight-line bound.
+                let (p, q) = (points[i], points[j]);
+                let bound = movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0
+                    / crate::Weight::ONE.0 as u64
+                    * min_weight;
+                if keep_paths && d * 4 > bound * 5 {
+                    s.trace.clear();
+                    s.search.trace(node, &mut s.trace);
+                    let from = s.codes.len() as u32;
+                    s.codes.extend(s.trace.windows(2).map(|m| {
+                        let (u, v) = (band_grid.point(m[0]), band_grid.point(m[1]));
+                        direction_code(v.x as i64 - u.x as i64, v.y as i64 - u.y as i64)
+                    }));
+                    let to = s.codes.len() as u32;
+                    s.paths[base + i * n + j] = (from, to);
                     if symmetric {
-                        table[j * n + i] = d;
+                        // The way back: the moves reversed, each turned around.
+                        for k in (from..to).rev() {
+                            let code = opposite_direction(s.codes[k as usize]);
+                            s.codes.push(code);
+                        }
+                        s.paths[base + j * n + i] = (to, s.codes.len() as u32);
                     }
                 }
             }
@@ -370,11 +416,16 @@ fn one_cluster(on: &SizedClusters, c: u32, s: &mut ClusterScratch) -> (Vec<RawEd
                 if (band..=end).all(|bd| dominated_in(bd, i, j, cost)) {
                     work.dominated += 1;
                 } else {
+                    // The moves found on the grid of the run's largest band.
+                    let (from, to) = s.paths[end * n * n + i * n + j];
+                    let start = codes.len() as u32;
+                    codes.extend_from_slice(&s.codes[from as usize..to as usize]);
                     out.push(RawEdge {
                         from: a + i as u32,
                         to: a + j as u32,
                         cost,
                         clear: s.band_hi[end],
+                        path: (start, codes.len() as u32),
                     });
                 }
                 band = end + 1;

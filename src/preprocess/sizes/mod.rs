@@ -15,25 +15,32 @@
 //! * [`find_transitions`]: the entrances of every size, each crossing
 //!   annotated with the largest size it admits (replaces the entrance stage);
 //! * [`build_sized_graph`]: exact in-cluster costs per band of sizes, each
-//!   edge annotated with the largest size it serves (replaces the
-//!   cluster-graph stage);
+//!   edge annotated with the largest size it serves, its moves kept when
+//!   they wind (replaces the cluster-graph stage);
 //! * [`SizeComponents`]: the connected components of every size as one
 //!   forest, so "unreachable for this size" is answered without a search
-//!   (the islands of the larger sizes).
+//!   (the islands of the larger sizes);
+//! * [`SearchAids`], derived from the graph at build, load and repair: the
+//!   sizes each parallel edge is the cheapest for, and landmark distances
+//!   for the larger sizes that must go around.
 //!
-//! Dead ends and landmarks need nothing of their own. A dead-end region is
+//! Dead ends need nothing of their own. A dead-end region is
 //! cut off from the rest of the map by one cell on the grid of size 1; a
 //! path of a larger unit is a path on that grid too, so one that enters such
 //! a region without ending there leaves it through the same cell, and
 //! cutting out the loop gives a legal path of the size that costs no more.
 //! Landmark distances over the whole graph (size 1's) bound every size's
 //! distances from below, because each size's graph is a subgraph of it with
-//! the same costs.
+//! the same costs; where a larger size must go around, distances over the
+//! edges serving it bound its distances (and every larger size's) far more
+//! sharply, hence the levels of [`SearchAids`].
 
+mod aids;
 mod bands;
 mod components;
 mod transitions;
 
+pub(crate) use aids::SearchAids;
 pub(crate) use bands::{ClusterScratch, SizedClusters, build_sized_graph, sized_cluster_edges};
 pub(crate) use components::{NONE as NO_COMPONENT, SizeComponents};
 pub use transitions::SizeTransitions;
@@ -53,6 +60,8 @@ pub(crate) struct UnitSizes {
     /// Clearance in the grid's padded layout (0 on walls and the padding).
     pub(crate) clearance: Vec<u8>,
     pub(crate) components: SizeComponents,
+    /// Derived from the graph for the abstract search (not saved).
+    pub(crate) aids: SearchAids,
 }
 
 impl UnitSizes {
@@ -65,6 +74,7 @@ impl UnitSizes {
             max,
             clearance,
             components,
+            aids: SearchAids::default(),
         }
     }
 
@@ -88,6 +98,6 @@ impl UnitSizes {
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.clearance.len() + self.components.memory_bytes()
+        self.clearance.len() + self.components.memory_bytes() + self.aids.memory_bytes()
     }
 }
