@@ -49,7 +49,7 @@ impl SearchAids {
                 graph.edge_first[v] as usize,
                 graph.edge_first[v + 1] as usize,
             );
-            for e in a..b {
+            for (e, lo) in lo.iter_mut().enumerate().take(b).skip(a) {
                 let (to, clear, cost) = (
                     graph.edge_to[e],
                     graph.edge_clear[e],
@@ -64,7 +64,7 @@ impl SearchAids {
                     .map(|f| graph.edge_clear[f])
                     .max()
                     .unwrap_or(0);
-                lo[e] = below + 1;
+                *lo = below + 1;
             }
         }
         lo
