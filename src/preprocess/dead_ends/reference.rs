@@ -241,7 +241,10 @@ fn same_forest_as_the_vertex_stack_on_generated_maps() {
     }
     // One island, skipped under every rule.
     let rules = Movement::every_rule().len();
-    assert_eq!(same_as_reference(&Grid::new(70, 50).unwrap(), "open"), rules);
+    assert_eq!(
+        same_as_reference(&Grid::new(70, 50).unwrap(), "open"),
+        rules
+    );
     // Open rooms with pillars (safe) beside a room behind a corridor (not).
     let g = Grid::from_fn(60, 40, |p| {
         let pillar = p.x % 6 == 3 && p.y % 5 == 2;

@@ -18,6 +18,7 @@
 //! moves. The pass reads the rows above and below a run of open cells once,
 //! and stops looking at an island at its first unsafe cell.
 
+use super::DONE;
 use crate::grid::{Grid, Movement, Node, Point};
 use crate::preprocess::islands::label_runs;
 
@@ -133,18 +134,12 @@ impl SafeIslands {
         self.safe.iter().any(|s| *s)
     }
 
-    /// Sets the state of every cell of a safe island: `wall` during the
-    /// pass (the search does not enter them), then `done | block`.
-    pub(super) fn fill(
-        &self,
-        grid: &Grid,
-        movement: &Movement,
-        state: &mut [u32],
-        value: impl Fn(u32) -> u32,
-    ) {
+    /// Sets the state of every cell of a safe island to its block, once
+    /// the pass has numbered it.
+    pub(super) fn fill(&self, grid: &Grid, movement: &Movement, state: &mut [u32]) {
         label_runs(grid, movement, |a, b, label| {
             if self.safe[label as usize] {
-                state[a..=b].fill(value(self.block[label as usize]));
+                state[a..=b].fill(DONE | self.block[label as usize]);
             }
         });
     }
@@ -159,9 +154,20 @@ fn run_is_safe(open: &[bool], pw: usize, a: usize, b: usize, table: &[bool; 256]
     // Three columns of the window, as bits: north-west/west/south-west of
     // the cell, its own column (north, south), north-east/east/south-east.
     let bit = |v: bool, d: u32| (v as u32) << d;
-    for i in 0..=(b - a) {
+    let all_open = |cells: &[bool]| cells.iter().fold(true, |all, c| all & *c);
+    let last = b - a;
+    let mut i = 0;
+    while i <= last {
+        // Open ground: 32 cells with every cell around them open at once.
+        if i > 0 && i + 32 < last && all_open(&above[i..i + 34]) && all_open(&below[i..i + 34]) {
+            if !table[255] {
+                return false;
+            }
+            i += 32;
+            continue;
+        }
         let west = i > 0;
-        let east = i < b - a;
+        let east = i < last;
         let mask = bit(above[i + 1], 0)
             | bit(east, 1)
             | bit(below[i + 1], 2)
@@ -173,6 +179,7 @@ fn run_is_safe(open: &[bool], pw: usize, a: usize, b: usize, table: &[bool; 256]
         if !table[mask as usize] {
             return false;
         }
+        i += 1;
     }
     true
 }
