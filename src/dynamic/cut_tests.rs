@@ -151,3 +151,27 @@ proptest! {
         }
     }
 }
+
+/// A regression: the window that repairs the closed cells (top) reaches the
+/// island below, whose ring cell (0, 8) is a cut cell of the window with a
+/// dead end above it; that dead end must keep its place below the core.
+#[test]
+fn a_dead_end_hanging_at_the_ring_keeps_its_parent() {
+    let rows = [
+        "@@@@@@", "@@@@@@", "@@@...", "@@@@@@", "..@@.@", "@@@@@@", "@@@@@@", ".@@@@@", "..@@@@",
+        "..@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@",
+        "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@@", "@@@@@.", "@@@@@@", "@@@@@@", "@@@@@@",
+        "@@@@@@",
+    ];
+    let grid = Grid::from_ascii(&rows.join("\n")).unwrap();
+    let h = HierarchyBuilder::new()
+        .landmarks(0)
+        .build(grid.clone())
+        .unwrap();
+    let mut world = DynamicHierarchy::new(h);
+    let edits = rect(3, 6, 2, 3, false);
+    let r = world.apply(&edits).unwrap();
+    let g2 = edited(&grid, &edits);
+    let rebuilt = HierarchyBuilder::new().landmarks(0).build(g2).unwrap();
+    assert_same(world.hierarchy(), &rebuilt, &format!("{:?}", r.dead_ends));
+}

@@ -14,56 +14,70 @@
 //! and `G'` be the graphs of passable cells and legal moves before and after
 //! the edit, `H = G[R]` and `H' = G'[R]` their parts in the window, and the
 //! *ring* `Γ` the passable cells of `R` with a legal move to a cell outside
-//! `R` (the same before and after: such moves do not depend on `S`). If
+//! `R` (the same before and after: such moves do not depend on `S`). Write
+//! `X` for the graph of the cells outside `R` and of `Γ`, with the moves
+//! between them: `G = X ∪ H` and `G' = X ∪ H'`, overlapping in `Γ` (and the
+//! moves among ring cells). If
 //!
 //! * `Γ` is empty, or
-//! * `Γ` has at least two cells, and in `H` as in `H'` the cells of `Γ` all
-//!   lie in one block (`K` in `H`, `K'` in `H'`) and in no other (no ring
-//!   cell is a cut cell of the window),
+//! * `Γ` has at least two cells, every ring cell is a cut cell of `H` exactly
+//!   when it is one of `H'`, and either (*inside*) `H` and `H'` each have a
+//!   block holding all of `Γ` (`K` and `K'`), or (*outside*) `X` has a block
+//!   holding all of `Γ`, and then `K` and `K'` are the blocks holding `Γ` of
+//!   `H` and `H'` with a cycle of virtual moves through the ring cells added,
 //!
-//! then, with `B` the block of `G` holding `K`:
+//! then, with `B` the block of `G` that holds `K` (real moves of `K`):
 //!
 //! 1. the blocks of `G'` are those of `G` that lie outside `R` or meet it in
 //!    `Γ` only, with `B` replaced by `B' = (B \ K) ∪ K'`, and the blocks of
 //!    `H'` other than `K'`; every block of `G` other than `B` that meets
-//!    `R \ Γ` is a block of `H` other than `K`, and lies in `R`;
+//!    `R \ Γ` is a block of `H` other than `K`, and lies in `R` but for a
+//!    ring cell it may hang from;
 //! 2. a cell of `R \ Γ` is an articulation cell of `G'` exactly when it is a
 //!    cut cell of `H'` (of `G`: of `H`), and the ring cells keep theirs;
 //! 3. the island holding `Γ` keeps every cell outside `R`, and the other
 //!    islands meeting `R` are the components of `H'` (of `H`) without ring
 //!    cells, which lie in `R`.
 //!
-//! **Proof.** Write `X` for the graph of the cells outside `R` and of `Γ`,
-//! with the moves between them: `G = X ∪ H` and `G' = X ∪ H'`, overlapping
-//! in `Γ` (and the moves among ring cells). Blocks are the classes of moves
-//! under "lie on a common cycle"; adding to a graph a biconnected graph that
-//! meets it in a set `T` of at least two cells merges exactly the blocks on
-//! the block-cut forest's paths between cells of `T` into one block with the
-//! added graph, and leaves every other block as it was (a cycle through new
-//! moves passes through `T` between two blocks of the forest, and so visits
-//! every block on the forest's path between them; conversely each such
-//! block closes a cycle with the added graph). `K` is biconnected and holds
-//! `Γ`; so the blocks of `G` are: the blocks of `X` off the forest paths
-//! between ring cells, the blocks of `H` other than `K`, and one block `B`:
-//! `K` with the blocks of `X` on those paths. The same holds for `G'` with
-//! `K'`, and `X` is the same graph, so `B' = (B \ K) ∪ K'` and the rest is
-//! (1): a block of `H` other than `K` meets `Γ` at most in one cell, a cut
-//! cell, and no ring cell is one. A cell of `R \ Γ` has all its moves in
-//! `R`, so its blocks in `G` are its blocks in `H` (with `B` for `K`), which
-//! gives (2); a ring cell's blocks change only from `B` to `B'`. For (3),
-//! a component of `H` without ring cells has no move out of `R`. ∎
+//! **Proof.** Blocks are the classes of moves under "lie on a common cycle".
+//! Gluing a biconnected graph `Y` onto a graph `Z` along a set `T` of at
+//! least two cells merges exactly the blocks on `Z`'s block-cut forest paths
+//! between cells of `T` into one block with `Y`, and leaves every other block
+//! of `Z` as it was (a cycle through moves of `Y` leaves `Y` at one cell of
+//! `T` and comes back at another, so it visits every block on the forest's
+//! path between them; conversely each such block closes a cycle with `Y`).
+//! *Inside*: glue `K` (biconnected, holding `Γ`) onto `X`: the blocks of `G`
+//! are the blocks of `X` off the paths between ring cells, the blocks of `H`
+//! other than `K`, and one block `B`, `K` with the blocks of `X` on those
+//! paths. The same holds for `G'` with `K'` and the same `X`, so
+//! `B' = (B \ K) ∪ K'`. *Outside*: glue the block of `X` holding `Γ` onto
+//! `H`: it acts on `H` as any biconnected graph through `Γ` does, such as the
+//! virtual cycle, so the blocks of `G` are those of `X` but that one, the
+//! blocks of `H` plus the cycle but `K`, and `B`, that block of `X` with `K`;
+//! again the same for `G'`. In both cases a block of `H` other than `K`
+//! meets `Γ` in at most one cell, a cut cell of `H` it hangs from. A cell of
+//! `R \ Γ` has all its moves in `R`, so its blocks in `G` are its blocks in
+//! `H` (with `B` for `K`), which gives (2); a ring cell is in `B` and in the
+//! blocks of `X` and of `H` that hang from it, so its status changes only if
+//! its being a cut cell of the window does, which the rule excludes. For
+//! (3), a component of `H` without ring cells has no move out of `R`. ∎
+//!
+//! The outside's condition is checked on a band of cells around `R` (the
+//! cells of `R` off the ring taken as closed): a subgraph of `X`, so a block
+//! of it holding `Γ` lies in a block of `X`. The edit does not change it.
 //!
 //! So the forest changes only inside the window: the blocks of `H` other
 //! than `K` (those of `B`'s island hang below `B` through cut cells of the
 //! window, the others are whole islands) are replaced by those of `H'`,
 //! `B` keeps its name with a new size, and the anchors of the cells of
-//! `R \ Γ` are read off `H'`. The island's tree stays rooted where it was as
-//! long as its core stays the same block: the repair checks that the core
-//! is not in `R` (other than `B`: every old anchor in `R` must be `B` or
-//! below it) and is strictly the largest block after the edit (on a tie the
-//! build takes the first largest in its search order, which the window does
-//! not know); the islands wholly inside the window are searched as the
-//! build searches them, so their cores are the build's.
+//! `R \ Γ` are read off `H'`; the ring cells keep theirs. The island's tree
+//! stays rooted where it was as long as its core stays the same block: the
+//! repair checks that the core is not in `R` (other than `B`: every old
+//! anchor in `R` must be `B` or below it) and is strictly the largest block
+//! after the edit (on a tie the build takes the first largest in its search
+//! order, which the window does not know); the islands wholly inside the
+//! window are searched as the build searches them, so their cores are the
+//! build's.
 //!
 //! A window that does not meet the conditions is grown (2, 6, 14, ... cells
 //! around the edit) up to a size bound; the edits that still fail (an
@@ -71,7 +85,8 @@
 //! 1 and 2 again over the map, which equals a rebuild by construction.
 //!
 //! # Cost
-//! Two searches of the window (before and after), a pass over its cells for
+//! Two searches of the window (before and after; a band around it and two
+//! more when the outside is needed), a pass over its cells for
 //! the anchors, and, when blocks or islands came or went, one pass over the
 //! forest's blocks to number them again (`forest`), never over the map's
 //! cells.
@@ -105,6 +120,9 @@ pub(crate) enum Outcome {
 pub(crate) struct WindowRepair {
     old: WindowBlocks,
     new: WindowBlocks,
+    band: WindowBlocks,
+    keep: Vec<Point>,
+    band_ring: Vec<u32>,
     ring: Vec<u32>,
     on_ring: Vec<bool>,
     /// Per name: the stamp of the repair that removes it.
@@ -115,19 +133,62 @@ pub(crate) struct WindowRepair {
     names: Vec<u32>,
 }
 
-/// The block holding every ring cell and no other, when the ring qualifies:
-/// `Some(None)` for an empty ring, `None` when it does not.
+/// The block holding every ring cell, when there is one (found through a
+/// ring cell that is no cut cell): `Some(None)` for an empty ring, `None`
+/// when the ring does not qualify.
 fn ring_block(wb: &WindowBlocks, ring: &[u32]) -> Option<Option<u32>> {
-    let Some(first) = ring.first() else {
+    if ring.is_empty() {
         return Some(None);
-    };
+    }
     if ring.len() < 2 {
         return None;
     }
-    let b = wb.block_of[*first as usize];
+    let k = ring
+        .iter()
+        .find(|r| !wb.cut[**r as usize])
+        .map(|r| wb.block_of[*r as usize])?;
+    // A cut cell lies in the block it was popped into and in those it tops.
     ring.iter()
-        .all(|r| !wb.cut[*r as usize] && wb.block_of[*r as usize] == b)
-        .then_some(Some(b))
+        .all(|r| {
+            wb.block_of[*r as usize] == k || wb.cut[*r as usize] && wb.block_top[k as usize] == *r
+        })
+        .then_some(Some(k))
+}
+
+/// Whether the cells outside the window join its ring in one block: the
+/// ring cells lie in one block of the map's cells in a band around the
+/// window (the window's cells off the ring closed), and are no cut cells of
+/// it. A subgraph of the outside, so its blocks lie in the outside's. Reads
+/// only cells the edit does not change.
+fn outside_joins_ring(
+    grid: &Grid,
+    movement: &Movement,
+    window: [u32; 4],
+    margin: u32,
+    s: &mut WindowRepair,
+) -> bool {
+    if s.ring.len() < 2 {
+        return false;
+    }
+    let t = (margin / 2).max(4);
+    let [x0, y0, x1, y1] = window;
+    let band = [
+        x0.saturating_sub(t),
+        y0.saturating_sub(t),
+        (x1 + t).min(grid.width() - 1),
+        (y1 + t).min(grid.height() - 1),
+    ];
+    let area = (band[2] - band[0] + 1) as u64 * (band[3] - band[1] + 1) as u64;
+    if area > 2 * MAX_WINDOW {
+        return false;
+    }
+    s.keep.clear();
+    s.keep.extend(s.ring.iter().map(|r| s.old.point(*r)));
+    s.band
+        .compute(grid, movement, band, &[], Some((window, &s.keep)));
+    s.band_ring.clear();
+    s.band_ring.extend(s.keep.iter().map(|p| s.band.local(*p)));
+    ring_block(&s.band, &s.band_ring).is_some()
 }
 
 /// Flips the passability of `cells` (distinct) on `grid` and repairs `d` and
@@ -162,7 +223,7 @@ pub(crate) fn try_window(
     let index = |p: Point| p.y as usize * width + p.x as usize;
 
     // The window before the edit, and its ring.
-    s.old.compute(grid, movement, window);
+    s.old.compute(grid, movement, window, &[], None);
     s.ring.clear();
     s.on_ring.clear();
     s.on_ring
@@ -190,8 +251,23 @@ pub(crate) fn try_window(
         border(Point::new(wx0, y), s);
         border(Point::new(wx1, y), s);
     }
-    let Some(k_old) = ring_block(&s.old, &s.ring) else {
-        return Outcome::Grow;
+    // The inside joins the ring in one block, or else the outside does
+    // (then the window is searched with the ring closed in a cycle, which
+    // stands for the outside's block).
+    let mut virtual_ring = false;
+    let k_old = match ring_block(&s.old, &s.ring) {
+        Some(k) => k,
+        None => {
+            if !outside_joins_ring(grid, movement, window, margin, s) {
+                return Outcome::Grow;
+            }
+            virtual_ring = true;
+            s.old.compute(grid, movement, window, &s.ring, None);
+            match ring_block(&s.old, &s.ring) {
+                Some(k) => k,
+                None => return Outcome::Grow,
+            }
+        }
     };
 
     // B, the block of the map holding the window's ring block: of the
@@ -207,13 +283,22 @@ pub(crate) fn try_window(
     let b_name = match k_old {
         None => NO_NODE,
         Some(_) => {
-            let g = s.old.point(s.ring[0]);
-            let node = grid.node(g);
-            let Some(w) = (0..8)
-                .filter_map(|dir| grid.neighbor_in(node, dir, movement))
-                .map(|(q, _)| grid.point(q))
-                .find(|q| inside(*q))
-            else {
+            // A ring cell with a move inside the window, and no cut cell of
+            // it: that move is in B.
+            let found = s
+                .ring
+                .iter()
+                .filter(|r| !s.old.cut[**r as usize])
+                .find_map(|r| {
+                    let g = s.old.point(*r);
+                    let node = grid.node(g);
+                    (0..8)
+                        .filter_map(|dir| grid.neighbor_in(node, dir, movement))
+                        .map(|(q, _)| grid.point(q))
+                        .find(|q| inside(*q))
+                        .map(|w| (g, w))
+                });
+            let Some((g, w)) = found else {
                 return Outcome::Grow;
             };
             let (a, b) = (d.cell_anchor.get(index(g)), d.cell_anchor.get(index(w)));
@@ -276,14 +361,29 @@ pub(crate) fn try_window(
         let open = !grid.is_passable(*p);
         grid.set_passable(*p, open).expect("cells are on the map");
     }
-    s.new.compute(grid, movement, window);
     let undo = |grid: &mut Grid| {
         for p in cells {
             let open = !grid.is_passable(*p);
             grid.set_passable(*p, open).expect("cells are on the map");
         }
     };
-    let Some(k_new) = ring_block(&s.new, &s.ring) else {
+    let cycle: &[u32] = if virtual_ring { &s.ring } else { &[] };
+    s.new.compute(grid, movement, window, cycle, None);
+    let mut k_new = ring_block(&s.new, &s.ring);
+    // The inside joined the ring before the edit but not after: the
+    // outside may (with a cycle on the ring, the old window's blocks stay
+    // as they are, the ring being in one of them).
+    if k_new.is_none() && !virtual_ring && outside_joins_ring(grid, movement, window, margin, s) {
+        s.new.compute(grid, movement, window, &s.ring, None);
+        k_new = ring_block(&s.new, &s.ring);
+    }
+    // A ring cell must stay a cut cell of the window, or not one: its
+    // status in the map then stays too.
+    let Some(k_new) = k_new.filter(|_| {
+        s.ring
+            .iter()
+            .all(|r| s.old.cut[*r as usize] == s.new.cut[*r as usize])
+    }) else {
         undo(grid);
         return Outcome::Grow;
     };

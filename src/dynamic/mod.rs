@@ -9,10 +9,16 @@
 //!   recomputed (exact searches, as in the build), every other cluster keeps
 //!   its edges. A batch of edits repairs each touched cluster once. The graph
 //!   is then reassembled from the per-cluster edges in one linear pass.
-//! * **Islands and dead ends.** Most edits are recognised as local (see
-//!   `dead_end_repair`): only the changed cells' tags change. Edits that can
-//!   merge or split islands or reshape the block forest recompute stages 1
-//!   and 2 over the map.
+//! * **Islands and dead ends.** The block forest is repaired inside a window
+//!   around the edit (see `dead_end_repair`): the window's blocks before and
+//!   after are searched, and when its ring (the cells with a move out of it)
+//!   lies in one block both times, or is empty, the forest changes only
+//!   inside it, even when islands split or join or blocks are cut. The
+//!   window grows until that holds; an edit that needs more than the largest
+//!   window, or that changes which block is an island's core, recomputes
+//!   stages 1 and 2 over the map. Blocks keep their names across repairs
+//!   (`forest`): the preorder ids the queries use are renumbered per block,
+//!   not per cell.
 //! * **Landmarks.** The landmark distances are brought up to date by a
 //!   dynamic shortest-path update per landmark that touches only the nodes
 //!   whose distance changes and their neighbours (see `landmark_repair`), so
@@ -54,8 +60,9 @@
 //! A repair costs the touched clusters' searches plus one pass over the
 //! graph's arrays (tens of thousands of nodes on a 1024x1024 map): well under
 //! a millisecond for a small edit on the largest Moving AI maps (`cargo bench
-//! --bench repair`). The global dead-end path costs about as much as stages 1
-//! and 2 of a build.
+//! --bench repair`). The dead-end window costs two searches of its cells,
+//! and a pass over the forest's blocks when blocks come or go; the global
+//! path, when it runs, costs about as much as stages 1 and 2 of a build.
 
 mod clearance;
 mod cluster_repair;
@@ -123,7 +130,9 @@ pub enum EditError {
 pub enum DeadEndRepair {
     /// No cell opened or closed.
     Unchanged,
-    /// Only the changed cells' tags changed (the local rule).
+    /// Repaired within a window around the edits (the window rule of the
+    /// repair's docs): islands may have split or joined and blocks changed,
+    /// but only inside the window.
     Local,
     /// Stages 1 and 2 ran again over the map.
     Recomputed,
@@ -189,9 +198,9 @@ impl RepairReport {
 /// batch of edits. Queries go through `Deref` to the hierarchy.
 ///
 /// # Performance
-/// Holds, beside the hierarchy, a size per block of the dead-end forest and
-/// an entrance count per cluster border (a few bytes per block and per
-/// cluster). See the module docs for the cost of a repair.
+/// Holds, beside the hierarchy, the dead-end forest by block name (parent,
+/// island and size per block), an entrance count per cluster border (a few
+/// bytes per block and per cluster), and the window searches' scratch. See the module docs for the cost of a repair.
 #[derive(Debug)]
 pub struct DynamicHierarchy {
     h: Hierarchy,
@@ -521,7 +530,7 @@ impl DynamicHierarchy {
                 return None;
             }
             let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();
-            match dead_end_repair::try_window(
+            let outcome = dead_end_repair::try_window(
                 grid,
                 &movement,
                 dead_ends,
@@ -529,7 +538,8 @@ impl DynamicHierarchy {
                 cells,
                 m,
                 &mut self.window,
-            ) {
+            );
+            match outcome {
                 Outcome::Repaired { renumbered } => return Some(renumbered),
                 Outcome::Grow => {}
                 Outcome::Global => return None,

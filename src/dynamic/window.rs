@@ -30,6 +30,8 @@ pub(crate) struct WindowBlocks {
     pub(crate) h: u32,
     /// Padded passability of the window (padding closed).
     open: Vec<bool>,
+    /// Per padded cell: its virtual neighbours (empty without a cycle).
+    virt: Vec<[u32; 2]>,
     /// Discovery time per padded cell (0: unvisited; `WALL`).
     disc: Vec<u32>,
     /// Per padded cell: the block it was popped into (`NO_NODE` for a wall
@@ -88,7 +90,19 @@ impl WindowBlocks {
 
     /// Computes the blocks of the window `(x0, y0, x1, y1)` (inclusive) of
     /// `grid` as it stands, under `movement` (already the topology's).
-    pub(crate) fn compute(&mut self, grid: &Grid, movement: &Movement, window: [u32; 4]) {
+    ///
+    /// With `cycle` (padded indices of this window), those cells are also
+    /// joined in a cycle of virtual moves, in order (searched after the
+    /// real ones). With `hole`, the cells of that box are taken as closed,
+    /// except those of `keep`.
+    pub(crate) fn compute(
+        &mut self,
+        grid: &Grid,
+        movement: &Movement,
+        window: [u32; 4],
+        cycle: &[u32],
+        hole: Option<([u32; 4], &[Point])>,
+    ) {
         let [x0, y0, x1, y1] = window;
         (self.x0, self.y0, self.w, self.h) = (x0, y0, x1 - x0 + 1, y1 - y0 + 1);
         let pw = (self.w + 2) as usize;
@@ -99,6 +113,29 @@ impl WindowBlocks {
             let row = (y - y0 + 1) as usize * pw;
             for x in x0..=x1 {
                 self.open[row + (x - x0 + 1) as usize] = grid.is_passable(Point::new(x, y));
+            }
+        }
+        if let Some(([hx0, hy0, hx1, hy1], keep)) = hole {
+            for y in hy0.max(y0)..=hy1.min(y1) {
+                for x in hx0.max(x0)..=hx1.min(x1) {
+                    let i = self.local(Point::new(x, y));
+                    self.open[i as usize] = false;
+                }
+            }
+            for p in keep {
+                let i = self.local(*p);
+                self.open[i as usize] = grid.is_passable(*p);
+            }
+        }
+        self.virt.clear();
+        if !cycle.is_empty() {
+            self.virt.resize(len, [NO_NODE; 2]);
+            for (k, c) in cycle.iter().enumerate() {
+                let next = cycle[(k + 1) % cycle.len()];
+                if next != *c {
+                    self.virt[*c as usize][1] = next;
+                    self.virt[next as usize][0] = *c;
+                }
             }
         }
         self.disc.clear();
@@ -123,7 +160,9 @@ impl WindowBlocks {
         let diagonals = movement.diagonals();
         let corners = movement.corners;
         let dirs: u8 = if diagonals { 8 } else { 4 };
+        let all_dirs = dirs + if self.virt.is_empty() { 0 } else { 2 };
         let open = std::mem::take(&mut self.open);
+        let virt = std::mem::take(&mut self.virt);
         // The move from `v` in direction `d`, as `Grid::neighbor_in`.
         let step = |v: u32, d: u8| -> Option<u32> {
             let (n, e, s, wst) = (v - pwi, v + 1, v + pwi, v - 1);
@@ -160,10 +199,15 @@ impl WindowBlocks {
             self.stack.push((seed, NO_NODE, 0));
             let (mut root_children, mut root_block) = (0u32, 0u32);
             while let Some(&mut (v, parent, ref mut dir)) = self.stack.last_mut() {
-                if *dir < dirs {
+                if *dir < all_dirs {
                     let d = *dir;
                     *dir += 1;
-                    let Some(w) = step(v, d) else { continue };
+                    let w = if d < dirs {
+                        step(v, d)
+                    } else {
+                        Some(virt[v as usize][(d - dirs) as usize]).filter(|w| *w != NO_NODE)
+                    };
+                    let Some(w) = w else { continue };
                     if self.disc[w as usize] == 0 {
                         time += 1;
                         self.disc[w as usize] = time;
@@ -226,6 +270,7 @@ impl WindowBlocks {
             }
         }
         self.open = open;
+        self.virt = virt;
     }
 
     /// The first largest block of component `comp` (the build's core).
@@ -331,7 +376,7 @@ mod tests {
         let g = Grid::from_ascii(ascii).unwrap();
         let mut s = WindowBlocks::default();
         let m = Grid::topology_movement(&movement);
-        s.compute(&g, &m, [0, 0, g.width() - 1, g.height() - 1]);
+        s.compute(&g, &m, [0, 0, g.width() - 1, g.height() - 1], &[], None);
         s
     }
 
