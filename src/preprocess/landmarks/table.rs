@@ -37,8 +37,8 @@ impl Landmarks {
     /// Renumbers the nodes after a repair: old node `i` becomes `remap[i]`
     /// (`u32::MAX`: gone) of `n` nodes, nodes new to the graph start
     /// unreached, and a landmark whose node is gone gets `u32::MAX`. Free
-    /// when no node moved; else one copy of the table, runs of nodes that
-    /// moved together copied whole.
+    /// when no node moved; else the runs of nodes that moved together are
+    /// moved in place (the kept nodes keep their order).
     pub(crate) fn renumber(&mut self, remap: &[u32], n: usize) {
         for node in &mut self.nodes {
             *node = remap[*node as usize];
@@ -47,28 +47,10 @@ impl Landmarks {
         if k == 0 || (remap.len() == n && remap.iter().enumerate().all(|(i, r)| *r as usize == i)) {
             return;
         }
-        fn moved<T: Copy>(old: &[T], remap: &[u32], n: usize, k: usize, none: T) -> Vec<T> {
-            let mut out = vec![none; n * k];
-            let mut i = 0;
-            while i < remap.len() {
-                if remap[i] == u32::MAX {
-                    i += 1;
-                    continue;
-                }
-                let mut j = i + 1;
-                while j < remap.len() && remap[j] == remap[i].wrapping_add((j - i) as u32) {
-                    j += 1;
-                }
-                let to = remap[i] as usize;
-                out[to * k..(to + j - i) * k].copy_from_slice(&old[i * k..j * k]);
-                i = j;
-            }
-            out
+        match &mut self.dist {
+            Column64::Narrow(c) => shift(c, remap, n, k, u32::MAX),
+            Column64::Wide(c) => shift(c, remap, n, k, UNREACHED),
         }
-        self.dist = match &self.dist {
-            Column64::Narrow(c) => Column64::Narrow(moved(c, remap, n, k, u32::MAX)),
-            Column64::Wide(c) => Column64::Wide(moved(c, remap, n, k, UNREACHED)),
-        };
     }
 
     /// Narrows a wide table whose distances all fit again, as a build would
@@ -111,6 +93,47 @@ impl Landmarks {
     }
 }
 
+/// Moves `k` values per node in place from the old numbering to the new
+/// (`remap`, increasing over the kept nodes), `none` at new nodes. The
+/// destinations lie in the sources' order, so runs moving towards the start
+/// are moved first in ascending order and runs moving towards the end
+/// then in descending order, each without overwriting a source still to be
+/// read.
+fn shift<T: Copy>(values: &mut Vec<T>, remap: &[u32], n: usize, k: usize, none: T) {
+    // Runs of old nodes that move together: (from, to, length).
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < remap.len() {
+        if remap[i] == u32::MAX {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < remap.len() && remap[j] == remap[i].wrapping_add((j - i) as u32) {
+            j += 1;
+        }
+        runs.push((i, remap[i] as usize, j - i));
+        i = j;
+    }
+    if values.len() < n * k {
+        values.resize(n * k, none);
+    }
+    for &(from, to, len) in runs.iter().filter(|r| r.1 < r.0) {
+        values.copy_within(from * k..(from + len) * k, to * k);
+    }
+    for &(from, to, len) in runs.iter().rev().filter(|r| r.1 > r.0) {
+        values.copy_within(from * k..(from + len) * k, to * k);
+    }
+    values.truncate(n * k);
+    // New nodes: the gaps between destinations.
+    let mut next = 0;
+    for &(_, to, len) in &runs {
+        values[next * k..to * k].fill(none);
+        next = to + len;
+    }
+    values[next * k..].fill(none);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +170,41 @@ mod tests {
         let mut same = table();
         same.renumber(&[0, 1, 2, 3, 4], 5);
         assert_eq!(same, table());
+    }
+
+    #[test]
+    fn moving_in_place_equals_copying() {
+        let mut x = 0x9e37_79b9u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for round in 0..500 {
+            let (old_n, k) = (next(40) as usize, 1 + next(4) as usize);
+            // Kept nodes keep their order; gaps open and close anywhere.
+            let mut remap = Vec::new();
+            let mut to = next(3) as u32;
+            for _ in 0..old_n {
+                if next(4) == 0 {
+                    remap.push(u32::MAX);
+                } else {
+                    remap.push(to);
+                    to += 1 + (next(5) == 0) as u32 * next(4) as u32;
+                }
+            }
+            let n = to as usize + next(3) as usize;
+            let values: Vec<u64> = (0..old_n * k).map(|i| i as u64).collect();
+            let mut want = vec![UNREACHED; n * k];
+            for (i, r) in remap.iter().enumerate().filter(|(_, r)| **r != u32::MAX) {
+                let r = *r as usize;
+                want[r * k..(r + 1) * k].copy_from_slice(&values[i * k..(i + 1) * k]);
+            }
+            let mut got = values.clone();
+            shift(&mut got, &remap, n, k, UNREACHED);
+            assert_eq!(got, want, "round {round}: {remap:?} to {n}");
+        }
     }
 
     #[test]
