@@ -34,6 +34,12 @@ pub struct ContractionScratch {
     /// Unpacking stack, top last: `(lower rank, higher rank, downward, how)`.
     pub(super) stack: Vec<Leg>,
     pub(super) settled: u64,
+    /// The bidirectional Dijkstra's queues (see `searches`), forward then
+    /// backward.
+    pub(super) heap: [std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>; 2],
+    /// The bitset sweep's search spaces (see `searches::sweep`), empty
+    /// between queries.
+    pub(super) bits: [Vec<u64>; 2],
 }
 
 /// A shortest route found by [`Contraction::query`], in the input graph.
@@ -59,7 +65,11 @@ impl ContractionScratch {
             self.dist[d].capacity() * 8
                 + (self.stamp[d].capacity() + self.via[d].capacity() + self.space[d].capacity()) * 4
         };
-        per(0) + per(1) + self.stack.capacity() * std::mem::size_of::<Leg>()
+        per(0)
+            + per(1)
+            + self.stack.capacity() * std::mem::size_of::<Leg>()
+            + (self.heap[0].capacity() + self.heap[1].capacity()) * 16
+            + (self.bits[0].capacity() + self.bits[1].capacity()) * 8
     }
 
     pub(super) fn begin(&mut self, nodes: usize) {
@@ -125,6 +135,19 @@ pub(super) trait Upward {
     /// The edge direction a search reached a rank by (`via` in direction
     /// `d`), as a leg.
     fn leg(&self, d: usize, via: u32) -> Leg;
+    /// Searches (the rank-order sweep unless the graph has a better one) and
+    /// prepares the unpacking, as [`search`].
+    fn find(
+        &self,
+        s: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Option<(u64, u32)>
+    where
+        Self: Sized,
+    {
+        search(self, s, sources, targets)
+    }
 }
 
 /// What unpacking needs beyond the search.
@@ -327,7 +350,7 @@ pub(super) fn route_into<G: Upward, U: Unpack>(
     route.cost = 0;
     route.nodes.clear();
     route.arcs.clear();
-    let Some((cost, first)) = search(g, s, sources, targets) else {
+    let Some((cost, first)) = g.find(s, sources, targets) else {
         return Ok(false);
     };
     route.cost = cost;
