@@ -428,7 +428,7 @@ fn lay_out(
         }
     }
     let [fwd, bwd] = sides;
-    Ok(QueryGraph {
+    let mut qg = QueryGraph {
         scale,
         rank,
         node_of: order.to_vec(),
@@ -437,5 +437,8 @@ fn lay_out(
         extra: Vec::new(),
         input_arcs,
         search: QuerySearch::BitsetSweep,
-    })
+        packed: false,
+    };
+    qg.pack_halves();
+    Ok(qg)
 }

@@ -38,6 +38,23 @@ use super::{Contraction, ContractionError};
 /// `2^31`. See [`direct`] for the bits below it.
 pub(super) const DIRECT: u32 = 1 << 31;
 
+/// Bits of one half's position in a packed middle make-up (see
+/// [`QueryGraph::pack_halves`]).
+pub(super) const HALF_BITS: u32 = 7;
+
+/// The positions (plus one; 0 when unknown) in the middle's lists of the
+/// halves of a packed middle make-up: that of the leg's lower end, then
+/// that of its higher end.
+#[inline]
+pub(super) fn middle(how: u32) -> (u32, u32, u32) {
+    let mask = (1 << HALF_BITS) - 1;
+    (
+        how & 0xffff,
+        (how >> 16) & mask,
+        (how >> (16 + HALF_BITS)) & mask,
+    )
+}
+
 /// Bits of one arc offset in a direct make-up.
 const OFFSET_BITS: u32 = 15;
 
@@ -204,6 +221,9 @@ pub struct QueryGraph {
     pub(super) input_arcs: usize,
     /// How queries search it.
     pub(super) search: QuerySearch,
+    /// Whether middle make-ups carry their halves' positions
+    /// ([`QueryGraph::pack_halves`]).
+    pub(super) packed: bool,
 }
 
 /// How a [`QueryGraph`] is searched: all three give the same least costs
@@ -282,6 +302,45 @@ impl QueryGraph {
     }
 
     /// The make-up of edge direction `low -> high` (`downward`: `high -> low`).
+    /// Writes into each middle make-up, when every rank fits in 16 bits, the
+    /// positions of its halves (see [`middle`]): for an entry `x -> y`
+    /// (forward side) or `y -> x` (backward side) with middle `v`, that of
+    /// `x` in `v`'s list of the other side and that of `y` in `v`'s list of
+    /// its own side: the halves' lists, whichever way the entry is read (on
+    /// a symmetric graph the two sides are one).
+    pub(super) fn pack_halves(&mut self) {
+        if self.nodes() > 1 << 16 {
+            return;
+        }
+        let sides = usize::from(self.bwd.is_some()) + 1;
+        for d in 0..sides {
+            let (own, other) = (self.side(d), self.side(1 - d));
+            let mut how = own.how.clone();
+            for x in 0..self.nodes() as u32 {
+                for pos in own.range(x) {
+                    let v = how[pos];
+                    if v & DIRECT != 0 {
+                        continue;
+                    }
+                    let y = own.to.get(pos);
+                    let at = |side: &Side, key: u32| {
+                        side.find(v, key)
+                            .map(|p| (p - side.first[v as usize] as usize + 1) as u32)
+                            .filter(|o| *o < 1 << HALF_BITS)
+                            .unwrap_or(0)
+                    };
+                    how[pos] = v | (at(other, x) << 16) | (at(own, y) << (16 + HALF_BITS));
+                }
+            }
+            if d == 0 {
+                self.fwd.how = how;
+            } else if let Some(bwd) = &mut self.bwd {
+                bwd.how = how;
+            }
+        }
+        self.packed = true;
+    }
+
     pub(super) fn how(&self, low: u32, high: u32, downward: bool) -> u32 {
         let side = self.side(usize::from(downward));
         if let Some(pos) = side.find(low, high) {
@@ -513,7 +572,7 @@ impl Contraction {
             }
         }
         debug_assert!(extra.is_sorted_by_key(|e| e.0));
-        QueryGraph {
+        let mut qg = QueryGraph {
             scale: metric.scale,
             rank: self.rank.clone(),
             node_of: self.node_of.clone(),
@@ -522,6 +581,9 @@ impl Contraction {
             extra,
             input_arcs: self.arc_slot.len(),
             search: QuerySearch::Sweep,
-        }
+            packed: false,
+        };
+        qg.pack_halves();
+        qg
     }
 }

@@ -158,6 +158,15 @@ pub(super) trait Unpack {
     fn half(&self, low: u32, high: u32, downward: bool) -> Leg;
     /// The input arc a leg is, or `None` when it is made of two halves.
     fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError>;
+    /// The two halves of a leg that is no arc, in route order: `low -> v`
+    /// (downward: `high -> v`) then `v -> high` (`v -> low`), `v` its middle.
+    fn halves(&self, (low, high, downward, v): Leg) -> (Leg, Leg) {
+        if downward {
+            (self.half(v, high, true), self.half(v, low, false))
+        } else {
+            (self.half(v, low, true), self.half(v, high, false))
+        }
+    }
 }
 
 /// The full contraction with one metric, as an [`Upward`] graph.
@@ -318,21 +327,16 @@ pub(super) fn next_arc<U: Unpack>(
     s: &mut ContractionScratch,
 ) -> Result<Option<(u32, u32)>, ContractionError> {
     while let Some(leg) = s.stack.pop() {
-        let (low, high, downward, how) = leg;
+        let (low, high, downward, _) = leg;
         if let Some(arc) = g.arc(leg)? {
             let head = if downward { low } else { high };
             return Ok(Some((arc, g.node(head))));
         }
         // low -> v -> high upward, or high -> v -> low downward; v is below
         // both. Second half pushed first.
-        let v = how;
-        if downward {
-            s.stack.push(g.half(v, low, false));
-            s.stack.push(g.half(v, high, true));
-        } else {
-            s.stack.push(g.half(v, high, false));
-            s.stack.push(g.half(v, low, true));
-        }
+        let (first, second) = g.halves(leg);
+        s.stack.push(second);
+        s.stack.push(first);
     }
     Ok(None)
 }
