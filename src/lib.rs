@@ -81,8 +81,8 @@ mod search;
 mod tiled;
 
 pub use contraction::{
-    ArcGraph, Contraction, ContractionError, ContractionMetric, ContractionRoute,
-    ContractionScratch, FORBIDDEN, QueryGraph,
+    ArcGraph, Contraction, ContractionError, ContractionKind, ContractionMetric, ContractionRoute,
+    ContractionScratch, FORBIDDEN, QueryGraph, QuerySearch,
 };
 pub use dynamic::{
     CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer, LayerId,

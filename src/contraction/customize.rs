@@ -308,7 +308,7 @@ impl Contraction {
 }
 
 /// Greatest common divisor (`gcd(0, b) = b`).
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(super) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

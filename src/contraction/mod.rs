@@ -43,18 +43,39 @@
 //! # Ok::<(), tierpath::ContractionError>(())
 //! ```
 
+mod classic;
 mod customize;
 mod order;
 mod pruned;
 mod pruned_query;
 mod query;
+mod searches;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
-pub use pruned::QueryGraph;
+pub use pruned::{QueryGraph, QuerySearch};
 pub use query::{ContractionRoute, ContractionScratch};
 
 /// No node / no edge.
 const NONE: u32 = u32::MAX;
+
+/// How [`Hierarchy::contract_with`](crate::Hierarchy::contract_with)
+/// contracts the cluster graph: both give the same least costs, and their
+/// query graphs answer the same queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContractionKind {
+    /// A customizable contraction hierarchy ([`Contraction`], nested
+    /// dissection from the transitions' cells), customized, made perfect and
+    /// pruned per metric ([`Contraction::query_graph`]); the default: the
+    /// quicker to build (about a tenth of `Classic`'s time on sc1 maps).
+    #[default]
+    Customizable,
+    /// A classic contraction hierarchy per metric
+    /// ([`QueryGraph::classic`]: node order by edge difference, bounded
+    /// witness searches): about half the bytes and a slightly faster search
+    /// on sc1 maps, at about ten times the build time (see
+    /// `docs/contraction.md`).
+    Classic,
+}
 
 /// Why a contraction or a customization was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -149,6 +170,14 @@ impl<'a> ArcGraph<'a> {
     /// Number of arcs.
     pub fn arcs(&self) -> usize {
         self.to.len()
+    }
+
+    /// Whether `arc` leaves `tail` for `head`.
+    #[inline]
+    fn has_arc(&self, tail: u32, arc: u32, head: u32) -> bool {
+        (tail as usize) < self.nodes()
+            && (self.first[tail as usize]..self.first[tail as usize + 1]).contains(&arc)
+            && self.to[arc as usize] == head
     }
 
     /// The arcs leaving `v`: `(arc, target)`.
@@ -443,5 +472,7 @@ fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_classic;
 #[cfg(test)]
 mod tests_pruned;

@@ -33,9 +33,58 @@
 use super::customize::{ContractionMetric, INF, INF64};
 use super::{Contraction, ContractionError};
 
-/// The make-up of an edge direction that is an input arc (the cheapest from
-/// its tail to its head); other make-ups are middle ranks, below `2^31`.
+/// Marks the make-up of an edge direction that is an input arc (the cheapest
+/// from its tail to its head); other make-ups are middle ranks, below
+/// `2^31`. See [`direct`] for the bits below it.
 pub(super) const DIRECT: u32 = 1 << 31;
+
+/// Bits of one half's position in a packed middle make-up (see
+/// [`QueryGraph::pack_halves`]).
+pub(super) const HALF_BITS: u32 = 7;
+
+/// The positions (plus one; 0 when unknown) in the middle's lists of the
+/// halves of a packed middle make-up: that of the leg's lower end, then
+/// that of its higher end.
+#[inline]
+pub(super) fn middle(how: u32) -> (u32, u32, u32) {
+    let mask = (1 << HALF_BITS) - 1;
+    (
+        how & 0xffff,
+        (how >> 16) & mask,
+        (how >> (16 + HALF_BITS)) & mask,
+    )
+}
+
+/// Bits of one arc offset in a direct make-up.
+const OFFSET_BITS: u32 = 15;
+
+/// The make-up of a direct edge direction: [`DIRECT`], with the position of
+/// the edge's upward arc in its tail's out-arcs plus one in bits 0..15 and
+/// that of its downward arc in bits 15..30 (0 when that way is not direct
+/// or the position does not fit), so that unpacking names the arc without a
+/// search, and both ways of a symmetric edge store the same value.
+/// `first`: the input graph's offsets; the arcs as `(tail, arc)`.
+pub(super) fn direct(first: &[u32], up: Option<(u32, u32)>, down: Option<(u32, u32)>) -> u32 {
+    let offset = |a: Option<(u32, u32)>| {
+        a.map_or(0, |(tail, arc)| {
+            let off = arc - first[tail as usize] + 1;
+            if off < 1 << OFFSET_BITS { off } else { 0 }
+        })
+    };
+    DIRECT | offset(up) | (offset(down) << OFFSET_BITS)
+}
+
+/// The position (plus one, 0 for none) of a direct make-up's arc in its
+/// tail's out-arcs, for the upward or the `downward` way.
+#[inline]
+pub(super) fn direct_offset(how: u32, downward: bool) -> u32 {
+    let mask = (1 << OFFSET_BITS) - 1;
+    if downward {
+        (how >> OFFSET_BITS) & mask
+    } else {
+        how & mask
+    }
+}
 
 /// Ranks, in 16 bits when every rank fits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +97,7 @@ pub(super) enum Ranks {
 
 impl Ranks {
     /// An empty list for a graph of `nodes` nodes.
-    fn for_nodes(nodes: usize) -> Self {
+    pub(super) fn for_nodes(nodes: usize) -> Self {
         if nodes <= 1 << 16 {
             Ranks::Narrow(Vec::new())
         } else {
@@ -56,14 +105,14 @@ impl Ranks {
         }
     }
 
-    fn push(&mut self, r: u32) {
+    pub(super) fn push(&mut self, r: u32) {
         match self {
             Ranks::Narrow(v) => v.push(r as u16),
             Ranks::Wide(v) => v.push(r),
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Ranks::Narrow(v) => v.len(),
             Ranks::Wide(v) => v.len(),
@@ -170,6 +219,30 @@ pub struct QueryGraph {
     pub(super) extra: Vec<(u64, u32)>,
     /// The input graph's node and arc counts, checked when unpacking.
     pub(super) input_arcs: usize,
+    /// How queries search it.
+    pub(super) search: QuerySearch,
+    /// Whether middle make-ups carry their halves' positions
+    /// ([`QueryGraph::pack_halves`]).
+    pub(super) packed: bool,
+}
+
+/// How a [`QueryGraph`] is searched: all three give the same least costs
+/// (and routes of that cost) on any query graph; they differ in speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuerySearch {
+    /// Everything reachable upward from the sources and from the targets
+    /// collected (a breadth-first walk), sorted by rank and swept in rank
+    /// order, both directions at once, with no priority queue. The fastest
+    /// on a customizable contraction's graph (its default).
+    Sweep,
+    /// The same sweep with the search spaces kept as bitsets over the ranks:
+    /// a node enters when first offered a distance, each edge is read once,
+    /// nothing is sorted. The fastest on a classic hierarchy's graph (its
+    /// default).
+    BitsetSweep,
+    /// Bidirectional Dijkstra with stall-on-demand, stopping at the best
+    /// meeting: the fewest nodes settled, but slower per node.
+    Dijkstra,
 }
 
 impl QueryGraph {
@@ -192,6 +265,17 @@ impl QueryGraph {
     /// Whether the searchable edges are stored once for both directions.
     pub fn symmetric(&self) -> bool {
         self.bwd.is_none()
+    }
+
+    /// Chooses how queries search this graph (see [`QuerySearch`]; the
+    /// default is the fastest measured for how it was built).
+    pub fn set_search(&mut self, search: QuerySearch) {
+        self.search = search;
+    }
+
+    /// How queries search this graph.
+    pub fn search(&self) -> QuerySearch {
+        self.search
     }
 
     /// The unit of the stored costs (see [`ContractionMetric::scale`]).
@@ -218,6 +302,45 @@ impl QueryGraph {
     }
 
     /// The make-up of edge direction `low -> high` (`downward`: `high -> low`).
+    /// Writes into each middle make-up, when every rank fits in 16 bits, the
+    /// positions of its halves (see [`middle`]): for an entry `x -> y`
+    /// (forward side) or `y -> x` (backward side) with middle `v`, that of
+    /// `x` in `v`'s list of the other side and that of `y` in `v`'s list of
+    /// its own side: the halves' lists, whichever way the entry is read (on
+    /// a symmetric graph the two sides are one).
+    pub(super) fn pack_halves(&mut self) {
+        if self.nodes() > 1 << 16 {
+            return;
+        }
+        let sides = usize::from(self.bwd.is_some()) + 1;
+        for d in 0..sides {
+            let (own, other) = (self.side(d), self.side(1 - d));
+            let mut how = own.how.clone();
+            for x in 0..self.nodes() as u32 {
+                for pos in own.range(x) {
+                    let v = how[pos];
+                    if v & DIRECT != 0 {
+                        continue;
+                    }
+                    let y = own.to.get(pos);
+                    let at = |side: &Side, key: u32| {
+                        side.find(v, key)
+                            .map(|p| (p - side.first[v as usize] as usize + 1) as u32)
+                            .filter(|o| *o < 1 << HALF_BITS)
+                            .unwrap_or(0)
+                    };
+                    how[pos] = v | (at(other, x) << 16) | (at(own, y) << (16 + HALF_BITS));
+                }
+            }
+            if d == 0 {
+                self.fwd.how = how;
+            } else if let Some(bwd) = &mut self.bwd {
+                bwd.how = how;
+            }
+        }
+        self.packed = true;
+    }
+
     pub(super) fn how(&self, low: u32, high: u32, downward: bool) -> u32 {
         let side = self.side(usize::from(downward));
         if let Some(pos) = side.find(low, high) {
@@ -394,9 +517,22 @@ impl Contraction {
         flag: &[u8],
     ) -> QueryGraph {
         let n = self.nodes();
-        let how = |h: u32| {
+        // Per edge, its ways' direct make-up (see `direct`).
+        let packed: Vec<u32> = (0..n as u32)
+            .flat_map(|u| self.up_range(u).map(move |e| (u, e)))
+            .map(|(u, e)| {
+                let w = self.up_to[e];
+                let (tu, tw) = (self.node_of[u as usize], self.node_of[w as usize]);
+                direct(
+                    &self.shape_first,
+                    ContractionMetric::arc_of(metric.up_how[e]).map(|a| (tu, a)),
+                    ContractionMetric::arc_of(metric.down_how[e]).map(|a| (tw, a)),
+                )
+            })
+            .collect();
+        let how = |h: u32, e: usize| {
             if ContractionMetric::arc_of(h).is_some() {
-                DIRECT
+                packed[e]
             } else {
                 h
             }
@@ -414,7 +550,7 @@ impl Contraction {
                     if flag[e] & kept != 0 {
                         s.to.push(self.up_to[e]);
                         s.cost.push(cost[e]);
-                        s.how.push(how(how_of[e]));
+                        s.how.push(how(how_of[e], e));
                     }
                 }
                 s.first.push(s.to.len() as u32);
@@ -428,15 +564,15 @@ impl Contraction {
             for e in self.up_range(u) {
                 let w = self.up_to[e];
                 if flag[e] & 5 == 4 {
-                    extra.push((extra_key(u, w, false), how(metric.up_how[e])));
+                    extra.push((extra_key(u, w, false), how(metric.up_how[e], e)));
                 }
                 if flag[e] & 10 == 8 {
-                    extra.push((extra_key(u, w, true), how(metric.down_how[e])));
+                    extra.push((extra_key(u, w, true), how(metric.down_how[e], e)));
                 }
             }
         }
         debug_assert!(extra.is_sorted_by_key(|e| e.0));
-        QueryGraph {
+        let mut qg = QueryGraph {
             scale: metric.scale,
             rank: self.rank.clone(),
             node_of: self.node_of.clone(),
@@ -444,6 +580,10 @@ impl Contraction {
             fwd,
             extra,
             input_arcs: self.arc_slot.len(),
-        }
+            search: QuerySearch::Sweep,
+            packed: false,
+        };
+        qg.pack_halves();
+        qg
     }
 }

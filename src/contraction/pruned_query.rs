@@ -4,7 +4,7 @@
 //! arc at a time (the route's first arcs come first: a unit can start moving
 //! before the rest is unpacked).
 
-use super::pruned::{DIRECT, QueryGraph};
+use super::pruned::{DIRECT, QueryGraph, QuerySearch, direct_offset, middle};
 use super::query::{self, ContractionRoute, ContractionScratch, Leg, Unpack, Upward};
 use super::{ArcGraph, ContractionError, FORBIDDEN};
 
@@ -48,6 +48,19 @@ impl Upward for QueryGraph {
         });
     }
 
+    fn find(
+        &self,
+        s: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Option<(u64, u32)> {
+        match self.search {
+            QuerySearch::Sweep => query::search(self, s, sources, targets),
+            QuerySearch::BitsetSweep => super::searches::sweep(self, s, sources, targets),
+            QuerySearch::Dijkstra => super::searches::search(self, s, sources, targets),
+        }
+    }
+
     fn leg(&self, d: usize, pos: u32) -> Leg {
         let side = self.side(d);
         let pos = pos as usize;
@@ -77,14 +90,51 @@ impl<F: Fn(u32) -> u64> Unpack for WithArcs<'_, F> {
         (low, high, downward, self.qg.how(low, high, downward))
     }
 
-    /// The cheapest arc from the leg's tail to its head: the bottom-up
-    /// customization priced a direct edge so, and no triangle beat it.
+    /// The halves at the positions a packed make-up names (checked), else
+    /// found by their ends.
+    fn halves(&self, (low, high, downward, how): Leg) -> (Leg, Leg) {
+        let (v, at_low, at_high) = if self.qg.packed {
+            middle(how)
+        } else {
+            (how, 0, 0)
+        };
+        // Upward: low -> v (backward list of v), v -> high (forward list).
+        // Downward: high -> v (backward), v -> low (forward).
+        let (a, b) = if downward { (high, low) } else { (low, high) };
+        let (at_a, at_b) = if downward {
+            (at_high, at_low)
+        } else {
+            (at_low, at_high)
+        };
+        let pick = |d: usize, key: u32, at: u32| -> Leg {
+            let side = self.qg.side(d);
+            if at != 0 {
+                let pos = side.first[v as usize] as usize + at as usize - 1;
+                if pos < side.first[v as usize + 1] as usize && side.to.get(pos) == key {
+                    return (v, key, d == 1, side.how[pos]);
+                }
+            }
+            self.half(v, key, d == 1)
+        };
+        (pick(1, a, at_a), pick(0, b, at_b))
+    }
+
+    /// The input arc of a direct leg: the one the build named (see
+    /// `pruned::direct`), else the cheapest from the leg's tail to its head
+    /// (the customization priced a direct edge so, and no triangle beat it).
     fn arc(&self, (low, high, downward, how): Leg) -> Result<Option<u32>, ContractionError> {
-        if how != DIRECT {
+        if how & DIRECT == 0 {
             return Ok(None);
         }
         let (tail, head) = if downward { (high, low) } else { (low, high) };
         let (tail, head) = (self.node(tail), self.node(head));
+        let off = direct_offset(how, downward);
+        if off != 0 && (tail as usize) < self.graph.nodes() {
+            let arc = self.graph.first[tail as usize] + off - 1;
+            if self.graph.has_arc(tail, arc, head) && (self.cost)(arc) < FORBIDDEN {
+                return Ok(Some(arc));
+            }
+        }
         self.graph
             .out(tail)
             .filter(|(arc, w)| *w == head && (self.cost)(*arc) < FORBIDDEN)
@@ -160,7 +210,7 @@ impl QueryGraph {
         sources: &[(u32, u64)],
         targets: &[(u32, u64)],
     ) -> Option<u64> {
-        query::search(self, scratch, sources, targets).map(|(c, _)| c)
+        self.find(scratch, sources, targets).map(|(c, _)| c)
     }
 
     /// Searches without unpacking: the least cost and the input node the
@@ -173,7 +223,7 @@ impl QueryGraph {
         sources: &[(u32, u64)],
         targets: &[(u32, u64)],
     ) -> Option<(u64, u32)> {
-        query::search(self, scratch, sources, targets)
+        self.find(scratch, sources, targets)
     }
 
     /// The next arc of the route [`start_route`](Self::start_route) found,

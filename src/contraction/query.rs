@@ -34,6 +34,12 @@ pub struct ContractionScratch {
     /// Unpacking stack, top last: `(lower rank, higher rank, downward, how)`.
     pub(super) stack: Vec<Leg>,
     pub(super) settled: u64,
+    /// The bidirectional Dijkstra's queues (see `searches`), forward then
+    /// backward.
+    pub(super) heap: [std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>; 2],
+    /// The bitset sweep's search spaces (see `searches::sweep`), empty
+    /// between queries.
+    pub(super) bits: [Vec<u64>; 2],
 }
 
 /// A shortest route found by [`Contraction::query`], in the input graph.
@@ -59,7 +65,11 @@ impl ContractionScratch {
             self.dist[d].capacity() * 8
                 + (self.stamp[d].capacity() + self.via[d].capacity() + self.space[d].capacity()) * 4
         };
-        per(0) + per(1) + self.stack.capacity() * std::mem::size_of::<Leg>()
+        per(0)
+            + per(1)
+            + self.stack.capacity() * std::mem::size_of::<Leg>()
+            + (self.heap[0].capacity() + self.heap[1].capacity()) * 16
+            + (self.bits[0].capacity() + self.bits[1].capacity()) * 8
     }
 
     pub(super) fn begin(&mut self, nodes: usize) {
@@ -125,6 +135,19 @@ pub(super) trait Upward {
     /// The edge direction a search reached a rank by (`via` in direction
     /// `d`), as a leg.
     fn leg(&self, d: usize, via: u32) -> Leg;
+    /// Searches (the rank-order sweep unless the graph has a better one) and
+    /// prepares the unpacking, as [`search`].
+    fn find(
+        &self,
+        s: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+    ) -> Option<(u64, u32)>
+    where
+        Self: Sized,
+    {
+        search(self, s, sources, targets)
+    }
 }
 
 /// What unpacking needs beyond the search.
@@ -135,6 +158,15 @@ pub(super) trait Unpack {
     fn half(&self, low: u32, high: u32, downward: bool) -> Leg;
     /// The input arc a leg is, or `None` when it is made of two halves.
     fn arc(&self, leg: Leg) -> Result<Option<u32>, ContractionError>;
+    /// The two halves of a leg that is no arc, in route order: `low -> v`
+    /// (downward: `high -> v`) then `v -> high` (`v -> low`), `v` its middle.
+    fn halves(&self, (low, high, downward, v): Leg) -> (Leg, Leg) {
+        if downward {
+            (self.half(v, high, true), self.half(v, low, false))
+        } else {
+            (self.half(v, low, true), self.half(v, high, false))
+        }
+    }
 }
 
 /// The full contraction with one metric, as an [`Upward`] graph.
@@ -295,21 +327,16 @@ pub(super) fn next_arc<U: Unpack>(
     s: &mut ContractionScratch,
 ) -> Result<Option<(u32, u32)>, ContractionError> {
     while let Some(leg) = s.stack.pop() {
-        let (low, high, downward, how) = leg;
+        let (low, high, downward, _) = leg;
         if let Some(arc) = g.arc(leg)? {
             let head = if downward { low } else { high };
             return Ok(Some((arc, g.node(head))));
         }
         // low -> v -> high upward, or high -> v -> low downward; v is below
         // both. Second half pushed first.
-        let v = how;
-        if downward {
-            s.stack.push(g.half(v, low, false));
-            s.stack.push(g.half(v, high, true));
-        } else {
-            s.stack.push(g.half(v, high, false));
-            s.stack.push(g.half(v, low, true));
-        }
+        let (first, second) = g.halves(leg);
+        s.stack.push(second);
+        s.stack.push(first);
     }
     Ok(None)
 }
@@ -327,7 +354,7 @@ pub(super) fn route_into<G: Upward, U: Unpack>(
     route.cost = 0;
     route.nodes.clear();
     route.arcs.clear();
-    let Some((cost, first)) = search(g, s, sources, targets) else {
+    let Some((cost, first)) = g.find(s, sources, targets) else {
         return Ok(false);
     };
     route.cost = cost;

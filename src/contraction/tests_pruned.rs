@@ -8,7 +8,7 @@ use super::*;
 
 /// Least cost from the sources (with initial distances) to the targets (with
 /// final distances), by Dijkstra.
-fn dijkstra(
+pub(super) fn dijkstra(
     a: &Arcs,
     costs: &[u64],
     sources: &[(u32, u64)],
@@ -45,7 +45,7 @@ fn dijkstra(
 
 /// A random sparse directed graph: `n` nodes, about `3n` arcs, some in both
 /// directions, some parallel, a few loops.
-fn random_graph(n: u32, rng: &mut Lcg) -> Arcs {
+pub(super) fn random_graph(n: u32, rng: &mut Lcg) -> Arcs {
     let mut arcs = Vec::new();
     for _ in 0..3 * n {
         let (a, b) = (rng.next(n as u64) as u32, rng.next(n as u64) as u32);
@@ -59,7 +59,7 @@ fn random_graph(n: u32, rng: &mut Lcg) -> Arcs {
 
 /// Metric kinds: random, random with forbidden arcs, symmetric (by the
 /// unordered pair of ends), with zero-cost arcs, octile-like.
-fn metric(a: &Arcs, kind: u32, rng: &mut Lcg) -> Vec<u64> {
+pub(super) fn metric(a: &Arcs, kind: u32, rng: &mut Lcg) -> Vec<u64> {
     (0..a.to.len() as u32)
         .map(|arc| {
             let (v, w) = (a.tail(arc) as u64, a.to[arc as usize] as u64);
@@ -78,7 +78,7 @@ fn metric(a: &Arcs, kind: u32, rng: &mut Lcg) -> Vec<u64> {
 /// Every pair and some multi-source / multi-target queries: the pruned
 /// graph's cost equals Dijkstra's, its route is a real route of that cost,
 /// and the arc-by-arc unpacking yields the same route.
-fn check_against_dijkstra(a: &Arcs, costs: &[u64], qg: &QueryGraph, rng: &mut Lcg) {
+pub(super) fn check_against_dijkstra(a: &Arcs, costs: &[u64], qg: &QueryGraph, rng: &mut Lcg) {
     let n = a.first.len() as u32 - 1;
     let mut scratch = ContractionScratch::default();
     let graph = a.graph();

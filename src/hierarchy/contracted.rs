@@ -3,8 +3,8 @@
 //! demand by [`Hierarchy::contract`], one metric per band of unit sizes.
 
 use crate::contraction::{
-    ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch, FORBIDDEN,
-    QueryGraph,
+    ArcGraph, Contraction, ContractionError, ContractionKind, ContractionRoute, ContractionScratch,
+    FORBIDDEN, QueryGraph,
 };
 use crate::hierarchy::Hierarchy;
 
@@ -77,10 +77,22 @@ impl Hierarchy {
     /// takes about a second (see `docs/contraction.md`): an option for games
     /// that ask for many long paths, not yet the default.
     pub fn contract(&mut self) -> Result<(), ContractionError> {
+        self.contract_with(ContractionKind::default())
+    }
+
+    /// [`contract`](Hierarchy::contract) with a chosen kind of contraction
+    /// (see [`ContractionKind`]): the same least costs either way.
+    pub fn contract_with(&mut self, kind: ContractionKind) -> Result<(), ContractionError> {
         let graph = self.graph();
         let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
-        let coords: Vec<(u32, u32)> = self.node_points().iter().map(|p| (p.x, p.y)).collect();
-        let contraction = Contraction::new(&arcs, Some(&coords))?;
+        let contraction = match kind {
+            ContractionKind::Customizable => {
+                let coords: Vec<(u32, u32)> =
+                    self.node_points().iter().map(|p| (p.x, p.y)).collect();
+                Some(Contraction::new(&arcs, Some(&coords))?)
+            }
+            ContractionKind::Classic => None,
+        };
         let max = self.max_unit_size() as usize;
         // The distinct annotations: sizes up to each share a metric.
         let mut bands: Vec<u8> = graph.edge_clear.clone();
@@ -101,8 +113,10 @@ impl Hierarchy {
                     FORBIDDEN
                 };
             }
-            let metric = contraction.customize(&costs)?;
-            graphs.push(contraction.query_graph(&metric)?);
+            graphs.push(match &contraction {
+                Some(cch) => cch.query_graph(&cch.customize(&costs)?)?,
+                None => QueryGraph::classic(&arcs, &costs)?,
+            });
         }
         // Size k uses the graph of the least band >= k.
         let graph_of = (0..=max)
@@ -157,5 +171,75 @@ impl Hierarchy {
     pub(crate) fn contracted(&self) -> Option<&Contracted> {
         self.contracted_raw()
             .filter(|c| c.built_for == self.identity().id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Point};
+    use crate::query::QueryCache;
+
+    /// A map with walls and gaps, for units of sizes 1 to 3.
+    fn hierarchy() -> Hierarchy {
+        let grid = Grid::from_fn(96, 80, |p| {
+            let wall = (p.x % 23 == 11 && p.y % 17 > 3) || (p.y % 19 == 9 && p.x % 13 > 2);
+            let pillar = (p.x * 7 + p.y * 13) % 31 == 0;
+            !(wall || pillar)
+        })
+        .unwrap();
+        Hierarchy::builder()
+            .cluster_size(8)
+            .max_unit_size(3)
+            .build(grid)
+            .unwrap()
+    }
+
+    #[test]
+    fn classic_and_customizable_contractions_agree_on_every_band() {
+        let base = hierarchy();
+        let n = base.graph().edge_first.len() as u64 - 1;
+        let mut kinds = Vec::new();
+        for kind in [ContractionKind::Classic, ContractionKind::Customizable] {
+            let mut h = base.clone();
+            h.contract_with(kind).unwrap();
+            assert!(h.is_contracted());
+            kinds.push(h);
+        }
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let (mut scratch, mut route) = (ContractionScratch::default(), ContractionRoute::default());
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut ends = || -> Vec<(u32, u64)> {
+                (0..1 + next(3))
+                    .map(|_| (next(n) as u32, next(50_000)))
+                    .collect()
+            };
+            let (starts, goals) = (ends(), ends());
+            for size in 1..=3u8 {
+                let costs: Vec<Option<u64>> = kinds
+                    .iter()
+                    .map(|h| {
+                        h.contracted_route(&mut scratch, size, &starts, &goals, &mut route)
+                            .expect("contracted")
+                            .then_some(route.cost)
+                    })
+                    .collect();
+                assert_eq!(costs[0], costs[1], "size {size}: {starts:?} -> {goals:?}");
+                found += usize::from(costs[0].is_some());
+            }
+        }
+        assert!(found > 300, "most queries find a route ({found})");
+        // Whole queries answer with valid paths.
+        let mut cache = QueryCache::new();
+        let (s, t) = (Point::new(1, 1), Point::new(94, 78));
+        let path = kinds[0].find_path(&mut cache, s, t).unwrap().path.unwrap();
+        path.validate(kinds[0].grid(), kinds[0].movement()).unwrap();
     }
 }
