@@ -9,7 +9,8 @@
 //! After criterion's report, a summary measured directly: the median repair
 //! per kind over many placements, the ratio to a rebuild, and, for placements
 //! anywhere on passable ground (doors in corridors included), how often the
-//! islands and dead ends needed the global recompute and what the p95 costs;
+//! islands and dead ends needed the global recompute (the window rule of
+//! `dynamic::dead_end_repair` failed) and what the p95 costs;
 //! then the open-ground placements again on a hierarchy built for unit sizes
 //! 1 to 3.
 //!
@@ -32,6 +33,12 @@ const MAP: &str = "TheFrozenSea";
 const PLACEMENTS: usize = 60;
 /// Goal of the issue: a small repair under 1 ms.
 const GOAL_MS: f64 = 1.0;
+/// Goal of the islands-and-dead-ends repair: edits anywhere on passable
+/// ground (doors in corridors, islands cut or joined) repair with this
+/// median and 95th percentile.
+const ANYWHERE_MEDIAN_MS: f64 = 0.5;
+/// See [`ANYWHERE_MEDIAN_MS`].
+const ANYWHERE_P95_MS: f64 = 2.0;
 /// The largest unit size of the sized summary.
 const SIZED_MAX: u32 = 3;
 
@@ -159,15 +166,19 @@ fn main() {
             globals += global as usize;
         }
         let med = median(times.clone());
+        let p95 = percentile(times, 0.95);
         println!(
-            "{side}x{side} {:<11} {} placements: median {med:.3} ms, p95 {:.3} ms, rebuild / repair {:.0}x, global dead-end recompute in {globals} of {}{}",
+            "{side}x{side} {:<11} {} placements: median {med:.3} ms, p95 {p95:.3} ms, rebuild / repair {:.0}x, global dead-end recompute in {globals} of {}{}",
             if anywhere { "anywhere" } else { "open ground" },
             spots.len(),
-            percentile(times, 0.95),
             rebuild / med,
             spots.len(),
             if anywhere {
-                String::new()
+                let met = med <= ANYWHERE_MEDIAN_MS && p95 <= ANYWHERE_P95_MS;
+                format!(
+                    " (goal median <= {ANYWHERE_MEDIAN_MS} ms, p95 <= {ANYWHERE_P95_MS} ms: {})",
+                    if met { "met" } else { "NOT met" }
+                )
             } else if med < GOAL_MS {
                 format!(" (goal < {GOAL_MS} ms: met)")
             } else {

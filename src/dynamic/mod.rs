@@ -491,11 +491,25 @@ impl DynamicHierarchy {
                 .fold((u32::MAX, 0), |(a, b), p| (a.min(p.y), b.max(p.y)));
             (x1 - x0) <= 24 && (y1 - y0) <= 24
         };
+        // A scattered batch of more cells than the map has cells per 2,048
+        // (a reveal of a large area) costs more cell by cell than once over
+        // the map.
+        let map = self.h.grid().len();
         let groups: Vec<&[Point]> = if compact {
             vec![&cells[..]]
+        } else if cells.len() > 64 && cells.len() * 2048 > map {
+            Vec::new()
         } else {
             cells.chunks(1).collect()
         };
+        if groups.is_empty() {
+            for p in &cells {
+                let open = !self.h.grid().is_passable(*p);
+                self.h.set_cell_passable(*p, open).expect("checked above");
+            }
+            self.forest = Forest::new(self.h.recompute_dead_ends());
+            return (DeadEndRepair::Recomputed, true);
+        }
         let mut renumbered = false;
         for (k, group) in groups.iter().enumerate() {
             match self.window_repair(group) {
