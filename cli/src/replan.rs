@@ -349,6 +349,9 @@ pub fn run(args: Args) -> CliResult {
         };
         let mut verify = String::new();
         if args.verify {
+            // Landmarks where a build puts them (repairs keep them where they
+            // were, which can break ties between equal-cost routes apart).
+            world.refresh_landmarks();
             let t = Instant::now();
             let mut s = settings;
             s.landmarks = world.settings().landmarks;
