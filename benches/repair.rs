@@ -366,4 +366,31 @@ fn landmarks_after_repairs(grid: &Grid) {
         median(without.clone()),
         percentile(without, 0.95),
     );
+    // The landmark update's share on the summary's open-ground placements:
+    // each toggle on a hierarchy with landmarks and on one without, in turn.
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    let mut bare = DynamicHierarchy::new(
+        HierarchyBuilder::new()
+            .landmarks(0)
+            .build(grid.clone())
+            .expect("valid map"),
+    );
+    for side in [1, 10] {
+        let spots = placements(grid, side, PLACEMENTS, false, 1234 + side as u64);
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for p in &spots {
+            let (close, open, _) = toggle_ms(&mut world, &block(*p, side));
+            with.extend([close, open]);
+            let (close, open, _) = toggle_ms(&mut bare, &block(*p, side));
+            without.extend([close, open]);
+        }
+        let (mw, mo) = (median(with.clone()), median(without.clone()));
+        println!(
+            "  {side}x{side} open ground, {} toggles: with landmarks median {mw:.3} ms, p95 {:.3} ms; without median {mo:.3} ms, p95 {:.3} ms; landmark share of the median {:.0}%",
+            with.len(),
+            percentile(with, 0.95),
+            percentile(without, 0.95),
+            100.0 * (mw - mo) / mw,
+        );
+    }
 }

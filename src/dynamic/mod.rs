@@ -34,8 +34,9 @@
 //! same transitions, edges, costs and stored paths in the same order, and the
 //! same islands and dead-end regions (the block numbering may differ, the
 //! forest it describes does not); the landmarks may sit on other transitions
-//! than a build would pick, with exact distances from them. The property
-//! tests check exactly this on random edit sequences.
+//! than a build would pick, with exact distances from them (or, past the
+//! raise budget, a few steps low: see `landmark_repair`). The property tests
+//! check exactly this on random edit sequences.
 //!
 //! [`RepairReport`] says which clusters changed, so a game re-plans only the
 //! paths that cross them ([`RepairReport::touches`]).
