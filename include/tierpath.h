@@ -191,8 +191,9 @@ typedef struct TierpathRepairInfo {
   uint64_t clusters;
   // How islands and dead ends were repaired.
   enum TierpathDeadEndRepair dead_ends;
-  // 1 when landmark distances were dropped (refresh them with
-  // `tierpath_hierarchy_refresh_landmarks` when convenient).
+  // 1 when a landmark's transition disappeared and the landmark was
+  // replaced. Repairs keep landmark distances a valid, sharp bound;
+  // `tierpath_hierarchy_refresh_landmarks` makes them exact again.
   uint8_t landmarks_dropped;
 } TierpathRepairInfo;
 
@@ -304,8 +305,10 @@ enum TierpathStatus tierpath_hierarchy_edit(const struct TierpathHierarchy *hier
                                             size_t count,
                                             struct TierpathRepair **report);
 
-// Computes landmark distances again after repairs dropped them (a search
-// per landmark over the cluster graph).
+// Moves the landmarks to where a build would pick them and makes their
+// distances exact (a search per landmark that moves; nothing when no repair
+// happened since the last call). Repairs keep the distances a valid, sharp
+// bound without it.
 enum TierpathStatus tierpath_hierarchy_refresh_landmarks(const struct TierpathHierarchy *hierarchy);
 
 // Writes what a repair changed.

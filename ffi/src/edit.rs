@@ -55,8 +55,9 @@ pub struct TierpathRepairInfo {
     pub clusters: u64,
     /// How islands and dead ends were repaired.
     pub dead_ends: TierpathDeadEndRepair,
-    /// 1 when landmark distances were dropped (refresh them with
-    /// `tierpath_hierarchy_refresh_landmarks` when convenient).
+    /// 1 when a landmark's transition disappeared and the landmark was
+    /// replaced. Repairs keep landmark distances a valid, sharp bound;
+    /// `tierpath_hierarchy_refresh_landmarks` makes them exact again.
     pub landmarks_dropped: u8,
 }
 
@@ -120,8 +121,10 @@ pub unsafe extern "C" fn tierpath_hierarchy_edit(
     })
 }
 
-/// Computes landmark distances again after repairs dropped them (a search
-/// per landmark over the cluster graph).
+/// Moves the landmarks to where a build would pick them and makes their
+/// distances exact (a search per landmark that moves; nothing when no repair
+/// happened since the last call). Repairs keep the distances a valid, sharp
+/// bound without it.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_hierarchy_refresh_landmarks(
     hierarchy: *const TierpathHierarchy,
