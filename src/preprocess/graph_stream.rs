@@ -1,7 +1,7 @@
 //! The cluster graph written as its clusters are searched, a batch at a
 //! time, straight into its final arrays.
 //!
-//! [`assemble_graph`](super::graph::assemble_graph) takes every cluster's
+//! `assemble_graph` (kept for tests) takes every cluster's
 //! edges at once, which on a 16,384 x 16,384 map means a million small
 //! vectors (about 1.5 GB with their spare capacity, most of it left with the
 //! allocator afterwards) and a per-edge table of path ranges (12 bytes an
@@ -69,7 +69,7 @@ impl Costs {
 }
 
 /// Computes the cluster graph (stage 4) batch by batch; the same graph as
-/// [`assemble_graph`](super::graph::assemble_graph) over every cluster's
+/// `assemble_graph` (kept for tests) over every cluster's
 /// [`intra_cluster_edges`].
 pub(crate) fn stream_cluster_graph(
     grid: &Grid,
