@@ -27,19 +27,9 @@ use crate::preprocess::islands::label_runs;
 /// million cells), the search it saves tens of nanoseconds a cell.
 pub(super) const SKIP_MIN_CELLS: u64 = 1 << 16;
 
-/// The offsets of the eight cells around `(1, 1)`, in direction order
-/// (north, east, south, west, north-east, south-east, south-west,
-/// north-west): bit `d` of a pattern is the cell in direction `d`.
-const AROUND: [(i32, i32); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
+/// The offsets of the eight cells around a cell, in direction order: bit
+/// `d` of a pattern is the cell in direction `d`.
+const AROUND: [(i32, i32); 8] = crate::grid::DIRECTIONS;
 
 /// Per pattern of open cells around an open cell: whether the cell is
 /// locally safe under `movement` (a topology movement: moves both ways).
