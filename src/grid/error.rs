@@ -34,7 +34,7 @@ pub enum GridError {
         /// Map height.
         height: u32,
     },
-    /// A character [`Grid::from_ascii`] does not know.
+    /// A character [`Grid::from_ascii`](crate::Grid::from_ascii) does not know.
     #[error("line {line}, column {column}: unknown map character {ch:?}")]
     BadChar {
         /// 1-based line.
@@ -44,7 +44,7 @@ pub enum GridError {
         /// The character.
         ch: char,
     },
-    /// Rows of different lengths in [`Grid::from_ascii`].
+    /// Rows of different lengths in [`Grid::from_ascii`](crate::Grid::from_ascii).
     #[error("line {line}: row has {found} cells, expected {expected}")]
     RaggedRow {
         /// 1-based line.

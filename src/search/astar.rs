@@ -53,7 +53,7 @@ impl<'g> AStar<'g> {
     /// Exact A* for a `size x size` unit on `clearance`'s grid: the unit is
     /// named by its top-left cell and moves as a single cell would on the
     /// grid of cells where it fits (clearance `>= size`; see the [movement
-    /// rule](crate::SizedHierarchy#the-movement-rule), checked by
+    /// rule](crate::sized_legal_move), checked by
     /// [`sized_path_cost`](crate::sized_path_cost)). Every other setting
     /// applies as for one cell. A size of 0 or above 255, or an endpoint where
     /// the unit does not fit, is an error of the query.
