@@ -298,6 +298,17 @@ pub(super) fn search<G: Upward>(
             }
         }
     }
+    finish(g, s, best)
+}
+
+/// Puts the legs of the route through `best` (meeting rank, cost) on the
+/// unpacking stack, first on top; returns its cost and first input node
+/// (`None` when no meeting was found).
+pub(super) fn finish<G: Upward>(
+    g: &G,
+    s: &mut ContractionScratch,
+    best: (u32, u64),
+) -> Option<(u64, u32)> {
     if best.0 == NONE {
         return None;
     }

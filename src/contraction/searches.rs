@@ -21,7 +21,7 @@
 use std::cmp::Reverse;
 
 use super::pruned::QueryGraph;
-use super::query::{ContractionScratch, Upward};
+use super::query::{ContractionScratch, finish};
 use super::{FORBIDDEN, NONE};
 
 /// Runs both searches and prepares the unpacking of the best route: its cost
@@ -198,27 +198,4 @@ pub(super) fn sweep(
         w += 1;
     }
     finish(g, s, best)
-}
-
-/// Puts the legs of the route through `best` (meeting rank, cost) on the
-/// unpacking stack, first on top; its cost and first input node.
-fn finish(g: &QueryGraph, s: &mut ContractionScratch, best: (u32, u64)) -> Option<(u64, u32)> {
-    if best.0 == NONE {
-        return None;
-    }
-    let start = s.stack.len();
-    let mut u = best.0;
-    while s.via[1][u as usize] != NONE {
-        let leg = g.leg(1, s.via[1][u as usize]);
-        s.stack.push(leg);
-        u = leg.0;
-    }
-    s.stack[start..].reverse();
-    let mut u = best.0;
-    while s.via[0][u as usize] != NONE {
-        let leg = g.leg(0, s.via[0][u as usize]);
-        s.stack.push(leg);
-        u = leg.0;
-    }
-    Some((best.1, g.node_of[u as usize]))
 }
