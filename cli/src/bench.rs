@@ -227,7 +227,7 @@ pub fn run(args: Args) -> CliResult {
     writeln!(
         out,
         "speedup = flat A* median / planner median (same queries, same run); q-ratio = median of \
-         per-query time ratios; vs jps = JPS median / planner median (above 1: faster than JPS); subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
+         per-query time ratios; vs jps = JPS median / planner median (above 1: faster than JPS); total = JPS total time / planner total time over the same queries; subopt = cost / flat A* exact cost - 1; expanded = mean nodes per \
          query (hpa: abstract + fine)"
     )?;
     let blocked: usize = runs.iter().map(|r| r.blocked).sum();

@@ -22,6 +22,9 @@ struct PlannerSummary {
     ratio_median: f64,
     /// JPS's median time over this planner's (`None` without a JPS run).
     vs_jps: Option<f64>,
+    /// JPS's total (mean) time over this planner's, the ratio of the time
+    /// the whole query set takes (`None` without a JPS run).
+    vs_jps_total: Option<f64>,
     /// Cost over flat A*'s exact cost, minus one, in percent.
     subopt_mean: f64,
     subopt_p95: f64,
@@ -121,11 +124,12 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
     }
     let flat_times = sorted(solved.iter().map(|q| q.answers[0].micros).collect());
     let flat_median = median(&flat_times);
-    let jps_median = planners.iter().position(|p| p == JPS).map(|k| {
-        median(&sorted(
-            solved.iter().map(|q| q.answers[k].micros).collect(),
-        ))
-    });
+    let jps_times = planners
+        .iter()
+        .position(|p| p == JPS)
+        .map(|k| sorted(solved.iter().map(|q| q.answers[k].micros).collect()));
+    let jps_median = jps_times.as_deref().map(median);
+    let jps_mean = jps_times.as_deref().map(mean);
     for (k, name) in planners.iter().enumerate() {
         let times = sorted(solved.iter().map(|q| q.answers[k].micros).collect());
         let ratios = sorted(
@@ -150,11 +154,12 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
             .count();
         let subopt_sorted = sorted(subopt.clone());
         let median_us = median(&times);
+        let mean_us = mean(&times);
         s.planners.push(PlannerSummary {
             name: name.clone(),
             median_us,
             p95_us: percentile(&times, 0.95),
-            mean_us: mean(&times),
+            mean_us,
             speedup: if median_us > 0.0 {
                 flat_median / median_us
             } else {
@@ -164,6 +169,7 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
             vs_jps: jps_median
                 .filter(|_| median_us > 0.0)
                 .map(|j| j / median_us),
+            vs_jps_total: jps_mean.filter(|_| mean_us > 0.0).map(|j| j / mean_us),
             subopt_mean: mean(&subopt),
             subopt_p95: percentile(&subopt_sorted, 0.95),
             subopt_max: subopt_sorted.last().copied().unwrap_or(0.0),
@@ -266,9 +272,11 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
         "blocked",
         "median us",
         "p95 us",
+        "mean us",
         "speedup",
         "q-ratio",
         "vs jps",
+        "total",
         "subopt mean",
         "p95",
         "max",
@@ -286,9 +294,12 @@ pub(super) fn time_table(rows: &[&Summary]) -> String {
                 s.blocked.to_string(),
                 fmt_us(p.median_us),
                 fmt_us(p.p95_us),
+                fmt_us(p.mean_us),
                 format!("{:.1}x", p.speedup),
                 format!("{:.1}x", p.ratio_median),
                 p.vs_jps
+                    .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x")),
+                p.vs_jps_total
                     .map_or_else(|| "-".to_string(), |r| format!("{r:.2}x")),
                 pct(p.subopt_mean),
                 pct(p.subopt_p95),
@@ -357,6 +368,7 @@ pub(super) fn summary_json(s: &Summary) -> Value {
                     "speedup": round(p.speedup, 3),
                     "query_ratio_median": round(p.ratio_median, 3),
                     "vs_jps": p.vs_jps.map(|r| round(r, 3)),
+                    "vs_jps_total": p.vs_jps_total.map(|r| round(r, 3)),
                     "subopt_mean_pct": round(p.subopt_mean, 5),
                     "subopt_p95_pct": round(p.subopt_p95, 5),
                     "subopt_max_pct": round(p.subopt_max, 5),
@@ -420,6 +432,7 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
             "speedup",
             "query_ratio_median",
             "vs_jps",
+            "vs_jps_total",
             "subopt_mean_pct",
             "subopt_p95_pct",
             "subopt_max_pct",
@@ -468,6 +481,8 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
                 format!("{:.3}", p.speedup),
                 format!("{:.3}", p.ratio_median),
                 p.vs_jps.map_or_else(String::new, |r| format!("{r:.3}")),
+                p.vs_jps_total
+                    .map_or_else(String::new, |r| format!("{r:.3}")),
                 format!("{:.5}", p.subopt_mean),
                 format!("{:.5}", p.subopt_p95),
                 format!("{:.5}", p.subopt_max),

@@ -122,9 +122,11 @@ fn bench_prints_tables_and_writes_the_same_figures() {
         for field in [
             "median_us",
             "p95_us",
+            "mean_us",
             "speedup",
             "query_ratio_median",
             "vs_jps",
+            "vs_jps_total",
             "subopt_mean_pct",
             "subopt_p95_pct",
             "subopt_max_pct",
@@ -144,6 +146,14 @@ fn bench_prints_tables_and_writes_the_same_figures() {
     let vs = set["planners"]["hpa"]["vs_jps"].as_f64().unwrap();
     assert!(
         (vs - jps_median / hpa_median).abs() <= 1e-3 * vs.max(1.0),
+        "{set}"
+    );
+    // And the ratio of total times is that of the means.
+    let jps_mean = set["planners"]["jps"]["mean_us"].as_f64().unwrap();
+    let hpa_mean = set["planners"]["hpa"]["mean_us"].as_f64().unwrap();
+    let total = set["planners"]["hpa"]["vs_jps_total"].as_f64().unwrap();
+    assert!(
+        (total - jps_mean / hpa_mean).abs() <= 1e-3 * total.max(1.0),
         "{set}"
     );
     assert!((set["planners"]["astar"]["speedup"].as_f64().unwrap() - 1.0).abs() < 1e-9);
