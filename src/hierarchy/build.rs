@@ -24,11 +24,10 @@ pub struct BuildSettings {
     pub movement: Movement,
     /// Placement of transition cells along entrances.
     pub entrances: EntrancePolicy,
-    /// Keep the path behind every abstract edge that winds (costs over 5/4 of
-    /// its straight-line bound), one byte per move: refining it becomes a
-    /// copy instead of a search. Straight and near-straight edges are found
-    /// again cheaply and are not stored; on open maps few edges wind, on mazes
-    /// most do.
+    /// Keep the path behind every abstract edge that no straight route
+    /// joins (one found by an in-cluster search), one byte per move:
+    /// refining it becomes a copy instead of a search. Edges along a free
+    /// straight route are walked again at no cost and are not stored.
     pub keep_paths: bool,
     /// Number of landmarks for the planner's heuristic (0 to 16; 0 turns the
     /// landmark bound off).

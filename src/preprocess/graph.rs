@@ -356,7 +356,6 @@ pub(crate) fn intra_cluster_edges(
     let mut path = Vec::new();
     let mut targets = Vec::new();
     let mut target_nodes = Vec::new();
-    let min_weight = local.min_weight();
     while let Some(i) = next_source(&unresolved, n, symmetric) {
         targets.clear();
         targets.extend((0..n).filter(|j| unresolved[i * n + j]));
@@ -373,17 +372,11 @@ pub(crate) fn intra_cluster_edges(
                 continue; // not connected inside the cluster
             };
             path.clear();
-            // Keep the path only when it winds (costs over 5/4 of the
-            // straight-line bound): a near-straight path is found again by a
-            // search that expands little more than its own cells, a winding
-            // one (a maze corridor) is not.
-            let (pi, pj) = (points[i], points[j]);
-            let bound = movement
-                .distance(pi.x.abs_diff(pj.x), pi.y.abs_diff(pj.y))
-                .0
-                / Weight::ONE.0 as u64
-                * min_weight.0 as u64;
-            if keep_paths && cost * 4 > bound * 5 {
+            // Keep the path of every searched pair: no straight route joins
+            // its ends, so refining it again would take a search (on the long
+            // StarCraft queries of issue #13 those searches were most of the
+            // refinement's work), while its moves cost a byte each.
+            if keep_paths {
                 trace.clear();
                 search.trace(node, &mut trace);
                 path.extend(trace.windows(2).map(|w| {

@@ -359,8 +359,9 @@ impl Hierarchy {
         stats.fine_expanded +=
             self.connect(&mut cache.grid, size, goal, Pricing::Reverse, &mut goals);
         cache.collect_fine();
-        stats.fine_expanded +=
+        let start_searched =
             self.connect(&mut cache.grid, size, start, Pricing::Forward, &mut starts);
+        stats.fine_expanded += start_searched;
         cache.collect_fine();
         clock.add_to(&mut phases.connect);
 
@@ -400,7 +401,8 @@ impl Hierarchy {
 
         let plan = if found {
             stats.abstract_edges = route.nodes.len() as u32 + 1;
-            PathPlan::route(self, size, start, goal, &route, stats, phases)
+            let tree = (start_searched > 0).then_some(&cache.grid);
+            PathPlan::route(self, size, start, goal, &route, stats, phases, tree)
         } else {
             // Unreachable by construction (connected for the size); a full
             // search keeps the answer right regardless.

@@ -6,7 +6,7 @@ use crate::engine::Space;
 use crate::engine::route::{self, SHAPES};
 use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
-use crate::search::{Path, Rect};
+use crate::search::{Path, Rect, SearchCache, path_to};
 
 use crate::engine::route::WINDOW;
 
@@ -78,7 +78,12 @@ impl PathPlan {
         }
     }
 
-    /// A plan from an abstract route for a unit of `size`.
+    /// A plan from an abstract route for a unit of `size`. `start_tree` is
+    /// the grid scratch holding the start's connection search (the
+    /// in-cluster Dijkstra of [`Hierarchy::connect`]) when one ran: it already
+    /// holds a least-cost path to the route's first transition, so the first
+    /// leg is read from it, not searched again.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn route(
         h: &Hierarchy,
         size: u8,
@@ -87,6 +92,7 @@ impl PathPlan {
         route: &AbstractRoute,
         stats: QueryStats,
         phases: PhaseTimes,
+        start_tree: Option<&SearchCache>,
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
         let mut waypoints = Vec::with_capacity(route.nodes.len() + 2);
@@ -96,7 +102,7 @@ impl PathPlan {
         let mut edges = vec![NO_EDGE, NO_EDGE];
         edges.extend(route.edges.iter().skip(1));
         edges.push(NO_EDGE);
-        PathPlan {
+        let mut plan = PathPlan {
             waypoints,
             edges,
             size,
@@ -111,6 +117,29 @@ impl PathPlan {
             cost: 0,
             stats,
             phases,
+        };
+        if let Some(tree) = start_tree {
+            plan.first_leg_from(h, tree);
+        }
+        plan
+    }
+
+    /// Refines the first leg from the start's connection search `tree` when
+    /// it needs a search (no stored path, no free straight route) and the
+    /// search reached its transition: the tree's path is a least-cost path
+    /// inside the start's cluster, as the leg's own search would find.
+    fn first_leg_from(&mut self, h: &Hierarchy, tree: &SearchCache) {
+        let Some((from, to, _)) = self.try_refine_next(h) else {
+            return; // refined without a search
+        };
+        let n = h.grid().node(to);
+        if !tree.is_closed(n) {
+            return;
+        }
+        let path = path_to(tree, h.grid(), n);
+        if path.cells.first() == Some(&from) {
+            self.append(h, &path.cells);
+            self.next_leg += 1;
         }
     }
 

@@ -261,7 +261,6 @@ fn one_cluster(
     let clear = &t.clear[a as usize..b as usize];
     let top = clear.iter().copied().max().unwrap_or(0);
     let symmetric = !weighted;
-    let min_weight = band_grid.min_weight().0 as u64;
     s.tables.clear();
     s.paths.clear();
     s.codes.clear();
@@ -355,13 +354,9 @@ fn one_cluster(
                 if symmetric {
                     s.tables[base + j * n + i] = d;
                 }
-                // Keep the moves when they wind (as the single-size graph
-                // does): over 5/4 of the straight-line bound.
-                let (p, q) = (points[i], points[j]);
-                let bound = movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0
-                    / crate::Weight::ONE.0 as u64
-                    * min_weight;
-                if keep_paths && d * 4 > bound * 5 {
+                // Keep the moves of every searched pair, as the single-size
+                // graph does (no straight route joins its ends).
+                if keep_paths {
                     s.trace.clear();
                     s.search.trace(node, &mut s.trace);
                     let from = s.codes.len() as u32;

@@ -39,8 +39,9 @@ pub(super) enum Step {
     ConnectGoal { searching: bool },
     /// Connecting the start.
     ConnectStart { searching: bool },
-    /// The search over the cluster graph.
-    Abstract { begun: bool },
+    /// The search over the cluster graph; `start_tree` when the grid scratch
+    /// holds the start's connection search (its first leg is read from it).
+    Abstract { begun: bool, start_tree: bool },
     /// A full flat A* (the safety net when the cluster graph finds no route).
     Fallback { est: Estimator, goal: Node },
     /// Refining the abstract route leg by leg; `leg` is the in-cluster search
@@ -145,9 +146,13 @@ impl Job {
                 ) {
                     return Flow::Yield;
                 }
-                self.step = Step::Abstract { begun: false };
+                self.step = Step::Abstract {
+                    begun: false,
+                    start_tree: *searching,
+                };
             }
-            Step::Abstract { begun } => {
+            Step::Abstract { begun, start_tree } => {
+                let start_tree = *start_tree;
                 // A contracted graph is searched whole in the update that
                 // reaches it, like smoothing: microseconds, less than one
                 // slice of the A* it replaces. Its sweep is not an expansion
@@ -162,7 +167,7 @@ impl Job {
                     &mut cache.route,
                 ) {
                     stats.abstract_expanded = swept;
-                    self.step = after_abstract(h, cache, stats, size, (s, t), found);
+                    self.step = after_abstract(h, cache, stats, size, (s, t), found, start_tree);
                     return Flow::Next;
                 }
                 if !*begun {
@@ -192,7 +197,7 @@ impl Job {
                 }
                 let found = progress == Progress::Found;
                 cache.abs.take_route(h, found, &mut cache.route);
-                self.step = after_abstract(h, cache, stats, size, (s, t), found);
+                self.step = after_abstract(h, cache, stats, size, (s, t), found, start_tree);
             }
             Step::Fallback { est, goal } => {
                 let (est, goal) = (*est, *goal);
@@ -272,10 +277,20 @@ fn after_abstract(
     size: u8,
     (s, t): (Point, Point),
     found: bool,
+    start_tree: bool,
 ) -> Step {
     if found {
         stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
-        let plan = PathPlan::route(h, size, s, t, &cache.route, *stats, PhaseTimes::default());
+        let plan = PathPlan::route(
+            h,
+            size,
+            s,
+            t,
+            &cache.route,
+            *stats,
+            PhaseTimes::default(),
+            start_tree.then_some(&cache.grid),
+        );
         Step::Refine {
             plan: Box::new(plan),
             leg: None,
