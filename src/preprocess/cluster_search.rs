@@ -23,7 +23,7 @@ use crate::search::{
 };
 
 /// Per-thread scratch for in-cluster searches.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct ClusterSearch {
     /// Cost per padded cell of the cluster copy, [`UNSEEN`] when not reached.
     dist: Vec<u32>,
@@ -49,6 +49,24 @@ pub(crate) struct ClusterSearch {
     engine: SearchCache,
     /// Which backend ran last.
     kernel: bool,
+    /// Where the kernel's search stands (see [`ClusterSearch::resume`]).
+    state: KernelState,
+}
+
+/// The progress of a kernel search, so that it can pause and resume.
+#[derive(Debug, Default, Clone, Copy)]
+struct KernelState {
+    /// Cells in the ring's buckets.
+    pending: usize,
+    /// Buckets taken so far (the next is `bucket % RING`).
+    bucket: usize,
+    /// Position in the bucket being settled.
+    at: usize,
+    /// Targets not yet settled.
+    remaining: u32,
+    /// Cells settled.
+    settled: u64,
+    finished: bool,
 }
 
 const UNSEEN: u32 = u32::MAX;
@@ -136,11 +154,8 @@ impl ClusterSearch {
         source: Node,
         targets: &[Node],
     ) {
-        let worst = local.padded_len() as u64 * movement.diagonal as u64 * Weight::ONE.0 as u64;
-        let fits = worst < u64::from(u32::MAX);
-        self.kernel = !local.is_weighted() && fits;
-        if self.kernel {
-            self.run_kernel(local, movement, source, targets);
+        if self.begin_kernel(local, movement, source, targets) {
+            self.resume(u64::MAX);
         } else {
             let est = Estimator::zero();
             self.engine.begin(local);
@@ -162,7 +177,22 @@ impl ClusterSearch {
         }
     }
 
-    fn run_kernel(&mut self, local: &Grid, movement: &Movement, source: Node, targets: &[Node]) {
+    /// Begins a kernel search on the unweighted cluster copy `local` from
+    /// `source` to `targets`, to be run by [`resume`](Self::resume). Whether
+    /// the kernel applies (an unweighted copy whose costs fit in `u32`);
+    /// when it does not, nothing is begun.
+    pub(crate) fn begin_kernel(
+        &mut self,
+        local: &Grid,
+        movement: &Movement,
+        source: Node,
+        targets: &[Node],
+    ) -> bool {
+        let worst = local.padded_len() as u64 * movement.diagonal as u64 * Weight::ONE.0 as u64;
+        self.kernel = !local.is_weighted() && worst < u64::from(u32::MAX);
+        if !self.kernel {
+            return false;
+        }
         let len = local.padded_len();
         let key = Some((local.padded_width(), *movement));
         if self.moves_for != key {
@@ -190,6 +220,27 @@ impl ClusterSearch {
                 remaining += 1;
             }
         }
+        for bucket in self.ring.iter_mut() {
+            bucket.clear();
+        }
+        self.settle.clear();
+        self.dist[source.index()] = 0;
+        self.ring[0].push(source.0);
+        self.state = KernelState {
+            pending: 1,
+            bucket: 0,
+            at: 0,
+            remaining,
+            settled: 0,
+            finished: false,
+        };
+        true
+    }
+
+    /// Runs the kernel search begun by [`begin_kernel`](Self::begin_kernel)
+    /// until every target is settled (or all it can reach is), settling at
+    /// most `budget` cells: whether it finished.
+    pub(crate) fn resume(&mut self, budget: u64) -> bool {
         let ClusterSearch {
             dist,
             done,
@@ -199,11 +250,9 @@ impl ClusterSearch {
             ring,
             settle,
             moves,
+            state,
             ..
         } = self;
-        for bucket in ring.iter_mut() {
-            bucket.clear();
-        }
         let (dist, done, target, open, moves_out) = (
             dist.as_mut_slice(),
             done.as_mut_slice(),
@@ -211,52 +260,72 @@ impl ClusterSearch {
             open.as_slice(),
             moves_out.as_mut_slice(),
         );
-        dist[source.index()] = 0;
-        ring[0].push(source.0);
-        let mut pending = 1usize;
-        let mut k = 0usize;
-        'search: while pending > 0 {
-            let slot = k % RING;
-            k += 1;
-            if ring[slot].is_empty() {
+        let mut used = 0u64;
+        while !state.finished {
+            if state.at == settle.len() {
+                // The next bucket: its cells all have their exact costs.
+                settle.clear();
+                state.at = 0;
+                if state.pending == 0 {
+                    state.finished = true;
+                    break;
+                }
+                let slot = state.bucket % RING;
+                state.bucket += 1;
+                // Relaxations from this bucket only fill later ones.
+                std::mem::swap(settle, &mut ring[slot]);
+                state.pending -= settle.len();
                 continue;
             }
-            // Relaxations from this bucket only fill later ones.
-            std::mem::swap(settle, &mut ring[slot]);
-            pending -= settle.len();
-            for u in settle.iter().copied() {
-                if std::mem::replace(&mut done[u as usize], true) {
-                    continue; // reached again within its bucket, at a lower cost
-                }
-                if target[u as usize] {
-                    target[u as usize] = false;
-                    remaining -= 1;
-                    if remaining == 0 {
-                        break 'search;
-                    }
-                }
-                let du = dist[u as usize];
-                let mut m = moves_out[u as usize] as u32;
-                if m == 0 {
-                    m = moves.out_of(open, u);
-                    moves_out[u as usize] = KNOWN | m as u16;
-                }
-                m &= 0xff;
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let w = u.wrapping_add(moves.offset[i]);
-                    let nd = du + moves.cost[i];
-                    if nd < dist[w as usize] {
-                        dist[w as usize] = nd;
-                        ring[(nd >> moves.shift) as usize % RING].push(w);
-                        pending += 1;
-                    }
+            let u = settle[state.at];
+            if done[u as usize] {
+                state.at += 1;
+                continue; // reached again within its bucket, at a lower cost
+            }
+            if used == budget {
+                return false;
+            }
+            state.at += 1;
+            done[u as usize] = true;
+            used += 1;
+            state.settled += 1;
+            if target[u as usize] {
+                target[u as usize] = false;
+                state.remaining -= 1;
+                if state.remaining == 0 {
+                    state.finished = true;
+                    break;
                 }
             }
-            settle.clear();
+            let du = dist[u as usize];
+            let mut m = moves_out[u as usize] as u32;
+            if m == 0 {
+                m = moves.out_of(open, u);
+                moves_out[u as usize] = KNOWN | m as u16;
+            }
+            m &= 0xff;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let w = u.wrapping_add(moves.offset[i]);
+                let nd = du + moves.cost[i];
+                if nd < dist[w as usize] {
+                    dist[w as usize] = nd;
+                    ring[(nd >> moves.shift) as usize % RING].push(w);
+                    state.pending += 1;
+                }
+            }
         }
-        settle.clear();
+        true
+    }
+
+    /// Cells the last run settled (expanded).
+    pub(crate) fn settled(&self) -> u64 {
+        if self.kernel {
+            self.state.settled
+        } else {
+            self.engine.stats().expanded
+        }
     }
 
     /// The least cost to `n` found by the last run, if it reached `n` (every

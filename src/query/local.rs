@@ -117,6 +117,34 @@ impl Hierarchy {
         out: &mut Vec<(u32, u64)>,
     ) -> bool {
         out.clear();
+        if !self.resolve_straight(size, p, out) {
+            return false;
+        }
+        let grid = self.grid();
+        let c = self.layout().cluster_of(p);
+        let (a, b) = (
+            self.entrances().cluster_first[c as usize],
+            self.entrances().cluster_first[c as usize + 1],
+        );
+        cache.begin(grid);
+        let resolved = out.len();
+        let mut k = 0;
+        for i in a..b {
+            if k < resolved && out[k].0 == i {
+                k += 1;
+            } else if self.node_admits(i, size) {
+                cache.mark_target(grid.node(self.node_points()[i as usize]));
+            }
+        }
+        cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
+        true
+    }
+
+    /// Appends to `out` the transitions of `p`'s cluster (those a unit of
+    /// `size` fits on) that a free straight route joins to `p` on an
+    /// unweighted map, at the octile distance, in node order: whether others
+    /// remain, to be searched.
+    pub(crate) fn resolve_straight(&self, size: u8, p: Point, out: &mut Vec<(u32, u64)>) -> bool {
         let grid = self.grid();
         let movement = &self.settings().movement;
         let c = self.layout().cluster_of(p);
@@ -138,21 +166,7 @@ impl Hierarchy {
                 }
             }
         });
-        if !pending {
-            return false;
-        }
-        cache.begin(grid);
-        let resolved = out.len();
-        let mut k = 0;
-        for i in a..b {
-            if k < resolved && out[k].0 == i {
-                k += 1;
-            } else if self.node_admits(i, size) {
-                cache.mark_target(grid.node(self.node_points()[i as usize]));
-            }
-        }
-        cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
-        true
+        pending
     }
 
     /// Runs (or resumes) the in-cluster Dijkstra of [`connect_begin`](Self::connect_begin)

@@ -33,6 +33,7 @@
 //! ```
 
 mod abstract_search;
+mod ends;
 mod local;
 mod nearest;
 mod partial;
@@ -138,6 +139,9 @@ pub struct QueryCache {
     pub(crate) recording: bool,
     pub(crate) fine_trace: Vec<Point>,
     pub(crate) abstract_trace: Vec<Point>,
+    /// The endpoints' connection searches by the in-cluster kernel (start,
+    /// goal), kept for the first and last legs.
+    pub(crate) ends: ends::Ends,
 }
 
 impl QueryCache {
@@ -356,11 +360,23 @@ impl Hierarchy {
         let clock = Clock::start(timing);
         let mut goals = std::mem::take(&mut cache.goals);
         let mut starts = std::mem::take(&mut cache.starts);
-        stats.fine_expanded +=
-            self.connect(&mut cache.grid, size, goal, Pricing::Reverse, &mut goals);
+        stats.fine_expanded += self.connect_with(
+            &mut cache.grid,
+            &mut cache.ends[1],
+            size,
+            goal,
+            Pricing::Reverse,
+            &mut goals,
+        );
         cache.collect_fine();
-        let start_searched =
-            self.connect(&mut cache.grid, size, start, Pricing::Forward, &mut starts);
+        let start_searched = self.connect_with(
+            &mut cache.grid,
+            &mut cache.ends[0],
+            size,
+            start,
+            Pricing::Forward,
+            &mut starts,
+        );
         stats.fine_expanded += start_searched;
         cache.collect_fine();
         clock.add_to(&mut phases.connect);
@@ -401,8 +417,17 @@ impl Hierarchy {
 
         let plan = if found {
             stats.abstract_edges = route.nodes.len() as u32 + 1;
-            let tree = (start_searched > 0).then_some(&cache.grid);
-            PathPlan::route(self, size, start, goal, &route, stats, phases, tree)
+            let tree = (start_searched > 0 && !cache.ends[0].ran()).then_some(&cache.grid);
+            PathPlan::route(
+                self,
+                size,
+                (start, goal),
+                &route,
+                stats,
+                phases,
+                tree,
+                &mut cache.ends,
+            )
         } else {
             // Unreachable by construction (connected for the size); a full
             // search keeps the answer right regardless.

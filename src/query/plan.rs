@@ -1,5 +1,6 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
+use super::ends::Ends;
 use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
 use crate::engine::Space;
@@ -50,6 +51,9 @@ pub struct PathPlan {
     cost: u64,
     stats: QueryStats,
     phases: PhaseTimes,
+    /// The last leg's cells (last transition to goal), traced from the
+    /// goal's connection search when it could be; empty otherwise.
+    last_leg: Vec<Point>,
 }
 
 impl PathPlan {
@@ -75,6 +79,7 @@ impl PathPlan {
             cost: path.cost.0,
             stats,
             phases: stats.phases.unwrap_or_default(),
+            last_leg: Vec::new(),
         }
     }
 
@@ -83,16 +88,18 @@ impl PathPlan {
     /// in-cluster Dijkstra of [`Hierarchy::connect`]) when one ran: it already
     /// holds a least-cost path to the route's first transition, so the first
     /// leg is read from it, not searched again.
+    /// `ends` are the endpoints' kernel searches (see `ends`): when they
+    /// ran, the first and last legs are traced back from them.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn route(
         h: &Hierarchy,
         size: u8,
-        start: Point,
-        goal: Point,
+        (start, goal): (Point, Point),
         route: &AbstractRoute,
         stats: QueryStats,
         phases: PhaseTimes,
         start_tree: Option<&SearchCache>,
+        ends: &mut Ends,
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
         let mut waypoints = Vec::with_capacity(route.nodes.len() + 2);
@@ -117,9 +124,33 @@ impl PathPlan {
             cost: 0,
             stats,
             phases,
+            last_leg: Vec::new(),
         };
         if let Some(tree) = start_tree {
             plan.first_leg_from(h, tree);
+        }
+        if ends[0].ran()
+            && let Some((from, to, _)) = plan.try_refine_next(h)
+        {
+            // The first leg, traced from the start's connection search.
+            let mut cells = Vec::new();
+            if from == start && ends[0].leg(to, false, &mut cells) {
+                plan.append(h, &cells);
+                plan.next_leg += 1;
+            }
+        }
+        // The last leg, kept until its turn (the scratch may serve other
+        // queries before then).
+        let n = plan.waypoints.len();
+        if ends[1].ran() && n >= 3 && plan.next_leg < n {
+            let last = plan.waypoints[n - 2];
+            if last != goal && h.layout().cluster_of(last) == h.layout().cluster_of(goal) {
+                let mut cells = std::mem::take(&mut plan.last_leg);
+                if !ends[1].leg(last, true, &mut cells) {
+                    cells.clear();
+                }
+                plan.last_leg = cells;
+            }
         }
         plan
     }
@@ -256,7 +287,12 @@ impl PathPlan {
         } else if h.grid().is_weighted()
             || !in_space!(h, self.size, |space| self.walk_straight(&space, u, v))
         {
-            return Some((u, v, layout.rect(cu, cu)));
+            if i + 1 < self.waypoints.len() || self.last_leg.first() != Some(&u) {
+                return Some((u, v, layout.rect(cu, cu)));
+            }
+            // The last leg, traced from the goal's connection search.
+            let cells = std::mem::take(&mut self.last_leg);
+            self.append(h, &cells);
         }
         self.next_leg += 1;
         None

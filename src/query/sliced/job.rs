@@ -281,15 +281,16 @@ fn after_abstract(
 ) -> Step {
     if found {
         stats.abstract_edges = cache.route.nodes.len() as u32 + 1;
+        let tree = (start_tree && !cache.ends[0].ran()).then_some(&cache.grid);
         let plan = PathPlan::route(
             h,
             size,
-            s,
-            t,
+            (s, t),
             &cache.route,
             *stats,
             PhaseTimes::default(),
-            start_tree.then_some(&cache.grid),
+            tree,
+            &mut cache.ends,
         );
         Step::Refine {
             plan: Box::new(plan),
@@ -327,10 +328,38 @@ fn connect(
         } else {
             &mut cache.starts
         };
-        if !h.connect_begin(&mut cache.grid, size, p, out) {
+        cache.ends[goal_side as usize].reset();
+        if h.connects_by_kernel(size) {
+            out.clear();
+            if !h.resolve_straight(size, p, out) {
+                return true;
+            }
+            h.kernel_begin(&mut cache.ends[goal_side as usize], p, out);
+        } else if !h.connect_begin(&mut cache.grid, size, p, out) {
             return true;
         }
         *searching = true;
+    }
+    if h.connects_by_kernel(size) {
+        // The kernel's search of the endpoint's cluster (see `ends`).
+        if *left == 0 {
+            return false;
+        }
+        let end = &mut cache.ends[goal_side as usize];
+        let (used, finished) = end.resume(*left);
+        *left -= used.min(*left);
+        *spent += used;
+        stats.fine_expanded += used;
+        if !finished {
+            return false;
+        }
+        let out = if goal_side {
+            &mut cache.goals
+        } else {
+            &mut cache.starts
+        };
+        h.kernel_end(end, out);
+        return true;
     }
     if grid_run(spent, cache, left, |c, budget| {
         h.connect_run(c, size, p, pricing, budget)
