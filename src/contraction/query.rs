@@ -40,6 +40,8 @@ pub struct ContractionScratch {
     /// The bitset sweep's search spaces (see `searches::sweep`), empty
     /// between queries.
     pub(super) bits: [Vec<u64>; 2],
+    /// The radix sort's second buffer (see `sort_ranks`).
+    pub(super) sort_buf: Vec<u32>,
 }
 
 /// A shortest route found by [`Contraction::query`], in the input graph.
@@ -70,6 +72,7 @@ impl ContractionScratch {
             + self.stack.capacity() * std::mem::size_of::<Leg>()
             + (self.heap[0].capacity() + self.heap[1].capacity()) * 16
             + (self.bits[0].capacity() + self.bits[1].capacity()) * 8
+            + self.sort_buf.capacity() * 4
     }
 
     pub(super) fn begin(&mut self, nodes: usize) {
@@ -265,7 +268,7 @@ pub(super) fn search<G: Upward>(
                 *slot = (*slot).min(*c);
             }
         }
-        s.space[d].sort_unstable();
+        sort_ranks(&mut s.space[d], &mut s.sort_buf, g.ranks());
     }
     let mut best = (NONE, FORBIDDEN);
     let (mut i, mut j) = (0, 0);
@@ -299,6 +302,38 @@ pub(super) fn search<G: Upward>(
         }
     }
     finish(g, s, best)
+}
+
+/// Sorts the distinct ranks `v` (all below `ranks`) ascending, with `buf` as
+/// scratch: a least-significant-digit radix sort, a byte per pass, when
+/// there are enough of them to pay for its counters (a search space holds
+/// thousands of ranks on a 1024 x 1024 map's cluster graph; a comparison
+/// sort took a quarter of the query's instructions there).
+pub(super) fn sort_ranks(v: &mut Vec<u32>, buf: &mut Vec<u32>, ranks: usize) {
+    if v.len() < 256 {
+        v.sort_unstable();
+        return;
+    }
+    let bits = usize::BITS - ranks.max(1).leading_zeros();
+    buf.clear();
+    buf.resize(v.len(), 0);
+    let mut shift = 0;
+    while shift < bits {
+        let mut count = [0u32; 257];
+        for x in v.iter() {
+            count[((x >> shift) & 0xff) as usize + 1] += 1;
+        }
+        for k in 1..257 {
+            count[k] += count[k - 1];
+        }
+        for x in v.iter() {
+            let slot = &mut count[((x >> shift) & 0xff) as usize];
+            buf[*slot as usize] = *x;
+            *slot += 1;
+        }
+        std::mem::swap(v, buf);
+        shift += 8;
+    }
 }
 
 /// Puts the legs of the route through `best` (meeting rank, cost) on the

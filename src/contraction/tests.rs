@@ -339,3 +339,29 @@ fn costs_too_large_for_32_bits_are_refused() {
     assert_eq!(metric.scale(), 1 << 20);
     all_pairs(&a, &cch, &metric, &a.cost);
 }
+
+#[test]
+fn search_spaces_sort_by_rank_as_a_comparison_sort_does() {
+    let mut buf = Vec::new();
+    let mut x = 12345u64;
+    for (len, ranks) in [
+        (10, 20),
+        (300, 300),
+        (1000, 70_000),
+        (5000, 1 << 24),
+        (256, 257),
+    ] {
+        // `len` distinct ranks below `ranks`, shuffled.
+        let mut v: Vec<u32> = (0..len as u32).map(|i| i * (ranks / len) as u32).collect();
+        for i in (1..v.len()).rev() {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            v.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        let mut want = v.clone();
+        want.sort_unstable();
+        super::query::sort_ranks(&mut v, &mut buf, ranks);
+        assert_eq!(v, want, "{len} ranks below {ranks}");
+    }
+}
