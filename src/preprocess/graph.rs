@@ -9,8 +9,9 @@
 //! rayon. An edge that another transition matches exactly
 //! (`c(i, k) + c(k, j) == c(i, j)`) is dropped: the graph's distances do not
 //! change. Each inter-cluster link of stage 3 becomes a pair of edges, one per
-//! direction. When paths are kept, the moves behind each winding edge are
-//! stored at one byte per move, so refining a route through it is a copy.
+//! direction. When paths are kept, the moves behind each edge a search
+//! settled (no straight route joins its ends) are stored at one byte per
+//! move, so refining a route through it is a copy.
 //!
 //! # Layout
 //! Compressed sparse rows: the out-edges of node `v` are

@@ -51,7 +51,7 @@ impl std::ops::AddAssign for CostWork {
 /// inter-cluster link as a pair of edges annotated with the link's size.
 /// Within a node, edges are sorted by annotation, largest first, then by
 /// cost, so a query for size `k` reads a prefix and stops. With `keep_paths`
-/// the moves behind every winding edge are stored, as the single-size graph
+/// the moves behind every searched edge are stored, as the single-size graph
 /// stores them (see `preprocess::graph`).
 pub(crate) fn build_sized_graph(on: &SizedClusters) -> (ClusterGraph, CostWork) {
     let (grid, movement, entrances) = (on.grid, on.movement, on.entrances);
@@ -133,7 +133,7 @@ pub(crate) fn build_sized_graph(on: &SizedClusters) -> (ClusterGraph, CostWork) 
 /// What the in-cluster edges of a hierarchy for several sizes are computed
 /// on: the grid, its clearance (padded layout), the movement rules, the
 /// transitions (with their capped clearance), the largest size, and whether
-/// the moves behind winding edges are kept.
+/// the moves behind searched edges are kept.
 #[derive(Clone, Copy)]
 pub(crate) struct SizedClusters<'a> {
     pub(crate) grid: &'a Grid,

@@ -16,7 +16,7 @@
 //!   annotated with the largest size it admits (replaces the entrance stage);
 //! * [`build_sized_graph`]: exact in-cluster costs per band of sizes, each
 //!   edge annotated with the largest size it serves, its moves kept when
-//!   they wind (replaces the cluster-graph stage);
+//!   a search settled it (replaces the cluster-graph stage);
 //! * [`SizeComponents`]: the connected components of every size as one
 //!   forest, so "unreachable for this size" is answered without a search
 //!   (the islands of the larger sizes);
