@@ -84,6 +84,107 @@ impl Step {
     }
 }
 
+/// The route from one cell to another, decomposed once so that every
+/// [`Shape`] can be tried from it (smoothing tries up to three per
+/// candidate): its two kinds of move and how many of each.
+pub(crate) struct Line {
+    first: Step,
+    second: Step,
+    first_dir: u8,
+    second_dir: u8,
+    n_first: i64,
+    n_second: i64,
+    start: i64,
+}
+
+impl Line {
+    /// The route from `a` to `b` (`a != b` for [`first_move`](Self::first_move)).
+    #[inline]
+    pub(crate) fn new<S: Space>(space: &S, a: Point, b: Point) -> Line {
+        let (first, second, n_first, n_second) = decompose(space.movement(), a, b);
+        Line {
+            first: Step::new(space, first),
+            second: Step::new(space, second),
+            first_dir: direction_code(first.0, first.1),
+            second_dir: direction_code(second.0, second.1),
+            n_first,
+            n_second,
+            start: space.node(a).0 as i64,
+        }
+    }
+
+    /// Whether the `k`-th move of `shape` is of the first kind; `err` is
+    /// the Bresenham error term the spread shape carries along.
+    #[inline(always)]
+    fn uses_first(&self, shape: Shape, k: i64, err: &mut i64) -> bool {
+        let total = self.n_first + self.n_second;
+        match shape {
+            Shape::DiagonalFirst => k < self.n_first,
+            Shape::StraightFirst => k >= self.n_second,
+            // Spread: Bresenham's error term decides each move, spreading
+            // the `first` moves evenly among the others.
+            Shape::Spread => {
+                *err += self.n_first;
+                if *err >= total {
+                    *err -= total;
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    /// The first move of `shape`, as a direction index.
+    #[inline]
+    pub(crate) fn first_move(&self, shape: Shape) -> u8 {
+        if self.uses_first(shape, 0, &mut 0) {
+            self.first_dir
+        } else {
+            self.second_dir
+        }
+    }
+
+    /// The cost of the route of `shape` in `space`, `None` when it is
+    /// blocked.
+    pub(crate) fn cost<S: Space>(&self, space: &S, shape: Shape) -> Option<u64> {
+        let mut total = 0u64;
+        let free = self.walk(space, shape, |m, base| {
+            total += base as u64 * space.weight(m.0);
+        });
+        free.then_some(total)
+    }
+
+    /// Walks the route of `shape` in `space`, calling `visit(cell,
+    /// base_cost)` for every cell after the first. Returns false (having
+    /// stopped) at the first illegal move.
+    #[inline]
+    pub(crate) fn walk<S: Space>(
+        &self,
+        space: &S,
+        shape: Shape,
+        mut visit: impl FnMut(Node, u32),
+    ) -> bool {
+        let mut n = self.start;
+        let mut err = 0i64;
+        for k in 0..self.n_first + self.n_second {
+            let step = if self.uses_first(shape, k, &mut err) {
+                &self.first
+            } else {
+                &self.second
+            };
+            match step.take(space, n) {
+                Some(m) => {
+                    visit(Node(m as u32), step.base);
+                    n = m;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
 /// Walks the route of `shape` from `a` to `b` in `space`, calling
 /// `visit(cell, base_cost)` for every cell after `a`. Returns false (having
 /// stopped) at the first illegal move.
@@ -93,39 +194,9 @@ pub(crate) fn walk<S: Space>(
     a: Point,
     b: Point,
     shape: Shape,
-    mut visit: impl FnMut(Node, u32),
+    visit: impl FnMut(Node, u32),
 ) -> bool {
-    let (first, second, n_first, n_second) = decompose(space.movement(), a, b);
-    let (first, second) = (Step::new(space, first), Step::new(space, second));
-    let total = n_first + n_second;
-    let mut n = space.node(a).0 as i64;
-    // Spread: Bresenham's error term decides each move, spreading the
-    // `first` moves evenly among the others.
-    let mut err = 0i64;
-    for k in 0..total {
-        let use_first = match shape {
-            Shape::DiagonalFirst => k < n_first,
-            Shape::StraightFirst => k >= n_second,
-            Shape::Spread => {
-                err += n_first;
-                if err >= total {
-                    err -= total;
-                    true
-                } else {
-                    false
-                }
-            }
-        };
-        let step = if use_first { &first } else { &second };
-        match step.take(space, n) {
-            Some(m) => {
-                visit(Node(m as u32), step.base);
-                n = m;
-            }
-            None => return false,
-        }
-    }
-    true
+    Line::new(space, a, b).walk(space, shape, visit)
 }
 
 /// The legal first moves out of `a`, as a bit set over the directions of
@@ -138,33 +209,9 @@ pub(crate) fn legal_moves<S: Space>(space: &S, a: Point) -> u8 {
     mask
 }
 
-/// The first move of the route of `shape` from `a` to `b` (`a != b`), as a
-/// direction index.
-#[inline]
-pub(crate) fn first_move(movement: &Movement, a: Point, b: Point, shape: Shape) -> u8 {
-    let (first, second, n_first, n_second) = decompose(movement, a, b);
-    let use_first = match shape {
-        Shape::DiagonalFirst => n_first > 0,
-        Shape::StraightFirst => n_second == 0,
-        // Bresenham's first decision: err = n_first against total.
-        Shape::Spread => n_first >= n_first + n_second,
-    };
-    let (mx, my) = if use_first { first } else { second };
-    direction_code(mx, my)
-}
-
 /// Whether the route of `shape` from `a` to `b` is legal throughout.
 pub(crate) fn is_free<S: Space>(space: &S, a: Point, b: Point, shape: Shape) -> bool {
     walk(space, a, b, shape, |_, _| {})
-}
-
-/// The cost of the route of `shape` from `a` to `b`, `None` when it is blocked.
-pub(crate) fn cost<S: Space>(space: &S, a: Point, b: Point, shape: Shape) -> Option<u64> {
-    let mut total = 0u64;
-    let free = walk(space, a, b, shape, |m, base| {
-        total += base as u64 * space.weight(m.0);
-    });
-    free.then_some(total)
 }
 
 /// Appends the cells of the route of `shape` from `a` to `b` (after `a`) to `out`.
@@ -213,7 +260,7 @@ pub(crate) fn smooth_step<S: Space>(
     let mut best = (i + 1, None::<(Shape, u64)>);
     // Routes whose first move is illegal need no walk.
     let legal = legal_moves(space, a);
-    let may_walk = |b: Point, shape: Shape| legal & (1 << first_move(movement, a, b, shape)) != 0;
+    let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
     // The shortcut to `raw[j]`: `Some(None)` when the path is already as
     // short as a straight route there, `Some(Some(route))` for a cheaper
     // straight route, `None` when there is none.
@@ -224,17 +271,19 @@ pub(crate) fn smooth_step<S: Space>(
             / Weight::ONE.0 as u64
             * min_weight.0 as u64;
         if stretch <= bound {
-            Some(None)
-        } else if !weighted {
+            return Some(None);
+        }
+        let line = Line::new(space, a, b);
+        if !weighted {
             SHAPES
                 .into_iter()
-                .find(|s| may_walk(b, *s) && is_free(space, a, b, *s))
+                .find(|s| may_walk(&line, *s) && line.walk(space, *s, |_, _| {}))
                 .map(|s| Some((s, bound)))
         } else {
             SHAPES
                 .into_iter()
-                .filter(|s| may_walk(b, *s))
-                .filter_map(|s| cost(space, a, b, s).map(|c| (s, c)))
+                .filter(|s| may_walk(&line, *s))
+                .filter_map(|s| line.cost(space, s).map(|c| (s, c)))
                 .filter(|(_, c)| *c < stretch)
                 .min_by_key(|(_, c)| *c)
                 .map(Some)
@@ -298,7 +347,8 @@ mod tests {
                     assert_eq!(*out.last().unwrap(), b);
                     let c = path_cost(&g, &m, &out).unwrap();
                     assert_eq!(c, m.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)));
-                    assert_eq!(cost(&Plain::new(&g, &m), a, b, shape), Some(c.0));
+                    let space = Plain::new(&g, &m);
+                    assert_eq!(Line::new(&space, a, b).cost(&space, shape), Some(c.0));
                 }
             }
         }
@@ -327,7 +377,9 @@ mod tests {
                         q.x as i64 - p.x as i64,
                         q.y as i64 - p.y as i64,
                     );
-                    assert_eq!(first_move(&m, a, b, shape), want, "{m:?} {b:?} {shape:?}");
+                    let space = Plain::new(&g, &m);
+                    let got = Line::new(&space, a, b).first_move(shape);
+                    assert_eq!(got, want, "{m:?} {b:?} {shape:?}");
                 }
             }
         }

@@ -163,7 +163,7 @@ mod tests {
     use super::*;
     use crate::Clearance;
     use crate::engine::Space;
-    use crate::engine::route::{SHAPES, cells as route_cells, cost as route_cost, is_free};
+    use crate::engine::route::{Line, SHAPES, cells as route_cells, is_free};
 
     #[test]
     fn footprint_rule_on_a_small_map() {
@@ -304,10 +304,10 @@ mod tests {
                 free = true;
                 route_cells(&space, a, b, shape, &mut cells);
                 let cost = sized_path_cost(&grid, &m, 2, &cells).unwrap();
-                assert_eq!(Some(cost.0), route_cost(&space, a, b, shape));
+                assert_eq!(Some(cost.0), Line::new(&space, a, b).cost(&space, shape));
             } else {
                 blocked = true;
-                assert_eq!(route_cost(&space, a, b, shape), None);
+                assert_eq!(Line::new(&space, a, b).cost(&space, shape), None);
             }
         }
         assert!(
