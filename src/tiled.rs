@@ -64,40 +64,15 @@ impl TileColumn {
     where
         T: Copy + Eq + Into<u32>,
     {
-        let tiles = Self::tiles_for(values.len());
-        let mut c = TileColumn {
-            len: values.len(),
-            present: Vec::with_capacity(tiles),
-            value: Vec::with_capacity(tiles),
-            row: Vec::with_capacity(tiles),
-            rows: Column32::default(),
-            edited: false,
-        };
-        let widen = |v: T| if v == none { NONE } else { v.into() };
-        let mut rows: Vec<u32> = Vec::new();
-        let mut open = [false; TILE];
+        let mut packer = TilePacker::with_len(values.len());
+        let mut wide = [NONE; TILE];
         for tile in values.chunks(TILE) {
-            for (o, v) in open.iter_mut().zip(tile) {
-                *o = *v != none;
+            for (w, v) in wide.iter_mut().zip(tile) {
+                *w = if *v == none { NONE } else { (*v).into() };
             }
-            let mask = pack64(&open[..tile.len()]);
-            let first = tile[(mask.trailing_zeros() as usize).min(tile.len() - 1)];
-            let same = tile
-                .iter()
-                .fold(true, |same, v| same & ((*v == none) | (*v == first)));
-            c.present.push(mask);
-            if same {
-                c.value.push(if mask == 0 { 0 } else { widen(first) });
-                c.row.push(NONE);
-            } else {
-                c.value.push(0);
-                c.row.push((rows.len() / TILE) as u32);
-                rows.extend(tile.iter().map(|v| widen(*v)));
-                rows.resize(rows.len().next_multiple_of(TILE), NONE);
-            }
+            packer.push_tile(&wide[..tile.len()]);
         }
-        c.rows = Column32::pack(rows);
-        c
+        packer.finish()
     }
 
     /// The same values in canonical form (repacked only after edits).
@@ -250,6 +225,103 @@ impl PartialEq for TileColumn {
 
 impl Eq for TileColumn {}
 
+/// Builds a [`TileColumn`] (canonical form) from its values in order, a run
+/// or a tile at a time, without the column ever held in full: a
+/// 16,384 x 16,384 map's anchors would be half a gigabyte at two bytes a
+/// cell, for a column of a few megabytes.
+pub(crate) struct TilePacker {
+    col: TileColumn,
+    /// Mixed tiles' values so far.
+    rows: Vec<u32>,
+    /// The tile being filled, and how many of its cells are.
+    tile: [u32; TILE],
+    fill: usize,
+}
+
+impl TilePacker {
+    /// A packer for a column of about `len` cells (only a capacity).
+    pub(crate) fn with_len(len: usize) -> TilePacker {
+        let tiles = TileColumn::tiles_for(len);
+        TilePacker {
+            col: TileColumn {
+                len: 0,
+                present: Vec::with_capacity(tiles),
+                value: Vec::with_capacity(tiles),
+                row: Vec::with_capacity(tiles),
+                rows: Column32::default(),
+                edited: false,
+            },
+            rows: Vec::new(),
+            tile: [NONE; TILE],
+            fill: 0,
+        }
+    }
+
+    /// Appends `n` cells holding `value` (`u32::MAX`: none); whole tiles of
+    /// them at once.
+    pub(crate) fn push_run(&mut self, value: u32, mut n: usize) {
+        while n > 0 {
+            if self.fill == 0 && n >= TILE {
+                let open = value != NONE;
+                self.col.present.push(if open { u64::MAX } else { 0 });
+                self.col.value.push(if open { value } else { 0 });
+                self.col.row.push(NONE);
+                self.col.len += TILE;
+                n -= TILE;
+                continue;
+            }
+            let k = (TILE - self.fill).min(n);
+            self.tile[self.fill..self.fill + k].fill(value);
+            self.fill += k;
+            n -= k;
+            if self.fill == TILE {
+                self.fill = 0;
+                let tile = self.tile;
+                self.push_tile(&tile);
+            }
+        }
+    }
+
+    /// Appends a tile's values (all of [`TILE`], or the column's last
+    /// ones) when no partial tile is pending.
+    fn push_tile(&mut self, tile: &[u32]) {
+        debug_assert_eq!(self.fill, 0);
+        let mut open = [false; TILE];
+        for (o, v) in open.iter_mut().zip(tile) {
+            *o = *v != NONE;
+        }
+        let mask = pack64(&open[..tile.len()]);
+        let first = tile[(mask.trailing_zeros() as usize).min(tile.len() - 1)];
+        let same = tile
+            .iter()
+            .fold(true, |same, v| same & ((*v == NONE) | (*v == first)));
+        let c = &mut self.col;
+        c.present.push(mask);
+        c.len += tile.len();
+        if same {
+            c.value.push(if mask == 0 { 0 } else { first });
+            c.row.push(NONE);
+        } else {
+            c.value.push(0);
+            c.row.push((self.rows.len() / TILE) as u32);
+            self.rows.extend_from_slice(tile);
+            self.rows
+                .resize(self.rows.len().next_multiple_of(TILE), NONE);
+        }
+    }
+
+    /// The column of every value pushed.
+    pub(crate) fn finish(mut self) -> TileColumn {
+        if self.fill > 0 {
+            let (tile, fill) = (self.tile, self.fill);
+            self.fill = 0;
+            self.push_tile(&tile[..fill]);
+        }
+        self.col.rows = Column32::pack(self.rows);
+        self.col
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -289,6 +361,34 @@ mod tests {
     }
 
     proptest! {
+        /// Runs pushed one after another pack exactly as the same values
+        /// held in full.
+        #[test]
+        fn runs_pack_like_the_slice(
+            runs in proptest::collection::vec((prop_oneof![Just(NONE), 0u32..3, Just(70_000u32)], 0usize..150), 0..12),
+        ) {
+            let mut packer = TilePacker::with_len(0);
+            let mut plain = Vec::new();
+            for (v, n) in runs {
+                if n % 3 == 0 {
+                    (0..n).for_each(|_| packer.push_run(v, 1));
+                } else {
+                    packer.push_run(v, n);
+                }
+                plain.extend(std::iter::repeat_n(v, n));
+            }
+            let packed = packer.finish();
+            let want = TileColumn::pack_slice(&plain, NONE);
+            prop_assert_eq!(packed.len(), plain.len());
+            prop_assert_eq!(&packed.present, &want.present);
+            prop_assert_eq!(&packed.value, &want.value);
+            prop_assert_eq!(&packed.row, &want.row);
+            prop_assert_eq!(&packed.rows, &want.rows);
+            for (i, v) in plain.iter().enumerate() {
+                prop_assert_eq!(packed.get(i), *v, "cell {}", i);
+            }
+        }
+
         /// Any sequence of sets reads back like a plain vector, and
         /// repacking gives the canonical layout of those values.
         #[test]

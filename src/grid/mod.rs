@@ -437,12 +437,6 @@ impl Grid {
         (corner_ok && open(to)).then_some((Node(to), movement.diagonal))
     }
 
-    /// Passability of a padded node; the padding is blocked.
-    #[inline(always)]
-    pub(crate) fn open(&self, n: Node) -> bool {
-        self.passable[n.index()]
-    }
-
     /// The padded passability array.
     #[inline(always)]
     pub(crate) fn passable_slice(&self) -> &[bool] {

@@ -1,5 +1,5 @@
 //! The byte codec: little-endian integers and length-prefixed arrays,
-//! written to a buffer and read back from a checksummed stream.
+//! written and read back as checksummed streams.
 //!
 //! Reading never allocates more than a length its caller allowed: every
 //! length prefix is checked against a bound (what the map and settings allow,
@@ -10,50 +10,101 @@ use super::LoadError;
 use crate::checksum::WordHasher;
 use crate::packed::{Column32, Column64};
 
-pub(super) struct Writer {
-    pub(super) buf: Vec<u8>,
+/// Writes a file front to back through a buffer of about [`CHUNK`] bytes,
+/// checksumming as it goes: the file is never held whole in memory (on a
+/// 16,384 x 16,384 map it is over a gigabyte). The first failed write is
+/// kept, later ones skipped, and [`Writer::finish`] reports it.
+pub(super) struct Writer<'a> {
+    buf: Vec<u8>,
+    out: &'a mut dyn std::io::Write,
+    sum: WordHasher,
+    error: Option<std::io::Error>,
 }
 
-impl Writer {
+impl<'a> Writer<'a> {
+    pub(super) fn new(out: &'a mut dyn std::io::Write) -> Self {
+        Writer {
+            buf: Vec::with_capacity(2 * CHUNK),
+            out,
+            sum: WordHasher::new(),
+            error: None,
+        }
+    }
+
+    /// Hands the buffer on once it holds a chunk.
+    #[inline]
+    fn spill(&mut self) {
+        if self.buf.len() >= CHUNK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.sum.write(&self.buf);
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(&self.buf)
+        {
+            self.error = Some(e);
+        }
+        self.buf.clear();
+    }
+
+    /// Writes what is buffered and the checksum of everything written.
+    pub(super) fn finish(mut self) -> std::io::Result<()> {
+        self.flush();
+        let sum = self.sum.finish();
+        match self.error {
+            Some(e) => Err(e),
+            None => self.out.write_all(&sum.to_le_bytes()),
+        }
+    }
+
+    pub(super) fn raw(&mut self, v: &[u8]) {
+        for part in v.chunks(CHUNK) {
+            self.buf.extend_from_slice(part);
+            self.spill();
+        }
+    }
     pub(super) fn u8(&mut self, v: u8) {
         self.buf.push(v);
+        self.spill();
     }
     pub(super) fn u32(&mut self, v: u32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
     pub(super) fn u64(&mut self, v: u64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
     pub(super) fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
+    /// The values of `v`, `N` little-endian bytes each, a chunk at a time.
+    fn array<T: Copy, const N: usize>(&mut self, v: &[T], bytes: impl Fn(T) -> [u8; N]) {
+        for part in v.chunks(CHUNK / N) {
+            for x in part {
+                self.buf.extend_from_slice(&bytes(*x));
+            }
+            self.spill();
+        }
+    }
     pub(super) fn u32s(&mut self, v: &[u32]) {
         self.u64(v.len() as u64);
-        self.buf.reserve(v.len() * 4);
-        for x in v {
-            self.buf.extend_from_slice(&x.to_le_bytes());
-        }
+        self.array(v, u32::to_le_bytes);
     }
     pub(super) fn u64s(&mut self, v: &[u64]) {
         self.u64(v.len() as u64);
-        self.buf.reserve(v.len() * 8);
-        for x in v {
-            self.buf.extend_from_slice(&x.to_le_bytes());
-        }
+        self.array(v, u64::to_le_bytes);
     }
     pub(super) fn bytes(&mut self, v: &[u8]) {
         self.u64(v.len() as u64);
-        self.buf.extend_from_slice(v);
+        self.raw(v);
     }
     pub(super) fn col32(&mut self, c: &Column32) {
         match c {
             Column32::Narrow(v) => {
                 self.u8(2);
                 self.u64(v.len() as u64);
-                self.buf.reserve(v.len() * 2);
-                for x in v {
-                    self.buf.extend_from_slice(&x.to_le_bytes());
-                }
+                self.array(v, u16::to_le_bytes);
             }
             Column32::Wide(v) => {
                 self.u8(4);
@@ -75,7 +126,7 @@ impl Writer {
     }
     pub(super) fn str(&mut self, s: &str) {
         self.u64(s.len() as u64);
-        self.buf.extend_from_slice(s.as_bytes());
+        self.raw(s.as_bytes());
     }
 }
 

@@ -62,7 +62,6 @@ mod tests;
 mod validate;
 
 use super::{BuildSettings, Hierarchy, Products, StageStats};
-use crate::checksum::WordHasher;
 use crate::grid::Grid;
 use crate::preprocess::sizes::UnitSizes;
 use codec::{CHUNK, FileSource, Reader, SliceSource, Source, Writer};
@@ -199,24 +198,22 @@ impl Hierarchy {
     /// Serialises the hierarchy (not the grid: the file records the grid's
     /// fingerprint, and loading needs the same grid).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer { buf: Vec::new() };
-        w.buf.extend_from_slice(MAGIC);
+        let mut bytes = Vec::new();
+        self.save(&mut bytes).expect("a Vec<u8> takes every write");
+        bytes
+    }
+
+    /// Writes the hierarchy to `out`, a piece at a time (the file is never
+    /// held whole in memory).
+    pub fn save(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let mut w = Writer::new(out);
+        w.raw(MAGIC);
         w.u32(FORMAT_VERSION);
         w.u64(self.grid.fingerprint());
         w.u32(self.grid.width());
         w.u32(self.grid.height());
         layout::write_content(self, &mut w);
-
-        let mut h = WordHasher::new();
-        h.write(&w.buf);
-        let sum = h.finish();
-        w.u64(sum);
-        w.buf
-    }
-
-    /// Writes the hierarchy to `out`.
-    pub fn save(&self, out: &mut impl Write) -> std::io::Result<()> {
-        out.write_all(&self.to_bytes())
+        w.finish()
     }
 
     /// Writes the hierarchy to a file (via a temporary file and a rename, so a
@@ -228,7 +225,15 @@ impl Hierarchy {
             source,
         };
         let tmp = path.with_extension("tmp-tierpath");
-        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
+        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+            self.save(&mut f)?;
+            f.flush()
+        });
+        if let Err(e) = written {
+            // Best effort: the error that matters is the write's.
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(e));
+        }
         std::fs::rename(&tmp, path).map_err(io)
     }
 

@@ -1,6 +1,7 @@
 use super::validate::check_anchors;
 use super::*;
 use crate::Point;
+use crate::checksum::WordHasher;
 use crate::preprocess::NO_NODE;
 use crate::tiled::{TILE, TileColumn};
 

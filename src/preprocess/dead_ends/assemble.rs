@@ -4,14 +4,22 @@
 
 use fixedbitset::FixedBitSet;
 
+use super::safe::SafeIslands;
 use super::{DONE, DeadEnds, Forest, NO_NODE, WALL};
-use crate::grid::{Grid, Node};
-use crate::preprocess::islands::Islands;
-use crate::tiled::TileColumn;
+use crate::grid::{Grid, Movement};
+use crate::preprocess::islands::{Islands, label_runs};
+use crate::tiled::TilePacker;
 
 /// The block-cut forest of the depth-first pass, re-rooted at each island's
-/// largest block and numbered in preorder, and every cell's anchor.
-pub(super) fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEnds {
+/// largest block and numbered in preorder, and every cell's anchor. With
+/// `safe` (and the rule the islands were labelled by), the islands it marks
+/// have no state in the forest: their cells take their one block run by run.
+pub(super) fn assemble(
+    grid: &Grid,
+    islands: &Islands,
+    forest: Forest,
+    safe: Option<(&SafeIslands, &Movement)>,
+) -> DeadEnds {
     let Forest {
         state,
         block_top,
@@ -112,43 +120,55 @@ pub(super) fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEn
     let island_core: Vec<u32> = island_core_old.iter().map(|c| order[*c as usize]).collect();
 
     // Per block of the depth-first pass: its preorder id, with the top bit set
-    // when that is not its island's core (a dead end). Articulation cells
-    // read their block's entry here and are corrected below.
+    // when that is not its island's core (a dead end); per articulation cell
+    // the same for the block above it.
     let tag = |anchor: u32| {
         let dead = anchor != island_core[block_island[anchor as usize] as usize];
         anchor | (dead as u32) << 31
     };
     let lut: Vec<u32> = order[..nb].iter().map(|a| tag(*a)).collect();
-    let mut dead_end_cells = 0u64;
-    // Written in full at the narrowest width that fits (the largest anchor
-    // is below the block count), then packed per tile.
-    let cell_anchor = if nb <= u16::MAX as usize {
-        let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a as u16);
-        fix_cuts(
-            grid,
-            &state,
-            &lut,
-            &cuts,
-            &order[nb..],
-            &tag,
-            &mut dead_end_cells,
-            |i, a| out[i] = a as u16,
-        );
-        TileColumn::pack_slice(&out, u16::MAX)
-    } else {
-        let mut out = anchors(grid, &state, &lut, &mut dead_end_cells, |a| a);
-        fix_cuts(
-            grid,
-            &state,
-            &lut,
-            &cuts,
-            &order[nb..],
-            &tag,
-            &mut dead_end_cells,
-            |i, a| out[i] = a,
-        );
-        TileColumn::pack_slice(&out, NO_NODE)
+    let cut_anchor: Vec<u32> = order[nb..].iter().map(|a| tag(*a)).collect();
+    let mut cells = AnchorWriter {
+        packer: TilePacker::with_len(grid.len()),
+        state: &state,
+        lut: &lut,
+        cuts: &cuts,
+        cut_anchor: &cut_anchor,
+        next_cut: 0,
+        dead: 0,
     };
+    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
+    match safe {
+        None => {
+            for y in 1..=grid.height() as usize {
+                cells.states(y * pw + 1, y * pw + 1 + w);
+            }
+        }
+        Some((safe, movement)) => {
+            // Run by run: a safe island's runs hold its one block (their
+            // cells have no state), the gaps between runs are walls.
+            let mut written = 0;
+            label_runs(grid, movement, |a, b, label| {
+                let at = (a / pw - 1) * w + a % pw - 1;
+                cells.packer.push_run(NO_NODE, at - written);
+                let label = label as usize;
+                if safe.safe[label] {
+                    cells.run(lut[safe.block[label] as usize], b + 1 - a);
+                } else {
+                    cells.states(a, b + 1);
+                }
+                written = at + b + 1 - a;
+            });
+            cells.packer.push_run(NO_NODE, grid.len() - written);
+        }
+    }
+    debug_assert_eq!(
+        cells.next_cut,
+        cuts.len(),
+        "every articulation cell written"
+    );
+    let dead_end_cells = cells.dead;
+    let cell_anchor = cells.packer.finish();
 
     DeadEnds {
         cell_anchor,
@@ -162,78 +182,53 @@ pub(super) fn assemble(grid: &Grid, islands: &Islands, forest: Forest) -> DeadEn
     }
 }
 
-/// The anchor of every cell, row-major (`narrow(NO_NODE)` when blocked), as
-/// the block the depth-first pass put it in, through `lut`; counts the cells
-/// `lut` tags as dead ends.
-fn anchors<T: Copy>(
-    grid: &Grid,
-    state: &[u32],
-    lut: &[u32],
-    dead: &mut u64,
-    narrow: impl Fn(u32) -> T,
-) -> Vec<T> {
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    // A state's anchor, and whether it is a dead end (0 or 1).
-    let anchor = |s: u32| {
-        if s == WALL {
-            (narrow(NO_NODE), 0)
-        } else {
-            let t = lut[(s & !DONE) as usize];
-            (narrow(t & !(1 << 31)), t >> 31)
-        }
-    };
-    let mut out = Vec::with_capacity(grid.len());
-    for y in 1..=grid.height() as usize {
-        let row = &state[y * pw + 1..y * pw + 1 + w];
-        let mut count = 0u32;
-        // Eight cells at a time where they share a state (open ground, or
-        // wall), else one by one.
-        let mut chunks = row.chunks_exact(8);
-        for chunk in &mut chunks {
-            let s0 = chunk[0];
-            if chunk.iter().fold(true, |same, s| same & (*s == s0)) {
-                let (a, d) = anchor(s0);
-                out.extend_from_slice(&[a; 8]);
-                count += 8 * d;
-            } else {
-                for s in chunk {
-                    let (a, d) = anchor(*s);
-                    out.push(a);
-                    count += d;
-                }
-            }
-        }
-        for s in chunks.remainder() {
-            let (a, d) = anchor(*s);
-            out.push(a);
-            count += d;
-        }
-        *dead += count as u64;
-    }
-    out
+/// Writes every cell's anchor, in row-major order, into a [`TilePacker`].
+struct AnchorWriter<'a> {
+    packer: TilePacker,
+    /// The depth-first pass's state per padded cell.
+    state: &'a [u32],
+    /// Per block of the pass: its tagged preorder id (see `assemble`).
+    lut: &'a [u32],
+    /// Articulation cells, ascending, with their tagged anchors (the block
+    /// above them), and the next one to write.
+    cuts: &'a [u32],
+    cut_anchor: &'a [u32],
+    next_cut: usize,
+    /// Cells tagged as dead ends so far.
+    dead: u64,
 }
 
-/// Sets the anchor of each articulation cell (`cuts`, with their preorder
-/// parent blocks `cut_order`), replacing what [`anchors`] gave it, and
-/// corrects the dead-end count.
-#[allow(clippy::too_many_arguments)]
-fn fix_cuts(
-    grid: &Grid,
-    state: &[u32],
-    lut: &[u32],
-    cuts: &[u32],
-    cut_order: &[u32],
-    tag: &impl Fn(u32) -> u32,
-    dead: &mut u64,
-    mut set: impl FnMut(usize, u32),
-) {
-    let (w, pw) = (grid.width() as usize, grid.padded_width() as usize);
-    for (c, anchor) in cuts.iter().zip(cut_order) {
-        debug_assert!(grid.open(Node(*c)));
-        let was = lut[(state[*c as usize] & !DONE) as usize];
-        let now = tag(*anchor);
-        *dead = *dead - (was >> 31) as u64 + (now >> 31) as u64;
-        let (y, x) = (*c as usize / pw - 1, *c as usize % pw - 1);
-        set(y * w + x, *anchor);
+impl AnchorWriter<'_> {
+    /// `n` cells anchored at tagged block `t`.
+    fn run(&mut self, t: u32, n: usize) {
+        self.packer.push_run(t & !(1 << 31), n);
+        self.dead += u64::from(t >> 31) * n as u64;
+    }
+
+    /// The cells of padded nodes `a..b` (one row), from their states, run
+    /// by run of equal states; articulation cells from their own anchors.
+    fn states(&mut self, a: usize, b: usize) {
+        let mut x = a;
+        while x < b {
+            let stop = match self.cuts.get(self.next_cut) {
+                Some(c) if (*c as usize) < b => *c as usize,
+                _ => b,
+            };
+            while x < stop {
+                let s = self.state[x];
+                let end = x + self.state[x..stop].iter().take_while(|t| **t == s).count();
+                if s == WALL {
+                    self.packer.push_run(NO_NODE, end - x);
+                } else {
+                    self.run(self.lut[(s & !DONE) as usize], end - x);
+                }
+                x = end;
+            }
+            if stop < b {
+                self.run(self.cut_anchor[self.next_cut], 1);
+                self.next_cut += 1;
+                x = stop + 1;
+            }
+        }
     }
 }

@@ -171,7 +171,8 @@ const FIN: u32 = 0x7FFF_FFF0;
 struct Forest {
     /// Per padded cell: [`WALL`], or `DONE | block` (for a DFS root that is an
     /// articulation cell, block 0: it is corrected with the other articulation
-    /// cells).
+    /// cells); 0 on safe islands (not searched), and empty when every island
+    /// is safe.
     state: Vec<u32>,
     /// Per block, in the order blocks complete: the cell above it.
     block_top: Vec<u32>,
@@ -207,15 +208,17 @@ struct Forest {
 /// cell.
 /// Then a small pass over the block-cut forest (a few blocks per thousand
 /// cells on game maps) and one pass writing the anchors through a per-block
-/// table, eight cells at a time on open ground, at the column's final width.
-/// On a 1024 x 1024 StarCraft map this is about half the instructions and
-/// memory of three per-cell arrays and a bit set.
+/// table, run by run of equal states, straight into the packed column (no
+/// per-cell anchor array). On a 1024 x 1024 StarCraft map this is about half
+/// the instructions and memory of three per-cell arrays and a bit set.
 ///
 /// Before it, one labelling pass finds the islands whose every cell is
 /// locally safe (see `safe`: no such island has an articulation cell); when
 /// they hold at least 2^16 cells in all, they are given their one block
-/// each without a search and their cells' states written run by run. An
-/// open 16,384 x 16,384 map needs no search at all.
+/// each without a search, and their anchors are written run by run of the
+/// labelling. When every island is safe there is no per-cell state at all:
+/// an open 16,384 x 16,384 map needs no search and touches no memory per
+/// cell beyond the packed column.
 pub fn find_dead_ends(grid: &Grid, movement: &Movement, islands: &Islands) -> DeadEnds {
     find_dead_ends_skipping(grid, movement, islands, safe::SKIP_MIN_CELLS)
 }
@@ -240,12 +243,17 @@ pub(crate) fn find_dead_ends_skipping(
         .map(|(n, _)| *n)
         .max()
         .unwrap_or(0) as usize;
-    let state: Vec<u32> = grid
-        .passable_slice()
-        .iter()
-        .map(|open| if *open { 0 } else { WALL })
-        .collect();
-    let mut forest = if movement.diagonals() {
+    // A state per padded cell only when some island is searched: on open
+    // ground that is a gigabyte never needed.
+    let state: Vec<u32> = if safe.any() && safe.safe.iter().all(|s| *s) {
+        Vec::new()
+    } else {
+        grid.passable_slice()
+            .iter()
+            .map(|open| if *open { 0 } else { WALL })
+            .collect()
+    };
+    let forest = if movement.diagonals() {
         depth_first::<8>(grid, state, depth, islands, &mut safe, |v, d| {
             grid.neighbor_in(Node(v), d, &movement).map(|(w, _)| w.0)
         })
@@ -258,10 +266,8 @@ pub(crate) fn find_dead_ends_skipping(
             Some(v.wrapping_add(offsets[d as usize]))
         })
     };
-    if safe.any() {
-        safe.fill(grid, islands_movement, &mut forest.state);
-    }
-    assemble(grid, islands, forest)
+    let safe = safe.any().then_some((&safe, islands_movement));
+    assemble(grid, islands, forest, safe)
 }
 
 /// Hopcroft-Tarjan, seeds in row-major order, directions in `next`'s order

@@ -187,7 +187,7 @@ fn reference(grid: &Grid, movement: &Movement) -> DeadEnds {
             Some(v.wrapping_add(offsets[d as usize]))
         })
     };
-    assemble(grid, &islands, forest)
+    assemble(grid, &islands, forest, None)
 }
 
 /// Both with the safe islands searched (as on small maps) and skipped

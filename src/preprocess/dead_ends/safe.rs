@@ -18,7 +18,6 @@
 //! moves. The pass reads the rows above and below a run of open cells once,
 //! and stops looking at an island at its first unsafe cell.
 
-use super::DONE;
 use crate::grid::{Grid, Movement, Node, Point};
 use crate::preprocess::islands::label_runs;
 
@@ -122,16 +121,6 @@ impl SafeIslands {
     /// Whether any island is skipped.
     pub(super) fn any(&self) -> bool {
         self.safe.iter().any(|s| *s)
-    }
-
-    /// Sets the state of every cell of a safe island to its block, once
-    /// the pass has numbered it.
-    pub(super) fn fill(&self, grid: &Grid, movement: &Movement, state: &mut [u32]) {
-        label_runs(grid, movement, |a, b, label| {
-            if self.safe[label as usize] {
-                state[a..=b].fill(DONE | self.block[label as usize]);
-            }
-        });
     }
 }
 

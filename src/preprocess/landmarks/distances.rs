@@ -5,21 +5,80 @@ use super::UNREACHED;
 use crate::packed::Column64;
 use crate::preprocess::graph::ClusterGraph;
 
+/// One landmark's distances, 32 bits wide when every reachable one fits
+/// below `u32::MAX` (the sentinel, as in a narrow `Column64`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Distances {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Distances {
+    /// Every distance at 64 bits ([`UNREACHED`] where none).
+    pub(super) fn widened(self) -> Vec<u64> {
+        match self {
+            Distances::Narrow(d) => d.into_iter().map(widen).collect(),
+            Distances::Wide(d) => d,
+        }
+    }
+}
+
 /// Exact graph distances from `source`: a bucket queue when the edge costs
-/// allow it, else Dijkstra with a radix heap.
+/// allow it (at 32 bits while the distances fit, which halves the memory
+/// the search walks over), else Dijkstra with a radix heap.
 pub(super) fn distances_from(
     graph: &ClusterGraph,
     source: u32,
     n: usize,
     buckets: Option<Buckets>,
-) -> Vec<u64> {
+) -> Distances {
     // One loop per width of the cost column, so the inner loop reads plain
     // integers.
+    let infallible = "64-bit distances always fit";
     match (&graph.edge_cost, buckets) {
-        (Column64::Narrow(c), Some(b)) => bucket_search(graph, c, widen, source, n, b),
-        (Column64::Wide(c), Some(b)) => bucket_search(graph, c, |x| x, source, n, b),
-        (Column64::Narrow(c), None) => radix_search(graph, c, widen, source, n),
-        (Column64::Wide(c), None) => radix_search(graph, c, |x| x, source, n),
+        (Column64::Narrow(c), Some(b)) => bucket_search(graph, c, widen, source, n, b).map_or_else(
+            || Distances::Wide(bucket_search(graph, c, widen, source, n, b).expect(infallible)),
+            Distances::Narrow,
+        ),
+        (Column64::Wide(c), Some(b)) => {
+            Distances::Wide(bucket_search(graph, c, |x| x, source, n, b).expect(infallible))
+        }
+        (Column64::Narrow(c), None) => Distances::Wide(radix_search(graph, c, widen, source, n)),
+        (Column64::Wide(c), None) => Distances::Wide(radix_search(graph, c, |x| x, source, n)),
+    }
+}
+
+/// A distance type for [`bucket_search`].
+pub(super) trait Distance: Copy + Ord {
+    /// The mark of a node not reached.
+    const UNREACHED: Self;
+    /// `d` at this width, `None` when it does not fit below
+    /// [`Distance::UNREACHED`].
+    fn narrow(d: u64) -> Option<Self>;
+    fn wide(self) -> u64;
+}
+
+impl Distance for u32 {
+    const UNREACHED: u32 = u32::MAX;
+    #[inline(always)]
+    fn narrow(d: u64) -> Option<u32> {
+        (d < u32::MAX as u64).then_some(d as u32)
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self as u64
+    }
+}
+
+impl Distance for u64 {
+    const UNREACHED: u64 = UNREACHED;
+    #[inline(always)]
+    fn narrow(d: u64) -> Option<u64> {
+        Some(d)
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
     }
 }
 
@@ -75,19 +134,19 @@ impl Buckets {
 /// path would come through another node of that bucket plus at least one
 /// more edge, which lands past the bucket), so a bucket is settled in any
 /// order, and a relaxation from it only ever fills later buckets.
-pub(super) fn bucket_search<T: Copy>(
+pub(super) fn bucket_search<T: Copy, D: Distance>(
     graph: &ClusterGraph,
     costs: &[T],
     widen: impl Fn(T) -> u64,
     source: u32,
     n: usize,
     b: Buckets,
-) -> Vec<u64> {
-    let mut dist = vec![UNREACHED; n];
+) -> Option<Vec<D>> {
+    let mut dist = vec![D::UNREACHED; n];
     let mut done = vec![false; n];
     let mut ring: Vec<Vec<u32>> = vec![Vec::new(); b.mask as usize + 1];
     let (first, to) = (&graph.edge_first, &graph.edge_to);
-    dist[source as usize] = 0;
+    dist[source as usize] = D::narrow(0)?;
     ring[0].push(source);
     let mut pending = 1usize;
     let mut k = 0u64;
@@ -106,12 +165,13 @@ pub(super) fn bucket_search<T: Copy>(
             if std::mem::replace(&mut done[v as usize], true) {
                 continue;
             }
-            let d = dist[v as usize];
+            let d = dist[v as usize].wide();
             let (a, z) = (first[v as usize] as usize, first[v as usize + 1] as usize);
             for (w, c) in to[a..z].iter().zip(&costs[a..z]) {
                 let nd = d + widen(*c);
-                if nd < dist[*w as usize] {
-                    dist[*w as usize] = nd;
+                let nd_at = D::narrow(nd)?;
+                if nd_at < dist[*w as usize] {
+                    dist[*w as usize] = nd_at;
                     ring[((nd >> b.shift) & b.mask) as usize].push(*w);
                     pending += 1;
                 }
@@ -119,7 +179,7 @@ pub(super) fn bucket_search<T: Copy>(
         }
         k += 1;
     }
-    dist
+    Some(dist)
 }
 
 /// Dijkstra over the cluster graph from `source`, with a radix heap (keys

@@ -26,7 +26,7 @@ mod distances;
 mod table;
 
 pub(crate) use distances::RadixHeap;
-use distances::{Buckets, distances_from};
+use distances::{Buckets, Distances, distances_from};
 
 /// Distance of a node a landmark cannot reach.
 pub(crate) const UNREACHED: u64 = u64::MAX;
@@ -101,21 +101,34 @@ impl Landmarks {
     pub(crate) fn from_nodes(graph: &ClusterGraph, nodes: Vec<u32>, n: usize) -> Landmarks {
         let k = nodes.len();
         let buckets = Buckets::for_graph(graph);
-        let columns: Vec<Vec<u64>> = nodes
+        let columns: Vec<Distances> = nodes
             .par_iter()
             .map(|l| distances_from(graph, *l, n, buckets))
             .collect();
         // Node-major, written straight at the width `Column64::pack` would
         // choose: narrow when every distance fits below the sentinel.
-        let fits = columns
+        let narrow: Option<Vec<&[u32]>> = columns
             .iter()
-            .all(|col| col.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED));
-        let dist = if fits {
-            Column64::Narrow(interleave(&columns, n, |d| {
-                if d == UNREACHED { u32::MAX } else { d as u32 }
-            }))
+            .map(|c| match c {
+                Distances::Narrow(d) => Some(d.as_slice()),
+                Distances::Wide(_) => None,
+            })
+            .collect();
+        let dist = if let Some(narrow) = narrow {
+            Column64::Narrow(interleave(&narrow, n, |d| d))
         } else {
-            Column64::Wide(interleave(&columns, n, |d| d))
+            let wide: Vec<Vec<u64>> = columns.into_iter().map(Distances::widened).collect();
+            let wide: Vec<&[u64]> = wide.iter().map(Vec::as_slice).collect();
+            if wide
+                .iter()
+                .all(|col| col.iter().all(|d| *d < u32::MAX as u64 || *d == UNREACHED))
+            {
+                Column64::Narrow(interleave(&wide, n, |d| {
+                    if d == UNREACHED { u32::MAX } else { d as u32 }
+                }))
+            } else {
+                Column64::Wide(interleave(&wide, n, |d| d))
+            }
         };
         Landmarks {
             count: k as u32,
@@ -125,14 +138,12 @@ impl Landmarks {
     }
 }
 
-/// `out[v * k + l] = f(columns[l][v])` for `k` columns of `n` values.
-fn interleave<T: Copy + Default>(columns: &[Vec<u64>], n: usize, f: impl Fn(u64) -> T) -> Vec<T> {
-    let k = columns.len();
-    let mut out = vec![T::default(); n * k];
-    for (l, col) in columns.iter().enumerate() {
-        for (slot, d) in out[l..].iter_mut().step_by(k).zip(col) {
-            *slot = f(*d);
-        }
+/// `out[v * k + l] = f(columns[l][v])` for `k` columns of `n` values,
+/// written in one sequential pass.
+fn interleave<S: Copy, T>(columns: &[&[S]], n: usize, f: impl Fn(S) -> T) -> Vec<T> {
+    let mut out = Vec::with_capacity(n * columns.len());
+    for v in 0..n {
+        out.extend(columns.iter().map(|col| f(col[v])));
     }
     out
 }
@@ -315,8 +326,16 @@ mod tests {
                 }
                 for source in [0, (n / 2) as u32, n as u32 - 1] {
                     let want = reference(&g, source, n);
-                    assert_eq!(distances_from(&g, source, n, buckets), want, "spread {i}");
-                    assert_eq!(distances_from(&g, source, n, None), want, "spread {i}");
+                    assert_eq!(
+                        distances_from(&g, source, n, buckets).widened(),
+                        want,
+                        "spread {i}"
+                    );
+                    assert_eq!(
+                        distances_from(&g, source, n, None).widened(),
+                        want,
+                        "spread {i}"
+                    );
                 }
             }
         }
@@ -326,7 +345,7 @@ mod tests {
         g.edge_to = vec![1, 1];
         g.edge_cost = Column64::pack(vec![1, 1 << 40]);
         assert_eq!(Buckets::for_graph(&g), None);
-        assert_eq!(distances_from(&g, 0, 2, None), vec![0, 1]);
+        assert_eq!(distances_from(&g, 0, 2, None).widened(), vec![0, 1]);
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl Landmarks {
         let n = self.nodes_held();
         self.nodes[l] = node;
         let column = distances_from(graph, node, n, Buckets::for_graph(graph));
-        for (v, d) in column.into_iter().enumerate() {
+        for (v, d) in column.widened().into_iter().enumerate() {
             self.set(v as u32, l, d);
         }
     }
