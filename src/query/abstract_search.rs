@@ -2,7 +2,7 @@
 
 use crate::contraction::{ContractionRoute, ContractionScratch};
 use crate::engine::heap::{Entry, OpenList, tie_g};
-use crate::engine::stamps::Generation;
+use crate::engine::stamps::{Flat, Generation, Layout, Paged, Scratch};
 use crate::grid::{Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::UNREACHED;
@@ -10,20 +10,58 @@ use crate::preprocess::UNREACHED;
 const NONE: u32 = u32::MAX;
 
 /// Per-thread scratch of the abstract search, reset by a generation stamp.
-#[derive(Debug, Default, Clone)]
+///
+/// One record per node, in a [`Scratch`]: flat on graphs up to
+/// [`FLAT_NODES`] nodes, paged above, so that the first short query on a
+/// huge map's hierarchy (8 million transitions on an open 16,384 x 16,384
+/// map) costs the pages it touches, not 40 bytes per node of the graph.
+#[derive(Debug, Clone)]
 pub(crate) struct AbstractScratch {
-    g: Vec<u64>,
-    parent: Vec<u32>,
-    parent_edge: Vec<u32>,
-    stamp: Vec<u32>,
-    goal_cost: Vec<u64>,
-    goal_stamp: Vec<u32>,
-    /// The estimate of each node seen in this search (valid with `stamp`).
-    h: Vec<u64>,
+    rec: Scratch<Rec>,
     generation: Generation,
     heap: OpenList,
     /// The search in progress.
     run: Run,
+}
+
+/// Graphs of at most this many nodes keep their records in one flat array
+/// (40 MiB at most); larger ones are paged.
+const FLAT_NODES: usize = 1 << 20;
+
+/// The search's record of one node (valid when `stamp` is the current
+/// generation's), and its cost to the goal when it is one of the goal's
+/// transitions (valid when `goal_stamp` is).
+#[derive(Debug, Clone, Copy)]
+struct Rec {
+    g: u64,
+    /// The estimate, computed once per search on first reaching the node.
+    h: u64,
+    goal_cost: u64,
+    parent: u32,
+    parent_edge: u32,
+    stamp: u32,
+    goal_stamp: u32,
+}
+
+const BLANK: Rec = Rec {
+    g: 0,
+    h: 0,
+    goal_cost: 0,
+    parent: NONE,
+    parent_edge: NONE,
+    stamp: 0,
+    goal_stamp: 0,
+};
+
+impl Default for AbstractScratch {
+    fn default() -> Self {
+        AbstractScratch {
+            rec: Scratch::new(BLANK, FLAT_NODES),
+            generation: Generation::default(),
+            heap: OpenList::default(),
+            run: Run::default(),
+        }
+    }
 }
 
 /// The abstract route found: transition nodes from the first (next to the
@@ -37,33 +75,25 @@ pub(crate) struct AbstractRoute {
 }
 
 impl AbstractScratch {
+    /// A scratch that pages graphs of more than `flat_nodes` nodes (tests
+    /// page small graphs).
+    #[cfg(test)]
+    pub(crate) fn with_flat_limit(flat_nodes: usize) -> Self {
+        AbstractScratch {
+            rec: Scratch::new(BLANK, flat_nodes),
+            ..Self::default()
+        }
+    }
+
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.g.capacity() * 8
-            + self.goal_cost.capacity() * 8
-            + (self.parent.capacity()
-                + self.parent_edge.capacity()
-                + self.stamp.capacity()
-                + self.goal_stamp.capacity())
-            + self.h.capacity() * 8 * 4
-            + self.heap.capacity() * std::mem::size_of::<Entry>()
+        self.rec.memory_bytes() + self.heap.capacity() * std::mem::size_of::<Entry>()
     }
 
     pub(crate) fn begin(&mut self, nodes: usize) {
-        let len = nodes + 1;
-        if self.g.len() < len {
-            self.g.resize(len, 0);
-            self.parent.resize(len, NONE);
-            self.parent_edge.resize(len, NONE);
-            self.stamp.resize(len, 0);
-            self.goal_cost.resize(len, 0);
-            self.goal_stamp.resize(len, 0);
-            self.h.resize(len, 0);
-        }
-        let (stamp, goal_stamp) = (&mut self.stamp, &mut self.goal_stamp);
-        self.generation.advance(|| {
-            stamp.fill(0);
-            goal_stamp.fill(0);
-        });
+        // The nodes and the virtual goal.
+        self.rec.cover(nodes + 1);
+        let rec = &mut self.rec;
+        self.generation.advance(|| rec.clear());
         self.heap.clear();
     }
 
@@ -135,21 +165,24 @@ impl AbstractScratch {
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         for (v, c) in goals.iter().filter(|(v, _)| relevant(*v)) {
-            self.goal_cost[*v as usize] = *c;
-            self.goal_stamp[*v as usize] = open;
+            let r = self.rec.get_mut(*v as usize);
+            r.goal_cost = *c;
+            r.goal_stamp = open;
         }
         for (v, c) in starts.iter().filter(|(v, _)| relevant(*v)) {
-            let i = *v as usize;
-            if self.stamp[i] == open && self.g[i] <= *c {
+            let r = self.rec.get(*v as usize);
+            if r.stamp == open && r.g <= *c {
                 continue;
             }
-            self.g[i] = *c;
-            self.h[i] = self.run.estimate(h, *v);
-            self.parent[i] = NONE;
-            self.parent_edge[i] = NONE;
-            self.stamp[i] = open;
+            let estimate = self.run.estimate(h, *v);
+            let r = self.rec.get_mut(*v as usize);
+            r.g = *c;
+            r.h = estimate;
+            r.parent = NONE;
+            r.parent_edge = NONE;
+            r.stamp = open;
             self.heap.push(Entry {
-                f: c + self.h[i],
+                f: c + estimate,
                 tie: u32::MAX - tie_g(*c),
                 node: *v,
             });
@@ -159,6 +192,20 @@ impl AbstractScratch {
     /// Advances the search begun by [`start`](Self::start) by at most
     /// `budget` expansions (at least one).
     pub(crate) fn resume(
+        &mut self,
+        h: &Hierarchy,
+        budget: u64,
+        trace: Option<&mut Vec<Point>>,
+    ) -> Progress {
+        if self.rec.paged() {
+            self.resume_in::<Paged>(h, budget, trace)
+        } else {
+            self.resume_in::<Flat>(h, budget, trace)
+        }
+    }
+
+    /// [`resume`](Self::resume), compiled for one layout of the records.
+    fn resume_in<L: Layout>(
         &mut self,
         h: &Hierarchy,
         budget: u64,
@@ -176,10 +223,12 @@ impl AbstractScratch {
         let mut spent = 0u64;
         while let Some(Entry { node, .. }) = self.heap.pop() {
             let v = node as usize;
-            if self.stamp[v] == closed {
+            let here = L::get_mut(&mut self.rec, v);
+            if here.stamp == closed {
                 continue;
             }
-            self.stamp[v] = closed;
+            here.stamp = closed;
+            let (g, goal_stamp, goal_cost) = (here.g, here.goal_stamp, here.goal_cost);
             self.run.expanded += 1;
             if let Some(t) = trace.as_deref_mut()
                 && node != virtual_goal
@@ -189,36 +238,36 @@ impl AbstractScratch {
             if node == virtual_goal {
                 return Progress::Found;
             }
-            let g = self.g[v];
             let run = &self.run;
+            let (rec, heap) = (&mut self.rec, &mut self.heap);
             // Relaxes `w`; its estimate is computed once per search, on first
             // reaching it.
             let mut relax = |w: u32, cost: u64, edge: u32| {
-                let wi = w as usize;
                 let ng = g + cost;
-                let seen = self.stamp[wi] == open;
-                if self.stamp[wi] == closed || (seen && self.g[wi] <= ng) {
+                let r = L::get_mut(rec, w as usize);
+                let seen = r.stamp == open;
+                if r.stamp == closed || (seen && r.g <= ng) {
                     return;
                 }
                 if !seen {
-                    self.h[wi] = if w == virtual_goal {
+                    r.h = if w == virtual_goal {
                         0
                     } else {
                         run.estimate(h, w)
                     };
                 }
-                self.g[wi] = ng;
-                self.parent[wi] = node;
-                self.parent_edge[wi] = edge;
-                self.stamp[wi] = open;
-                self.heap.push(Entry {
-                    f: ng + self.h[wi],
+                r.g = ng;
+                r.parent = node;
+                r.parent_edge = edge;
+                r.stamp = open;
+                heap.push(Entry {
+                    f: ng + r.h,
                     tie: u32::MAX - tie_g(ng),
                     node: w,
                 });
             };
-            if self.goal_stamp[v] == open {
-                relax(virtual_goal, self.goal_cost[v], NONE);
+            if goal_stamp == open {
+                relax(virtual_goal, goal_cost, NONE);
             }
             // With sizes, a node's edges are sorted by the largest size they
             // serve: the ones serving this unit are a prefix, less those a
@@ -258,12 +307,14 @@ impl AbstractScratch {
         if !found {
             return;
         }
-        route.cost = self.g[n];
-        let mut cur = self.parent[n];
+        let goal = self.rec.get(n);
+        route.cost = goal.g;
+        let mut cur = goal.parent;
         while cur != NONE {
+            let r = self.rec.get(cur as usize);
             route.nodes.push(cur);
-            route.edges.push(self.parent_edge[cur as usize]);
-            cur = self.parent[cur as usize];
+            route.edges.push(r.parent_edge);
+            cur = r.parent;
         }
         route.nodes.reverse();
         route.edges.reverse();

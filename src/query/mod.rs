@@ -502,6 +502,37 @@ mod tests {
     }
 
     #[test]
+    fn paged_abstract_records_give_the_same_answers() {
+        // Small graphs paged (the layout of graphs over a million nodes)
+        // against the flat records, on the same queries.
+        let mut flat = QueryCache::new();
+        let mut paged = QueryCache::new();
+        paged.abs = AbstractScratch::with_flat_limit(0);
+        let mut compared = 0;
+        for seed in 0..4 {
+            let grid = lattice(seed, 90, 70);
+            let h = HierarchyBuilder::new()
+                .cluster_size(8)
+                .build(grid.clone())
+                .unwrap();
+            let pts: Vec<Point> = grid.passable_points().collect();
+            for k in 0..150 {
+                let (s, t) = (
+                    pts[(k * 7919) % pts.len()],
+                    pts[(k * 104_729 + 13) % pts.len()],
+                );
+                let a = h.find_path(&mut flat, s, t).unwrap();
+                let b = h.find_path(&mut paged, s, t).unwrap();
+                assert_eq!(a.path, b.path, "seed {seed}: {s} -> {t}");
+                assert_eq!(a.stats.abstract_expanded, b.stats.abstract_expanded);
+                compared += usize::from(a.stats.abstract_expanded > 0);
+            }
+        }
+        assert!(paged.abs.memory_bytes() > 0);
+        assert!(compared > 100, "the abstract search ran: {compared}");
+    }
+
+    #[test]
     fn near_answers_are_exact_and_never_worse_than_the_hierarchy() {
         let mut flat = SearchCache::new();
         let mut cache = QueryCache::new();
