@@ -1,9 +1,9 @@
-use super::validate::check_anchors;
+use super::validate::{check_anchors, check_islands};
 use super::*;
-use crate::Point;
 use crate::checksum::WordHasher;
 use crate::preprocess::NO_NODE;
 use crate::tiled::{TILE, TileColumn};
+use crate::{CornerRule, DeadEnds, HierarchyBuilder, Movement, Point};
 
 fn sample() -> Hierarchy {
     let grid = Grid::from_fn(40, 30, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
@@ -176,6 +176,102 @@ fn anchor_check_catches_each_kind_of_bad_cell() {
     short.present.pop();
     let msg = format!("{:?}", check_anchors(grid, &short, blocks));
     assert!(msg.contains("wrong shape"), "{msg}");
+}
+
+/// Whether every two neighbouring cells with islands (side by side, one
+/// above the other, and diagonally when corners may always be cut) share
+/// one: the island check's rule, cell by cell.
+fn islands_agree(grid: &Grid, squeeze: bool, d: &DeadEnds) -> bool {
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    let island = |x: usize, y: usize| match d.cell_anchor.get(y * w + x) {
+        NO_NODE => None,
+        b => d.block_island.get(b as usize).copied(),
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let Some(here) = island(x, y) else { continue };
+            let mut around = vec![(x + 1, y), (x, y + 1)];
+            if squeeze {
+                around.push((x + 1, y + 1));
+                if x > 0 {
+                    around.push((x - 1, y + 1));
+                }
+            }
+            for (nx, ny) in around {
+                if nx < w && ny < h && island(nx, ny).is_some_and(|there| there != here) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn island_check_matches_the_cell_by_cell_rule() {
+    // Random maps under every rule (widths around a tile and not multiples
+    // of it), their island tables forged: a block given another island, a
+    // cell given a block of another island. The check's verdict on
+    // neighbours is the cell-by-cell rule's.
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let (mut caught, mut passed) = (0, 0);
+    for case in 0..60 {
+        let (w, h) = (20 + next(130) as u32, 3 + next(40) as u32);
+        let density = next(45);
+        let grid = Grid::from_fn(w, h, |_| next(100) >= density).unwrap();
+        for m in Movement::every_rule() {
+            let hier = HierarchyBuilder::new()
+                .movement(m)
+                .cluster_size(8)
+                .build(grid.clone())
+                .unwrap();
+            let (s, good) = (hier.settings(), hier.dead_ends());
+            let squeeze = m.diagonals() && m.corners == CornerRule::Always;
+            assert!(check_islands(&grid, s, good).is_ok(), "case {case} {m:?}");
+            let islands = good.island_sizes.len() as u64;
+            if islands < 2 {
+                continue;
+            }
+            for forgery in 0..6 {
+                let mut d = good.clone();
+                if forgery % 2 == 0 {
+                    let b = next(d.block_island.len() as u64) as usize;
+                    d.block_island[b] =
+                        (d.block_island[b] + 1 + next(islands - 1) as u32) % islands as u32;
+                } else {
+                    let open: Vec<usize> = (0..grid.len())
+                        .filter(|i| d.cell_anchor.get(*i) != NO_NODE)
+                        .collect();
+                    let cell = open[next(open.len() as u64) as usize];
+                    let b = next(d.block_island.len() as u64) as u32;
+                    d.cell_anchor.set(cell, b);
+                }
+                let want = islands_agree(&grid, squeeze, &d);
+                let got = format!("{:?}", check_islands(&grid, s, &d));
+                assert_eq!(
+                    !got.contains("different islands"),
+                    want,
+                    "case {case} {m:?} forgery {forgery}: {got}\n{}",
+                    grid.to_ascii()
+                );
+                if want {
+                    passed += 1;
+                } else {
+                    caught += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        caught > 100 && passed > 20,
+        "caught {caught}, passed {passed}"
+    );
 }
 
 /// Serialises `h` (the checksum made to match whatever it holds), and

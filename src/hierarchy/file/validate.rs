@@ -200,62 +200,23 @@ fn check_blocks(d: &DeadEnds) -> Result<(), LoadError> {
 /// corners may be cut both ways blocked), and every island holds as many
 /// cells as its size says. Row pairs in parallel, each row's islands decoded
 /// once per tile.
-fn check_islands(grid: &Grid, s: &BuildSettings, d: &DeadEnds) -> Result<(), LoadError> {
+pub(super) fn check_islands(grid: &Grid, s: &BuildSettings, d: &DeadEnds) -> Result<(), LoadError> {
     let (w, h) = (grid.width() as usize, grid.height() as usize);
     let squeeze = s.movement.diagonals() && s.movement.corners == CornerRule::Always;
-    // A row's islands, decoded a tile at a time.
-    let a = &d.cell_anchor;
-    let island_row = |y: usize, out: &mut Vec<u32>| {
-        out.clear();
-        let (start, end) = (y * w, (y + 1) * w);
-        let mut i = start;
-        while i < end {
-            let t = i / TILE;
-            let stop = ((t + 1) * TILE).min(end);
-            let mask = a.present[t];
-            if a.row[t] == NO_NODE {
-                let island = d.block_island.get(a.value[t] as usize).copied();
-                out.extend((i..stop).map(|j| {
-                    if mask >> (j % TILE) & 1 == 0 {
-                        NO_NODE
-                    } else {
-                        island.unwrap_or(NO_NODE)
-                    }
-                }));
-            } else {
-                out.extend((i..stop).map(|j| match a.get(j) {
-                    NO_NODE => NO_NODE,
-                    b => d.block_island[b as usize],
-                }));
-            }
-            i = stop;
-        }
-    };
-    // Whether every cell of `a` shares its island with the cell beside it in
-    // `b`: a fold without early exit, which the compiler vectorises.
-    let joined = |a: &[u32], b: &[u32]| {
-        a.iter().zip(b).fold(true, |ok, (a, b)| {
-            ok & ((*a == *b) | (*a == NO_NODE) | (*b == NO_NODE))
-        })
-    };
-    // Bands of rows in parallel; within a band each row is decoded once and
-    // compared with the row below it.
+    // Bands of rows in parallel; within a band each row is decoded once
+    // into runs and compared with the row below it.
     const BAND: usize = 32;
     let bad = (0..h.div_ceil(BAND)).into_par_iter().any(|band| {
         let (y0, y1) = (band * BAND, ((band + 1) * BAND).min(h));
-        let (mut top, mut below) = (Vec::with_capacity(w), Vec::with_capacity(w));
-        island_row(y0, &mut top);
+        let (mut top, mut below) = (Vec::new(), Vec::new());
+        if !island_runs(d, w, y0, &mut top) {
+            return true;
+        }
         for y in y0..y1 {
-            if !joined(&top, &top[1..]) {
-                return true;
-            }
             if y + 1 == h {
                 return false;
             }
-            island_row(y + 1, &mut below);
-            if !joined(&top, &below)
-                || squeeze && !(joined(&top, &below[1..]) && joined(&top[1..], &below))
-            {
+            if !island_runs(d, w, y + 1, &mut below) || !runs_agree(&top, &below, squeeze) {
                 return true;
             }
             std::mem::swap(&mut top, &mut below);
@@ -276,6 +237,90 @@ fn check_islands(grid: &Grid, s: &BuildSettings, d: &DeadEnds) -> Result<(), Loa
         return Err(invalid("island sizes differ from the cells on each island"));
     }
     Ok(())
+}
+
+/// Row `y`'s cells with an anchor as maximal runs `(first x, last x,
+/// island)` of one island, decoded a tile at a time (a uniform tile by its
+/// mask's runs, not cell by cell), into `out`; a cell whose block names no
+/// island is left out (`check_anchors` refuses it). Whether no two side by side
+/// cells of the row lie on different islands (a run that touches the one
+/// before it would be a different island).
+fn island_runs(d: &DeadEnds, w: usize, y: usize, out: &mut Vec<(u32, u32, u32)>) -> bool {
+    out.clear();
+    let a = &d.cell_anchor;
+    let island = |b: u32| d.block_island.get(b as usize).copied().unwrap_or(NO_NODE);
+    let mut ok = true;
+    let mut push = |x0: usize, x1: usize, i: u32| {
+        match out.last_mut() {
+            Some(last) if last.1 as usize + 1 == x0 => {
+                if last.2 == i {
+                    last.1 = x1 as u32;
+                    return;
+                }
+                ok = false;
+            }
+            _ => {}
+        }
+        out.push((x0 as u32, x1 as u32, i));
+    };
+    let (start, end) = (y * w, (y + 1) * w);
+    let mut i = start;
+    while i < end {
+        let t = i / TILE;
+        let stop = ((t + 1) * TILE).min(end);
+        // The tile's cells from `i` to `stop`, as bits from 0.
+        let span = stop - i;
+        let mut mask = a.present[t] >> (i % TILE);
+        if span < 64 {
+            mask &= (1u64 << span) - 1;
+        }
+        if a.row[t] == NO_NODE {
+            let shared = island(a.value[t]);
+            while mask != 0 && shared != NO_NODE {
+                let from = mask.trailing_zeros() as usize;
+                let len = (!(mask >> from)).trailing_zeros() as usize;
+                push(i - start + from, i - start + from + len - 1, shared);
+                mask = if from + len >= 64 {
+                    0
+                } else {
+                    mask & !(((1u64 << len) - 1) << from)
+                };
+            }
+        } else {
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                let x = i - start + k;
+                let cell = island(a.get(i + k));
+                if cell != NO_NODE {
+                    push(x, x, cell);
+                }
+                mask &= mask - 1;
+            }
+        }
+        i = stop;
+    }
+    ok
+}
+
+/// Whether every cell of the runs `top` shares its island with the cells
+/// below it in `below` (and, with `squeeze`, with those diagonally below).
+fn runs_agree(top: &[(u32, u32, u32)], below: &[(u32, u32, u32)], squeeze: bool) -> bool {
+    let reach = u32::from(squeeze);
+    let mut k = 0;
+    for (a0, a1, ia) in top {
+        // Runs below that end before this one's reach begins are behind.
+        while k < below.len() && below[k].1 + reach < *a0 {
+            k += 1;
+        }
+        let mut m = k;
+        while m < below.len() && below[m].0 <= a1 + reach {
+            if below[m].2 != *ia {
+                return false;
+            }
+            m += 1;
+        }
+    }
+    true
 }
 
 /// A cell has an anchor exactly when it is passable, anchors name existing
