@@ -101,7 +101,8 @@ impl DynamicHierarchy {
         let mut cluster_first = Vec::with_capacity(layout.count() + 1);
         cluster_first.push(0u32);
         let mut f = 0;
-        for c in 0..layout.count() {
+        let mut c = 0;
+        while c < layout.count() {
             if rescan.contains(c) {
                 let start = cells.len();
                 while f < fresh.len() && fresh[f].0 as usize == c {
@@ -114,14 +115,29 @@ impl DynamicHierarchy {
                 if let Some(r) = &rules {
                     clear.extend(cells[start..].iter().map(|cell| r.cell_level(*cell)));
                 }
-            } else {
-                cells.extend_from_slice(old.cluster_cells(c as u32));
-                if rules.is_some() {
-                    let (a, b) = (old.cluster_first[c], old.cluster_first[c + 1]);
-                    clear.extend_from_slice(&old.clear[a as usize..b as usize]);
-                }
+                cluster_first.push(cells.len() as u32);
+                c += 1;
+                continue;
             }
-            cluster_first.push(cells.len() as u32);
+            // A run of clusters not rescanned: their nodes as one block.
+            let end = (c..layout.count())
+                .find(|k| rescan.contains(*k))
+                .unwrap_or(layout.count());
+            let (a, b) = (
+                old.cluster_first[c] as usize,
+                old.cluster_first[end] as usize,
+            );
+            let shift = cells.len() as i64 - a as i64;
+            cells.extend_from_slice(&old.cells[a..b]);
+            if rules.is_some() {
+                clear.extend_from_slice(&old.clear[a..b]);
+            }
+            cluster_first.extend(
+                old.cluster_first[c + 1..=end]
+                    .iter()
+                    .map(|x| (*x as i64 + shift) as u32),
+            );
+            c = end;
         }
         let index_of = |c: u32| -> u32 {
             let k = cluster_of_cell(c) as usize;
@@ -142,29 +158,23 @@ impl DynamicHierarchy {
         // The kept links stay sorted (renumbering keeps order); the
         // rescanned borders' links are sorted and merged in.
         let (links, link_clear) = if sized {
-            let kept: Vec<(u32, u32, u8)> = (old.links.iter().zip(&old.link_clear))
+            let kept = (old.links.iter().zip(&old.link_clear))
                 .filter(|(l, _)| kept(l))
-                .map(|(l, d)| (renumber_link(l).0, renumber_link(l).1, *d))
-                .collect();
+                .map(|(l, d)| (renumber_link(l).0, renumber_link(l).1, *d));
             let mut fresh: Vec<(u32, u32, u8)> = (pairs.iter().zip(&buf.clear))
                 .map(|(l, d)| (fresh_pair(l).0, fresh_pair(l).1, *d))
                 .collect();
             fresh.sort_unstable();
-            let merged = merge_sorted(&kept, &fresh);
+            let merged = merge_sorted(kept, &fresh, old.links.len());
             (
                 merged.iter().map(|l| (l.0, l.1)).collect(),
                 merged.iter().map(|l| l.2).collect(),
             )
         } else {
-            let kept: Vec<(u32, u32)> = old
-                .links
-                .iter()
-                .filter(|l| kept(l))
-                .map(renumber_link)
-                .collect();
+            let kept = old.links.iter().filter(|l| kept(l)).map(renumber_link);
             let mut fresh: Vec<(u32, u32)> = pairs.iter().map(fresh_pair).collect();
             fresh.sort_unstable();
-            (merge_sorted(&kept, &fresh), Vec::new())
+            (merge_sorted(kept, &fresh, old.links.len()), Vec::new())
         };
         let entrances = Entrances {
             layout,
@@ -236,26 +246,35 @@ impl DynamicHierarchy {
         let mut points = Vec::with_capacity(entrances.cells.len());
         let mut anchors = Vec::with_capacity(entrances.cells.len());
         let d = self.h.dead_ends();
-        for (c, is_fresh) in fresh.iter().enumerate() {
+        let mut c = 0;
+        while c < fresh.len() {
+            let is_fresh = &fresh[c];
             let (oa, ob) = (
                 old.cluster_first[c] as usize,
                 old.cluster_first[c + 1] as usize,
             );
-            if *is_fresh || renumbered {
-                for cell in entrances.cluster_cells(c as u32) {
-                    if *is_fresh {
-                        points.push(self.h.grid().point_of(crate::CellIndex(*cell)));
-                    }
-                    let a = d.anchor_of(*cell as usize);
-                    anchors.push((a, d.block_end[a as usize]));
-                }
-                if !*is_fresh {
-                    points.extend_from_slice(&self.h.node_points()[oa..ob]);
-                }
-            } else {
+            if !*is_fresh && !renumbered {
+                // A run of clusters kept whole: their nodes as one block.
+                let end = (c..fresh.len()).find(|k| fresh[*k]).unwrap_or(fresh.len());
+                let ob = old.cluster_first[end] as usize;
                 points.extend_from_slice(&self.h.node_points()[oa..ob]);
                 anchors.extend_from_slice(&self.h.node_anchors()[oa..ob]);
+                c = end;
+                continue;
             }
+            // A fresh cluster, or any after the forest was renumbered: each
+            // node's anchor looked up again.
+            for cell in entrances.cluster_cells(c as u32) {
+                if *is_fresh {
+                    points.push(self.h.grid().point_of(crate::CellIndex(*cell)));
+                }
+                let a = d.anchor_of(*cell as usize);
+                anchors.push((a, d.block_end[a as usize]));
+            }
+            if !*is_fresh {
+                points.extend_from_slice(&self.h.node_points()[oa..ob]);
+            }
+            c += 1;
         }
         // Landmark distances follow the new graph (see `landmark_repair`).
         let mut landmarks = self.h.take_landmarks();
@@ -331,21 +350,25 @@ impl DynamicHierarchy {
     }
 }
 
-/// Two sorted lists merged into one, repeats dropped.
-fn merge_sorted<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
-    let mut merged = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
-            i += 1;
-            a[i - 1]
-        } else {
-            j += 1;
-            b[j - 1]
-        };
-        if merged.last() != Some(&next) {
-            merged.push(next);
+/// Two sorted lists merged into one, repeats dropped (`a` read once as it
+/// comes, about `hint` items; `b` is short: a repair's new links).
+fn merge_sorted<T: Ord + Copy>(a: impl Iterator<Item = T>, b: &[T], hint: usize) -> Vec<T> {
+    let mut merged: Vec<T> = Vec::with_capacity(hint + b.len());
+    let push = |merged: &mut Vec<T>, x: T| {
+        if merged.last() != Some(&x) {
+            merged.push(x);
         }
+    };
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < x {
+            push(&mut merged, b[j]);
+            j += 1;
+        }
+        push(&mut merged, x);
+    }
+    for y in &b[j..] {
+        push(&mut merged, *y);
     }
     merged
 }
