@@ -22,6 +22,68 @@ fn round_trip_is_identical() {
     assert_eq!(back.stats, h.stats);
 }
 
+/// A sink that takes `left` bytes, a few at a time, then fails.
+struct Failing {
+    left: usize,
+    got: Vec<u8>,
+}
+
+impl std::io::Write for Failing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::other("disk full"));
+        }
+        let n = buf.len().min(self.left).min(1000);
+        self.left -= n;
+        self.got.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn saving_streams_the_same_bytes_and_reports_a_failed_write() {
+    // A hierarchy whose file spans several of the writer's chunks.
+    let grid = Grid::from_fn(700, 500, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
+    let h = Hierarchy::builder().cluster_size(8).build(grid).unwrap();
+    let bytes = h.to_bytes();
+    assert!(
+        bytes.len() > 3 * super::codec::CHUNK,
+        "{} bytes",
+        bytes.len()
+    );
+    let mut all = Failing {
+        left: usize::MAX,
+        got: Vec::new(),
+    };
+    h.save(&mut all).unwrap();
+    assert!(
+        all.got == bytes,
+        "a stream in small writes gives the same file"
+    );
+    for left in [0, 5, super::codec::CHUNK + 3, bytes.len() - 1] {
+        let mut sink = Failing {
+            left,
+            got: Vec::new(),
+        };
+        let err = h.save(&mut sink).unwrap_err();
+        assert_eq!(err.to_string(), "disk full", "after {left} bytes");
+        assert!(sink.got.len() <= left);
+    }
+    // A file that cannot be written leaves nothing behind.
+    let dir = std::env::temp_dir().join(format!("tierpath-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("missing").join("h.tph");
+    assert!(matches!(h.save_file(&path), Err(LoadError::Io { .. })));
+    let path = dir.join("h.tph");
+    h.save_file(&path).unwrap();
+    assert!(std::fs::read(&path).unwrap() == bytes);
+    assert!(!path.with_extension("tmp-tierpath").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The hierarchy in a file read `chunk` bytes at a time, or the error.
 fn load_in_pieces(h: &Hierarchy, bytes: &[u8], chunk: usize) -> Result<Hierarchy, LoadError> {
     let dir = std::env::temp_dir().join(format!("tierpath-file-{}", std::process::id()));
