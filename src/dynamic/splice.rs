@@ -306,10 +306,5 @@ pub(crate) fn splice_graph(
 fn link_cost(grid: &Grid, movement: &Movement, from: u32, to: u32) -> u64 {
     let w = grid.width();
     let (a, b) = (Point::new(from % w, from / w), Point::new(to % w, to / w));
-    let base = if a.x != b.x && a.y != b.y {
-        movement.diagonal
-    } else {
-        movement.straight
-    };
-    base as u64 * grid.weight(b).0 as u64
+    grid.step_cost(movement, a, b)
 }

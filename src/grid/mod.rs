@@ -230,6 +230,19 @@ impl Grid {
         }
     }
 
+    /// The cost of the single move from `a` to its neighbour `b` under
+    /// `movement`: the move's base cost (diagonal or straight) times the
+    /// weight of the cell entered. Legality is not checked.
+    #[inline]
+    pub(crate) fn step_cost(&self, movement: &Movement, a: Point, b: Point) -> u64 {
+        let base = if a.x != b.x && a.y != b.y {
+            movement.diagonal
+        } else {
+            movement.straight
+        };
+        base as u64 * self.weight(b).0 as u64
+    }
+
     /// Sets the terrain weight of `p`. The first weight other than one makes the
     /// map weighted (searches then read a weight per move).
     pub fn set_weight(&mut self, p: Point, weight: Weight) -> Result<(), GridError> {

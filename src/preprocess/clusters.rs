@@ -158,6 +158,32 @@ impl Entrances {
     pub fn layout(&self) -> &ClusterLayout {
         &self.layout
     }
+
+    /// Each node's links, both ways, in link order, as compressed rows of
+    /// targets: `to[first[v]..first[v + 1]]`. `placed(slot, link)` is told
+    /// where each link's end went (every node of `links` must exist).
+    pub(crate) fn link_rows(&self, mut placed: impl FnMut(usize, usize)) -> (Vec<u32>, Vec<u32>) {
+        let nodes = self.cells.len();
+        let mut first = vec![0u32; nodes + 1];
+        for (a, b) in &self.links {
+            first[*a as usize + 1] += 1;
+            first[*b as usize + 1] += 1;
+        }
+        for i in 0..nodes {
+            first[i + 1] += first[i];
+        }
+        let mut to = vec![0u32; first[nodes] as usize];
+        let mut fill: Vec<u32> = first[..nodes].to_vec();
+        for (l, (a, b)) in self.links.iter().enumerate() {
+            for (from, there) in [(*a, *b), (*b, *a)] {
+                let slot = fill[from as usize] as usize;
+                to[slot] = there;
+                placed(slot, l);
+                fill[from as usize] += 1;
+            }
+        }
+        (first, to)
+    }
 }
 
 /// One place where clusters meet: the border between two side-by-side

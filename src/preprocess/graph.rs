@@ -207,14 +207,9 @@ pub(crate) fn assemble_graph(
             // One legal move (stage 3 links only those): its base cost times
             // the weight of the cell entered.
             debug_assert!(crate::search::legal_move(grid, movement, pa, pb));
-            let base = if pa.x != pb.x && pa.y != pb.y {
-                movement.diagonal
-            } else {
-                movement.straight
-            };
             let k = &mut slot[from as usize];
             edge_to[*k as usize] = to;
-            edge_cost[*k as usize] = base as u64 * grid.weight(pb).0 as u64;
+            edge_cost[*k as usize] = grid.step_cost(movement, pa, pb);
             *k += 1;
         }
     }

@@ -151,22 +151,7 @@ impl<'a> GraphWriter<'a> {
         keep_paths: bool,
     ) -> Self {
         let nodes = entrances.cells.len();
-        let mut link_first = vec![0u32; nodes + 1];
-        for (a, b) in &entrances.links {
-            link_first[*a as usize + 1] += 1;
-            link_first[*b as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            link_first[i + 1] += link_first[i];
-        }
-        let mut link_to = vec![0u32; link_first[nodes] as usize];
-        let mut fill: Vec<u32> = link_first[..nodes].to_vec();
-        for (a, b) in &entrances.links {
-            for (from, to) in [(*a, *b), (*b, *a)] {
-                link_to[fill[from as usize] as usize] = to;
-                fill[from as usize] += 1;
-            }
-        }
+        let (link_first, link_to) = entrances.link_rows(|_, _| {});
         GraphWriter {
             grid,
             movement,
@@ -193,12 +178,7 @@ impl<'a> GraphWriter<'a> {
         };
         let (pa, pb) = (cell(from), cell(to));
         debug_assert!(crate::search::legal_move(self.grid, self.movement, pa, pb));
-        let base = if pa.x != pb.x && pa.y != pb.y {
-            self.movement.diagonal
-        } else {
-            self.movement.straight
-        };
-        base as u64 * self.grid.weight(pb).0 as u64
+        self.grid.step_cost(self.movement, pa, pb)
     }
 
     /// Writes the nodes of `clusters`, whose searches gave `batch`: each

@@ -378,11 +378,5 @@ impl PathPlan {
 
 /// The cost of one legal move.
 fn step_cost(h: &Hierarchy, a: Point, b: Point) -> u64 {
-    let m = &h.settings().movement;
-    let base = if a.x != b.x && a.y != b.y {
-        m.diagonal
-    } else {
-        m.straight
-    };
-    base as u64 * h.grid().weight(b).0 as u64
+    h.grid().step_cost(&h.settings().movement, a, b)
 }

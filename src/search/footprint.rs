@@ -129,12 +129,7 @@ pub fn sized_path_cost(
         if let Some(e) = move_error(grid, movement, size, i + 1, a, b) {
             return Err(e.into());
         }
-        let base = if a.x != b.x && a.y != b.y {
-            movement.diagonal
-        } else {
-            movement.straight
-        };
-        cost += base as u64 * grid.weight(b).0 as u64;
+        cost += grid.step_cost(movement, a, b);
     }
     Ok(Cost(cost))
 }

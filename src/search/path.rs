@@ -140,12 +140,7 @@ pub fn path_cost(grid: &Grid, movement: &Movement, cells: &[Point]) -> Result<Co
         if let Some(e) = move_error(grid, movement, i + 1, a, b) {
             return Err(e);
         }
-        let base = if a.x != b.x && a.y != b.y {
-            movement.diagonal
-        } else {
-            movement.straight
-        };
-        cost += base as u64 * grid.weight(b).0 as u64;
+        cost += grid.step_cost(movement, a, b);
     }
     Ok(Cost(cost))
 }

@@ -32,16 +32,6 @@ pub(super) fn max_step(m: &Movement) -> u64 {
     m.diagonal.max(m.straight) as u64 * Weight::MAX.0 as u64
 }
 
-/// The cost of the move from `a` to the neighbouring `b` (`b`'s weight).
-fn move_cost(grid: &Grid, m: &Movement, a: Point, b: Point) -> u64 {
-    let base = if a.x != b.x && a.y != b.y {
-        m.diagonal
-    } else {
-        m.straight
-    };
-    base as u64 * grid.weight(b).0 as u64
-}
-
 /// The legal move from `a` to `b` (neighbours or not): its cost, or `None`.
 fn legal_move(grid: &Grid, m: &Movement, a: Point, b: Point) -> Option<u64> {
     let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
@@ -49,7 +39,7 @@ fn legal_move(grid: &Grid, m: &Movement, a: Point, b: Point) -> Option<u64> {
         return None;
     }
     let (to, _) = grid.neighbor_in(grid.node(a), direction_code(dx, dy), m)?;
-    (to == grid.node(b)).then(|| move_cost(grid, m, a, b))
+    (to == grid.node(b)).then(|| grid.step_cost(m, a, b))
 }
 
 /// Per-thread scratch of the in-cluster component labels, kept per run of
@@ -245,27 +235,19 @@ pub(super) fn check_edges(
     }
     // Each node's links (a node has at most a few), as CSR, with each
     // link's size when built for several.
-    let mut link_first = vec![0u32; nodes + 1];
-    for (a, b) in &e.links {
-        link_first[*a as usize + 1] += 1;
-        link_first[*b as usize + 1] += 1;
-    }
-    for i in 0..nodes {
-        link_first[i + 1] += link_first[i];
-    }
-    let mut link_to = vec![0u32; link_first[nodes] as usize];
-    let mut link_size = vec![0u8; if sizes.is_some() { link_to.len() } else { 0 }];
-    let mut fill = link_first.clone();
-    for (l, (a, b)) in e.links.iter().enumerate() {
-        for (from, to) in [(*a, *b), (*b, *a)] {
-            let at = fill[from as usize] as usize;
-            link_to[at] = to;
-            if let Some(size) = link_size.get_mut(at) {
-                *size = e.link_clear[l];
-            }
-            fill[from as usize] += 1;
+    let mut link_size = vec![
+        0u8;
+        if sizes.is_some() {
+            2 * e.links.len()
+        } else {
+            0
         }
-    }
+    ];
+    let (link_first, link_to) = e.link_rows(|slot, l| {
+        if let Some(size) = link_size.get_mut(slot) {
+            *size = e.link_clear[l];
+        }
+    });
     let area = settings.cluster_size as u64 * settings.cluster_size as u64;
     // The grid of each size: the clearance, capped at the largest.
     let (clearance, max) = sizes.map_or((&[][..], 1), |u| (&u.clearance[..], u.max));

@@ -271,7 +271,7 @@ fn island_runs(d: &DeadEnds, w: usize, y: usize, out: &mut Vec<(u32, u32, u32)>)
         // The tile's cells from `i` to `stop`, as bits from 0.
         let span = stop - i;
         let mut mask = a.present[t] >> (i % TILE);
-        if span < 64 {
+        if span < TILE {
             mask &= (1u64 << span) - 1;
         }
         if a.row[t] == NO_NODE {

@@ -81,15 +81,10 @@ pub(crate) fn build_sized_graph(on: &SizedClusters) -> (ClusterGraph, CostWork) 
         for (from, to) in [(a, b), (b, a)] {
             let q = grid.point_of(crate::CellIndex(entrances.cells[to as usize]));
             let p = grid.point_of(crate::CellIndex(entrances.cells[from as usize]));
-            let base = if p.x != q.x && p.y != q.y {
-                movement.diagonal
-            } else {
-                movement.straight
-            };
             raw.push(RawEdge {
                 from,
                 to,
-                cost: base as u64 * grid.weight(q).0 as u64,
+                cost: grid.step_cost(movement, p, q),
                 clear,
                 path: (0, 0),
             });
