@@ -52,6 +52,8 @@ pub const MAX_CELLS: u64 = 1 << 28;
 #[derive(Clone, PartialEq, Eq)]
 pub struct Grid {
     width: u32,
+    /// Division by `width` with one multiplication ([`Grid::point_of`]).
+    by_width: FastDiv,
     height: u32,
     /// Padded passability, `(width + 2) * (height + 2)` entries.
     passable: Vec<bool>,
@@ -85,6 +87,7 @@ impl Grid {
         }
         Ok(Grid {
             width,
+            by_width: FastDiv::new(width),
             height,
             passable,
             weights: None,
@@ -311,7 +314,8 @@ impl Grid {
     /// The point of a row-major index.
     #[inline]
     pub fn point_of(&self, c: CellIndex) -> Point {
-        Point::new(c.0 % self.width, c.0 / self.width)
+        let (y, x) = self.by_width.div_rem(c.0);
+        Point::new(x, y)
     }
 
     /// A 64-bit fingerprint of size, passability and weights: a saved

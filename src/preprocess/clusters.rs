@@ -76,6 +76,11 @@ pub struct ClusterLayout {
     pub width: u32,
     /// Map height.
     pub height: u32,
+    /// Division by `size` and by `cols` with one multiplication each:
+    /// `cluster_of` and `bounds` run once per edge or cell in the load
+    /// check and the queries' connection.
+    by_size: FastDiv,
+    by_cols: FastDiv,
 }
 
 impl ClusterLayout {
@@ -87,12 +92,15 @@ impl ClusterLayout {
     /// The layout of a `width x height` map, when only its size is known.
     pub(crate) fn for_size(width: u32, height: u32, size: u32) -> Self {
         let size = size.max(1);
+        let cols = width.div_ceil(size);
         ClusterLayout {
             size,
-            cols: width.div_ceil(size),
+            cols,
             rows: height.div_ceil(size),
             width,
             height,
+            by_size: FastDiv::new(size),
+            by_cols: FastDiv::new(cols),
         }
     }
 
@@ -104,13 +112,13 @@ impl ClusterLayout {
     /// The cluster holding `p`.
     #[inline]
     pub fn cluster_of(&self, p: Point) -> u32 {
-        (p.y / self.size) * self.cols + p.x / self.size
+        self.by_size.div(p.y) * self.cols + self.by_size.div(p.x)
     }
 
     /// The cells of cluster `c` as inclusive bounds `(x0, y0, x1, y1)`.
     #[inline]
     pub fn bounds(&self, c: u32) -> (u32, u32, u32, u32) {
-        let (cx, cy) = (c % self.cols, c / self.cols);
+        let (cy, cx) = self.by_cols.div_rem(c);
         let x0 = cx * self.size;
         let y0 = cy * self.size;
         (
