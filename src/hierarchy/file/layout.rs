@@ -256,13 +256,26 @@ fn sizes<S: Source>(
 /// height` (the file's size): the shape of the file, every length bounded
 /// before it is allocated; `validate` checks what it says.
 pub(super) fn parse_content<S: Source>(
-    (width, height): (u32, u32),
+    size: (u32, u32),
     r: &mut Reader<S>,
 ) -> Result<Content, LoadError> {
+    let (settings, dead_ends) = parse_cells(size, r)?;
+    let (entrances, graph, landmarks, stages) = parse_rest(size, &settings, r)?;
+    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+}
+
+/// What follows the cell table: the entrances, the cluster graph, the
+/// landmarks and the stats.
+pub(super) type Rest = (Entrances, ClusterGraph, Landmarks, Vec<StageStats>);
+
+/// The first part of [`parse_content`]: the settings and the cell table
+/// (dead ends and islands), which a load checks while the rest is parsed.
+pub(super) fn parse_cells<S: Source>(
+    (width, height): (u32, u32),
+    r: &mut Reader<S>,
+) -> Result<(BuildSettings, DeadEnds), LoadError> {
     let settings = parse_settings(r)?;
     let b = Bounds::new(width, height);
-    let layout = ClusterLayout::for_size(width, height, settings.cluster_size);
-
     let cell_anchor = TileColumn::from_parts(
         r.u64("dead ends")?.min(usize::MAX as u64) as usize,
         r.u64s("cell table masks", b.tiles)?,
@@ -280,7 +293,17 @@ pub(super) fn parse_content<S: Source>(
         dead_end_cells: r.u64("dead ends")?,
         articulation_cells: r.u64("dead ends")?,
     };
+    Ok((settings, dead_ends))
+}
 
+/// The second part of [`parse_content`]: everything after the cell table.
+pub(super) fn parse_rest<S: Source>(
+    (width, height): (u32, u32),
+    settings: &BuildSettings,
+    r: &mut Reader<S>,
+) -> Result<Rest, LoadError> {
+    let b = Bounds::new(width, height);
+    let layout = ClusterLayout::for_size(width, height, settings.cluster_size);
     let cells = r.u32s("transition cells", b.cells)?;
     let nodes = cells.len();
     let cluster_first = r.u32s("cluster offsets", layout.count() + 1)?;
@@ -369,5 +392,5 @@ pub(super) fn parse_content<S: Source>(
             max: 0,
         });
     }
-    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+    Ok((entrances, graph, landmarks, stages))
 }

@@ -361,7 +361,7 @@ impl Hierarchy {
                 let fingerprint = r.u64("header")?;
                 let (width, height) = (r.u32("header")?, r.u32("header")?);
                 let content = same_size(width, height)
-                    .then(|| layout::parse_content((width, height), &mut r));
+                    .then(|| parse_and_check_cells(&grid, (width, height), &mut r));
                 Ok(((fingerprint, width, height), content))
             })();
             if let Ok((_, Some(Err(e @ LoadError::TooLarge { .. })))) = parsed {
@@ -378,7 +378,7 @@ impl Hierarchy {
                 });
             }
             let (header, content) = parsed?;
-            let content = content.map(|c| c.and_then(|c| check(&grid, c)));
+            let content = content.map(|c| c.and_then(|(c, early)| check(&grid, c, early)));
             Ok((header, content))
         };
         let (read, map_fingerprint) = rayon::join(read, || grid.fingerprint());
@@ -408,13 +408,44 @@ impl Hierarchy {
     }
 }
 
-/// Checks parsed content against `grid`, first rebuilding from the map the
-/// clearance and components of every size the settings serve (what a build
-/// for several sizes keeps beside the file's products).
-fn check(grid: &Grid, content: Content) -> Result<(Content, Option<UnitSizes>), LoadError> {
-    let s = &content.0;
-    let sizes =
-        (s.max_unit_size > 1).then(|| UnitSizes::build(grid, &s.movement, s.max_unit_size as u8));
+/// Parses the content for `grid` (of the file's `size`): the settings and
+/// the cell table, then the rest while the other core checks the cell table
+/// and rebuilds from the map the clearance and components of every size the
+/// settings serve (what a build for several sizes keeps beside the file's
+/// products). The check's verdict waits beside the content for the
+/// checksum: a damaged file is reported as damaged.
+fn parse_and_check_cells<S: Source + Send>(
+    grid: &Grid,
+    size: (u32, u32),
+    r: &mut Reader<S>,
+) -> Result<(Content, Early), LoadError> {
+    let (settings, dead_ends) = layout::parse_cells(size, r)?;
+    let (rest, early) = rayon::join(
+        || layout::parse_rest(size, &settings, r),
+        || {
+            validate::check_cells(grid, &settings, &dead_ends)?;
+            let s = &settings;
+            Ok((s.max_unit_size > 1)
+                .then(|| UnitSizes::build(grid, &s.movement, s.max_unit_size as u8)))
+        },
+    );
+    let (entrances, graph, landmarks, stages) = rest?;
+    let content = (settings, dead_ends, entrances, graph, landmarks, stages);
+    Ok((content, early))
+}
+
+/// The cell table's verdict and, when built for several sizes, the sizes
+/// rebuilt from the map.
+type Early = Result<Option<UnitSizes>, LoadError>;
+
+/// Checks parsed content against `grid` once its cell table has passed
+/// (`early`, see [`parse_and_check_cells`]).
+fn check(
+    grid: &Grid,
+    content: Content,
+    early: Early,
+) -> Result<(Content, Option<UnitSizes>), LoadError> {
+    let sizes = early?;
     validate::check_content(grid, &content, sizes.as_ref())?;
     Ok((content, sizes))
 }

@@ -24,7 +24,21 @@ pub(super) fn check_below(v: &[u32], bound: usize, what: &str) -> Result<(), Loa
     Ok(())
 }
 
-/// Checks parsed content against `grid` (see the module docs); `sizes`, the
+/// Checks the cell table against `grid`: anchors in range, the block
+/// forest well formed, the islands the map's. A load runs it while the rest
+/// of the file is parsed.
+pub(super) fn check_cells(
+    grid: &Grid,
+    settings: &BuildSettings,
+    d: &DeadEnds,
+) -> Result<(), LoadError> {
+    check_anchors(grid, &d.cell_anchor, d.block_end.len())?;
+    check_blocks(d)?;
+    check_islands(grid, settings, d)
+}
+
+/// Checks the rest of the parsed content against `grid` (see the module
+/// docs), the cell table having passed [`check_cells`]; `sizes`, the
 /// clearance and components rebuilt from `grid`, when the settings serve
 /// units above one cell.
 pub(super) fn check_content(
@@ -32,33 +46,21 @@ pub(super) fn check_content(
     content: &Content,
     sizes: Option<&UnitSizes>,
 ) -> Result<(), LoadError> {
-    let (settings, dead_ends, entrances, graph, landmarks, stages) = content;
+    let (settings, _, entrances, graph, landmarks, stages) = content;
     check_stats(stages)?;
-    let d = dead_ends;
-    let blocks = d.block_end.len();
     // What the landmark check reads unchecked: edge targets and costs.
     let nodes = entrances.cells.len();
     check_below(&graph.edge_to, nodes, "edge targets")?;
     if graph.edge_cost.len() != graph.edge_to.len() {
         return Err(invalid("edge costs differ in length from edges"));
     }
-    // The cell table (a million cells on the largest maps) and the
-    // entrances beside the edges and their stored paths and the landmarks
-    // (each itself checked in parallel); the errors are reported in this
-    // order.
-    let ((cells, transitions), (edges, landmarks)) = rayon::join(
-        || {
-            rayon::join(
-                || {
-                    check_anchors(grid, &d.cell_anchor, blocks)?;
-                    check_blocks(d)?;
-                    check_islands(grid, settings, d)
-                },
-                || match sizes {
-                    Some(sizes) => check_sized_entrances(grid, settings, entrances, sizes),
-                    None => check_entrances(grid, settings, entrances),
-                },
-            )
+    // The entrances beside the edges and their stored paths and the
+    // landmarks (each itself checked in parallel); the errors are reported
+    // in this order.
+    let (transitions, (edges, landmarks)) = rayon::join(
+        || match sizes {
+            Some(sizes) => check_sized_entrances(grid, settings, entrances, sizes),
+            None => check_entrances(grid, settings, entrances),
         },
         || {
             rayon::join(
@@ -67,7 +69,6 @@ pub(super) fn check_content(
             )
         },
     );
-    cells?;
     transitions?;
     edges?;
     landmarks
