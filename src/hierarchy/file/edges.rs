@@ -61,6 +61,59 @@ struct Components {
     node_component: Vec<u32>,
 }
 
+/// Bit `i` set where `cells[i]` is (at most 64 cells), eight at a time:
+/// the eight bytes of eight cells as one word, whose low bits one
+/// multiplication gathers into its top byte.
+#[inline(always)]
+fn open_bits(cells: &[bool]) -> u64 {
+    let mut bits = 0u64;
+    let mut blocks = cells.chunks_exact(8);
+    for (k, block) in blocks.by_ref().enumerate() {
+        let word = u64::from_le_bytes(std::array::from_fn(|j| block[j] as u8));
+        bits |= (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    let done = cells.len() - blocks.remainder().len();
+    for (j, open) in blocks.remainder().iter().enumerate() {
+        bits |= (*open as u64) << (done + j);
+    }
+    bits
+}
+
+/// Appends the runs of passable cells of `row` as `(first, last)`
+/// positions in the row: [`push_runs`] for passability, found 64 cells at a
+/// time from their bits (open ground makes few runs; each costs a few
+/// bit operations, not one test per cell).
+fn push_open_runs(row: &[bool], runs: &mut Vec<(u32, u32)>) {
+    // The start of a run still open at the end of the last word.
+    let mut open: Option<u32> = None;
+    for (k, word) in row.chunks(64).enumerate() {
+        let (bits, n, base) = (open_bits(word), word.len() as u32, 64 * k as u32);
+        let mut i = 0;
+        while i < n {
+            // Bits at and after `i`; those past the row are clear.
+            let rest = bits >> i;
+            match open {
+                None if rest == 0 => break,
+                None => {
+                    i += rest.trailing_zeros();
+                    open = Some(base + i);
+                }
+                Some(start) => {
+                    i += (!rest).trailing_zeros();
+                    if i >= n {
+                        break;
+                    }
+                    runs.push((start, base + i - 1));
+                    open = None;
+                }
+            }
+        }
+    }
+    if let Some(start) = open {
+        runs.push((start, row.len() as u32 - 1));
+    }
+}
+
 /// Appends the runs of cells of `row` that `open` admits, as `(first,
 /// last)` positions in the row.
 #[inline(always)]
@@ -134,7 +187,7 @@ impl Components {
             let at = (y as usize + 1) * pw + 1;
             let span = at + x0 as usize..=at + x1 as usize;
             if size <= 1 {
-                push_runs(&passable[span], |x| *x, runs);
+                push_open_runs(&passable[span], runs);
             } else {
                 push_runs(&clearance[span], |x| *x >= size, runs);
             }
@@ -171,11 +224,12 @@ impl Components {
         self.node_component = node_component;
     }
 
-    /// The component of `p` in the labelled cluster, `None` when blocked.
+    /// The component of `p` in the labelled cluster, `None` when blocked
+    /// or outside it (a forged transition: the entrance check refuses it).
     fn component(&mut self, e: &Entrances, p: Point) -> Option<u32> {
         let (x0, y0, _, _) = e.layout.bounds(self.cluster);
-        let (x, r) = (p.x - x0, (p.y - y0) as usize);
-        let row = self.row_first[r] as usize..self.row_first[r + 1] as usize;
+        let (x, r) = (p.x.checked_sub(x0)?, p.y.checked_sub(y0)? as usize);
+        let row = *self.row_first.get(r)? as usize..*self.row_first.get(r + 1)? as usize;
         let i = self.runs[row.clone()].partition_point(|(_, last)| *last < x) + row.start;
         (i < row.end && self.runs[i].0 <= x).then(|| root(&mut self.parent, i as u32))
     }
@@ -233,6 +287,11 @@ pub(super) fn check_edges(
     {
         return Err(invalid("link to a missing transition"));
     }
+    // Moves and walks start from transitions, so they must be cells of the
+    // map (the entrance check, beside this one, says where they belong).
+    if e.cells.iter().any(|c| *c as usize >= grid.len()) {
+        return Err(invalid("a transition lies off the map"));
+    }
     // Each node's links (a node has at most a few), as CSR, with each
     // link's size when built for several.
     let mut link_size = vec![
@@ -263,6 +322,7 @@ pub(super) fn check_edges(
         max,
         max_intra: area * max_step(m),
         min_weight: grid.min_weight().0 as u64,
+        steps: Steps::new(grid, m),
     };
     // Clusters in parallel, each with its own component scratch and, with
     // several sizes, its unstored edges inside it left for the components.
@@ -301,6 +361,8 @@ struct EdgeCheck<'a> {
     /// The dearest path inside a cluster.
     max_intra: u64,
     min_weight: u64,
+    /// The moves stored paths make, by direction code.
+    steps: Steps,
 }
 
 /// An unstored edge inside a cluster is refined by a straight route or a
@@ -412,7 +474,7 @@ impl EdgeCheck<'_> {
                 }
                 if let Some(codes) = g.edge_path(edge) {
                     let fits = SIZED.then_some((self.clearance, size));
-                    check_stored_path(grid, m, fits, edge, (a, b), codes, cost)?;
+                    check_stored_path(grid, (m, &self.steps), fits, edge, (a, b), codes, cost)?;
                 } else if SIZED {
                     pending.push((size, edge as u32, v, w));
                 } else {
@@ -437,24 +499,62 @@ impl EdgeCheck<'_> {
     }
 }
 
-/// The end and cost of the moves `codes` from `n`, `None` at an illegal
-/// move; `weight` gives a padded node's weight.
+/// One move by direction code on the padded grid: the offset to its
+/// target, the offsets of the two cells beside a diagonal move (the target
+/// itself for a straight one), and its base cost.
+#[derive(Clone, Copy)]
+struct Step {
+    to: isize,
+    side_a: isize,
+    side_b: isize,
+    base: u64,
+}
+
+/// The moves a stored path may make under a movement rule, by direction
+/// code, looked up once per move instead of matched (`None`: a diagonal
+/// code under 4-connectivity).
+struct Steps([Option<Step>; 8]);
+
+impl Steps {
+    fn new(grid: &Grid, m: &Movement) -> Self {
+        let pw = grid.padded_width() as isize;
+        Steps(std::array::from_fn(|code| {
+            let (dx, dy) = DIRECTIONS[code];
+            let (dx, dy) = (dx as isize, dy as isize);
+            let diagonal = dx != 0 && dy != 0;
+            (!diagonal || m.diagonals()).then_some(Step {
+                to: dy * pw + dx,
+                side_a: if diagonal { dy * pw } else { dy * pw + dx },
+                side_b: if diagonal { dx } else { dy * pw + dx },
+                base: if diagonal { m.diagonal } else { m.straight } as u64,
+            })
+        }))
+    }
+}
+
+/// The end and cost of the moves `codes` from padded node `n` (a cell of
+/// the map), `None` at an illegal move: `corner` says whether a diagonal
+/// with these two sides open is legal, `weight` gives a node's weight. A
+/// legal move only ever reaches a passable cell, so the walk stays on the
+/// map and every offset from it inside the padded grid.
 #[inline(always)]
 fn walk(
-    grid: &Grid,
-    m: &Movement,
-    mut n: Node,
+    passable: &[bool],
+    steps: &Steps,
+    mut n: usize,
     codes: &[u8],
-    weight: impl Fn(Node) -> u64,
-) -> Option<(Node, u64)> {
+    corner: impl Fn(bool, bool) -> bool,
+    weight: impl Fn(usize) -> u64,
+) -> Option<(usize, u64)> {
     let mut sum = 0u64;
     for c in codes {
-        if *c >= 8 {
+        let s = (*steps.0.get(*c as usize)?)?;
+        let at = |off: isize| passable[n.wrapping_add_signed(off)];
+        if !(at(s.to) && corner(at(s.side_a), at(s.side_b))) {
             return None;
         }
-        let (next, base) = grid.neighbor_in(n, *c, m)?;
-        n = next;
-        sum += base as u64 * weight(n);
+        n = n.wrapping_add_signed(s.to);
+        sum += s.base * weight(n);
     }
     Some((n, sum))
 }
@@ -489,21 +589,38 @@ fn walk_sized(
 /// the clearance, when built for several) from `a` to `b` and costs `cost`.
 fn check_stored_path(
     grid: &Grid,
-    m: &Movement,
+    (m, steps): (&Movement, &Steps),
     fits: Option<(&[u8], u8)>,
     edge: usize,
     (a, b): (Point, Point),
     codes: &[u8],
     cost: u64,
 ) -> Result<(), LoadError> {
-    // Walk on padded nodes: a legal move only ever reaches a passable cell,
-    // so the walk cannot leave the map. The weights' presence is matched
-    // once per path, not per move.
+    // Walk on padded nodes from a cell of the map (`check_edges` refuses
+    // transitions off it): a legal move only ever reaches a passable cell,
+    // so the walk cannot leave the map. The corner rule and the weights'
+    // presence are matched once per path, not per move.
     let start = grid.node(a);
     let walked = match (fits, grid.weight_slice()) {
         (Some(fits), _) => walk_sized(grid, m, fits, start, codes),
-        (None, Some(w)) => walk(grid, m, start, codes, |n| w[n.index()] as u64),
-        (None, None) => walk(grid, m, start, codes, |_| Weight::ONE.0 as u64),
+        (None, weights) => {
+            let (passable, n) = (grid.passable_slice(), start.index());
+            let one = |_| Weight::ONE.0 as u64;
+            let walked = match (m.corners, weights) {
+                (CornerRule::Never, None) => walk(passable, steps, n, codes, |a, b| a & b, one),
+                (CornerRule::IfOneFree, None) => walk(passable, steps, n, codes, |a, b| a | b, one),
+                (CornerRule::Always, None) => walk(passable, steps, n, codes, |_, _| true, one),
+                (corners, Some(w)) => {
+                    let corner = |a: bool, b: bool| match corners {
+                        CornerRule::Never => a & b,
+                        CornerRule::IfOneFree => a | b,
+                        CornerRule::Always => true,
+                    };
+                    walk(passable, steps, n, codes, corner, |n| w[n] as u64)
+                }
+            };
+            walked.map(|(n, sum)| (Node(n as u32), sum))
+        }
     };
     let Some((n, sum)) = walked else {
         return Err(invalid(format!(
@@ -552,12 +669,61 @@ pub(super) fn check_landmarks(
     }
     // The column's width matched once, not per distance read.
     match &l.dist {
-        Column64::Narrow(v) => check_distances(g, k, max_dist, v, |x| match x {
-            u32::MAX => UNREACHED,
-            x => x as u64,
-        }),
+        Column64::Narrow(v) => {
+            // Stored at 32 bits (the usual case): compared at that width,
+            // `K` lanes at a time, for every count a file may hold.
+            macro_rules! lanes {
+                ($($n:literal)*) => {
+                    match k {
+                        $($n => check_narrow::<$n>(g, max_dist, v),)*
+                        _ => Err(invalid("landmark tables have the wrong shape")),
+                    }
+                };
+            }
+            lanes!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+        }
         Column64::Wide(v) => check_distances(g, k, max_dist, v, |x| x),
     }
+}
+
+/// [`check_distances`] for distances stored at 32 bits (`u32::MAX` for
+/// unreached), `K` per node: the same rule computed at 32 bits, where `d(v)
+/// + cost` saturates at `u32::MAX`, above every reached distance.
+fn check_narrow<const K: usize>(
+    g: &ClusterGraph,
+    max_dist: u64,
+    dist: &[u32],
+) -> Result<(), LoadError> {
+    const NONE: u32 = u32::MAX;
+    let max_dist = max_dist.min(NONE as u64 - 1) as u32;
+    dist.par_chunks_exact(K)
+        .enumerate()
+        .with_min_len(1024)
+        .try_for_each(|(v, here)| {
+            let here: [u32; K] = here.try_into().expect("chunks of K");
+            if here.iter().any(|d| *d != NONE && *d > max_dist) {
+                return Err(invalid(format!(
+                    "landmark distance of node {v} is too large"
+                )));
+            }
+            for (w, cost, _) in g.out_edges(v as u32) {
+                let there: [u32; K] = dist[w as usize * K..][..K]
+                    .try_into()
+                    .expect("K distances per node");
+                let cost = cost.min(NONE as u64) as u32;
+                let mut broken = [false; K];
+                for i in 0..K {
+                    let bound = here[i].saturating_add(cost);
+                    broken[i] = (here[i] != NONE) & ((there[i] == NONE) | (there[i] > bound));
+                }
+                if let Some(i) = broken.iter().position(|b| *b) {
+                    return Err(invalid(format!(
+                        "landmark {i}'s distances break the triangle inequality at node {v}"
+                    )));
+                }
+            }
+            Ok(())
+        })
 }
 
 /// Every landmark distance (`widen(dist[v * k + i])`) at most `max_dist`
@@ -609,4 +775,40 @@ fn check_distances<T: Copy + Sync>(
             }
             Ok(())
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Runs found from the cells' bits are those found cell by cell,
+        /// for rows of every length around the 8- and 64-cell words.
+        #[test]
+        fn runs_from_bits_are_the_cells_runs(
+            row in proptest::collection::vec(prop_oneof![3 => Just(true), 1 => Just(false)], 0..200),
+        ) {
+            let (mut from_bits, mut by_cell) = (Vec::new(), Vec::new());
+            push_open_runs(&row, &mut from_bits);
+            push_runs(&row, |x| *x, &mut by_cell);
+            prop_assert_eq!(from_bits, by_cell);
+        }
+    }
+
+    #[test]
+    fn open_bits_set_one_bit_per_open_cell() {
+        for len in [0, 1, 7, 8, 9, 63, 64] {
+            let cells: Vec<bool> = (0..len).map(|i| i % 3 != 1).collect();
+            let bits = open_bits(&cells);
+            for (i, open) in cells.iter().enumerate() {
+                assert_eq!(bits >> i & 1 == 1, *open, "cell {i} of {len}");
+            }
+            assert_eq!(
+                bits.count_ones() as usize,
+                cells.iter().filter(|x| **x).count()
+            );
+        }
+    }
 }

@@ -548,3 +548,32 @@ fn forged_files_are_refused_or_behave() {
     );
     assert!(refused > tried / 2, "most forgeries change something");
 }
+
+/// A transition moved off the map (into the padding row below it, or far
+/// beyond), with and without a forged link to a transition moved beside it:
+/// the stored-path walks and the link moves start there, so the edge check
+/// refuses it before it walks (and the load names the transitions).
+#[test]
+fn transitions_off_the_map_are_refused() {
+    for h in hierarchies().into_iter().take(4) {
+        let (w, cells) = (h.grid.width(), h.grid.len() as u32);
+        let nodes = h.entrances.cells.len();
+        let mut tried = 0;
+        for v in (0..nodes).step_by(nodes.div_ceil(40).max(1)) {
+            let x = h.entrances.cells[v] % w;
+            for below in [cells + x, cells + 5 * w + x, u32::MAX - (w - 1 - x)] {
+                let mut f = h.clone();
+                f.entrances.cells[v] = below;
+                // A link from it to a transition moved one row further down.
+                if let Some(&(a, b)) = f.entrances.links.iter().find(|(a, _)| *a as usize == v) {
+                    f.entrances.cells[b as usize] = below.saturating_add(w);
+                    assert_eq!(a as usize, v);
+                }
+                let r = Hierarchy::from_bytes(h.grid.clone(), &f.to_bytes());
+                assert!(r.is_err(), "a transition at cell {below} loaded");
+                tried += 1;
+            }
+        }
+        assert!(tried > 0);
+    }
+}
