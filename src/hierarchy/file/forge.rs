@@ -550,9 +550,11 @@ fn forged_files_are_refused_or_behave() {
 }
 
 /// A transition moved off the map (into the padding row below it, or far
-/// beyond), with and without a forged link to a transition moved beside it:
-/// the stored-path walks and the link moves start there, so the edge check
-/// refuses it before it walks (and the load names the transitions).
+/// beyond) or elsewhere on it, with and without a forged link to a
+/// transition moved beside it: the stored-path walks, the link moves and the
+/// component lookups start there, so the edge check refuses a transition off
+/// the map before it walks, and copes with one outside its cluster (the
+/// load names the transitions).
 #[test]
 fn transitions_off_the_map_are_refused() {
     for h in hierarchies().into_iter().take(4) {
@@ -561,7 +563,18 @@ fn transitions_off_the_map_are_refused() {
         let mut tried = 0;
         for v in (0..nodes).step_by(nodes.div_ceil(40).max(1)) {
             let x = h.entrances.cells[v] % w;
-            for below in [cells + x, cells + 5 * w + x, u32::MAX - (w - 1 - x)] {
+            // Below the map, far below it, at the very end of the index
+            // range, and (refused as misplaced) a random cell of the map.
+            let anywhere = (v as u32).wrapping_mul(2_654_435_761) % cells;
+            for below in [
+                cells + x,
+                cells + 5 * w + x,
+                u32::MAX - (w - 1 - x),
+                anywhere,
+            ] {
+                if below == h.entrances.cells[v] {
+                    continue;
+                }
                 let mut f = h.clone();
                 f.entrances.cells[v] = below;
                 // A link from it to a transition moved one row further down.

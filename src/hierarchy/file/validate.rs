@@ -115,6 +115,24 @@ fn check_entrances(grid: &Grid, s: &BuildSettings, e: &Entrances) -> Result<(), 
     if e.links.windows(2).any(|p| p[0] >= p[1]) {
         return Err(relinked());
     }
+    // The links are sorted, so those from node `i` are one run,
+    // `links[from[i]..from[i + 1]]`: a pair is looked up in its own run
+    // (a node has a few links), not by a search over all of them.
+    let mut from = vec![0u32; cells.len() + 1];
+    for (a, _) in &e.links {
+        match from.get_mut(*a as usize + 1) {
+            Some(n) => *n += 1,
+            None => return Err(relinked()),
+        }
+    }
+    for i in 0..cells.len() {
+        from[i + 1] += from[i];
+    }
+    let link_of = |i: u32, j: u32| -> Option<usize> {
+        let run = from[i as usize] as usize..from[i as usize + 1] as usize;
+        let k = e.links[run.clone()].iter().position(|(_, b)| *b == j)?;
+        Some(run.start + k)
+    };
     // The borders scanned in parallel; each group of them looks its pairs up
     // in the file's tables and marks what it met.
     let borders: Vec<Border> = layout.borders().collect();
@@ -146,7 +164,7 @@ fn check_entrances(grid: &Grid, s: &BuildSettings, e: &Entrances) -> Result<(), 
                 let (Some(i), Some(j)) = (index_of(*a), index_of(*b)) else {
                     return Err(moved());
                 };
-                let l = e.links.binary_search(&(i, j)).map_err(|_| relinked())?;
+                let l = link_of(i, j).ok_or_else(relinked)?;
                 for k in [i as usize, j as usize] {
                     cells_met[k / 64] |= 1 << (k % 64);
                 }
