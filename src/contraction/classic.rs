@@ -437,6 +437,7 @@ fn lay_out(
         extra: Vec::new(),
         input_arcs,
         search: QuerySearch::BitsetSweep,
+        parent: Ranks::for_nodes(0),
         packed: false,
     };
     qg.pack_halves();

@@ -22,6 +22,19 @@ impl Upward for QueryGraph {
     }
 
     fn reach(&self, s: &mut ContractionScratch, d: usize, u: u32) {
+        if self.search == QuerySearch::TreeSweep && self.parent.len() == self.nodes() {
+            // Up the elimination tree, until an ancestor already entered
+            // (everything above it is in too) or the root (its own parent).
+            let mut x = u;
+            while s.enter(d, x) {
+                let p = self.parent.get(x as usize);
+                if p == x {
+                    break;
+                }
+                x = p;
+            }
+            return;
+        }
         if !s.enter(d, u) {
             return;
         }
@@ -55,7 +68,7 @@ impl Upward for QueryGraph {
         targets: &[(u32, u64)],
     ) -> Option<(u64, u32)> {
         match self.search {
-            QuerySearch::Sweep => query::search(self, s, sources, targets),
+            QuerySearch::Sweep | QuerySearch::TreeSweep => query::search(self, s, sources, targets),
             QuerySearch::BitsetSweep => super::searches::sweep(self, s, sources, targets),
             QuerySearch::Dijkstra => super::searches::search(self, s, sources, targets),
         }

@@ -15,10 +15,12 @@ fn classic_graph_matches_dijkstra_on_random_graphs_and_metrics() {
                 let costs = metric(a, kind, &mut rng);
                 let mut qg = QueryGraph::classic(&a.graph(), &costs).unwrap();
                 assert_eq!(qg.search(), QuerySearch::BitsetSweep);
+                // TreeSweep has no tree here: it sweeps as Sweep does.
                 for search in [
                     QuerySearch::BitsetSweep,
                     QuerySearch::Sweep,
                     QuerySearch::Dijkstra,
+                    QuerySearch::TreeSweep,
                 ] {
                     qg.set_search(search);
                     check_against_dijkstra(a, &costs, &qg, &mut rng);
@@ -104,8 +106,13 @@ fn every_search_is_exact_on_the_customizable_query_graph() {
             for kind in 0..5 {
                 let costs = metric(a, kind, &mut rng);
                 let mut qg = cch.query_graph(&cch.customize(&costs).unwrap()).unwrap();
-                assert_eq!(qg.search(), QuerySearch::Sweep);
-                for search in [QuerySearch::BitsetSweep, QuerySearch::Dijkstra] {
+                assert_eq!(qg.search(), QuerySearch::TreeSweep);
+                check_against_dijkstra(a, &costs, &qg, &mut rng);
+                for search in [
+                    QuerySearch::Sweep,
+                    QuerySearch::BitsetSweep,
+                    QuerySearch::Dijkstra,
+                ] {
                     qg.set_search(search);
                     check_against_dijkstra(a, &costs, &qg, &mut rng);
                 }
