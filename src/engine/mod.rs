@@ -16,7 +16,7 @@ mod problem;
 pub(crate) use problem::{
     Everywhere, Goal, Pricing, Problem, Rect, Region, Status, StepCost, run_space,
 };
-pub(crate) use space::{Fits, Plain, Space};
+pub(crate) use space::{Fits, Plain, Space, corner_ok};
 
 use crate::grid::{Cost, Grid, Node, Point};
 use crate::search::partial::Closest;

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::LoadError;
 use super::codec::invalid;
-use crate::engine::{Fits, Space};
+use crate::engine::{Fits, Space, corner_ok};
 use crate::grid::{CornerRule, DIRECTIONS, Grid, Movement, Node, Point, Weight, direction_code};
 use crate::hierarchy::BuildSettings;
 use crate::packed::Column64;
@@ -559,6 +559,45 @@ fn walk(
     Some((n, sum))
 }
 
+/// [`walk`] under corner rule `rule`, matched once per path: each rule's
+/// walk has its test inlined.
+fn walk_by_rule(
+    passable: &[bool],
+    steps: &Steps,
+    n: usize,
+    codes: &[u8],
+    rule: CornerRule,
+    weight: impl Fn(usize) -> u64,
+) -> Option<(usize, u64)> {
+    use CornerRule::{Always, IfOneFree, Never};
+    match rule {
+        Never => walk(
+            passable,
+            steps,
+            n,
+            codes,
+            |a, b| corner_ok(Never, a, b),
+            weight,
+        ),
+        IfOneFree => walk(
+            passable,
+            steps,
+            n,
+            codes,
+            |a, b| corner_ok(IfOneFree, a, b),
+            weight,
+        ),
+        Always => walk(
+            passable,
+            steps,
+            n,
+            codes,
+            |a, b| corner_ok(Always, a, b),
+            weight,
+        ),
+    }
+}
+
 /// The end and cost of the moves `codes` from `n` for a unit of `size`
 /// (the clearance given), `None` at a move illegal for it.
 fn walk_sized(
@@ -605,19 +644,11 @@ fn check_stored_path(
         (Some(fits), _) => walk_sized(grid, m, fits, start, codes),
         (None, weights) => {
             let (passable, n) = (grid.passable_slice(), start.index());
-            let one = |_| Weight::ONE.0 as u64;
-            let walked = match (m.corners, weights) {
-                (CornerRule::Never, None) => walk(passable, steps, n, codes, |a, b| a & b, one),
-                (CornerRule::IfOneFree, None) => walk(passable, steps, n, codes, |a, b| a | b, one),
-                (CornerRule::Always, None) => walk(passable, steps, n, codes, |_, _| true, one),
-                (corners, Some(w)) => {
-                    let corner = |a: bool, b: bool| match corners {
-                        CornerRule::Never => a & b,
-                        CornerRule::IfOneFree => a | b,
-                        CornerRule::Always => true,
-                    };
-                    walk(passable, steps, n, codes, corner, |n| w[n] as u64)
-                }
+            let walked = match weights {
+                Some(w) => walk_by_rule(passable, steps, n, codes, m.corners, |n| w[n] as u64),
+                None => walk_by_rule(passable, steps, n, codes, m.corners, |_| {
+                    Weight::ONE.0 as u64
+                }),
             };
             walked.map(|(n, sum)| (Node(n as u32), sum))
         }
@@ -667,107 +698,82 @@ pub(super) fn check_landmarks(
             )));
         }
     }
-    // The column's width matched once, not per distance read.
-    match &l.dist {
-        Column64::Narrow(v) => {
-            // Stored at 32 bits (the usual case): compared at that width,
-            // `K` lanes at a time, for every count a file may hold.
-            macro_rules! lanes {
-                ($($n:literal)*) => {
-                    match k {
-                        $($n => check_narrow::<$n>(g, max_dist, v),)*
-                        _ => Err(invalid("landmark tables have the wrong shape")),
-                    }
-                };
+    // The column's width and the landmark count matched once, not per
+    // distance read: `K` lanes compared at a time, at the stored width.
+    macro_rules! lanes {
+        ($dist:expr, $($n:literal)*) => {
+            match k {
+                0 => Ok(()),
+                $($n => check_distances::<$n, _>(g, max_dist, $dist),)*
+                _ => Err(invalid("landmark tables have the wrong shape")),
             }
-            lanes!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-        }
-        Column64::Wide(v) => check_distances(g, k, max_dist, v, |x| x),
+        };
+    }
+    match &l.dist {
+        Column64::Narrow(v) => lanes!(v, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16),
+        Column64::Wide(v) => lanes!(v, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16),
     }
 }
 
-/// [`check_distances`] for distances stored at 32 bits (`u32::MAX` for
-/// unreached), `K` per node: the same rule computed at 32 bits, where `d(v)
-/// + cost` saturates at `u32::MAX`, above every reached distance.
-fn check_narrow<const K: usize>(
+/// A stored landmark distance, all ones when unreached (at 32 bits, the
+/// stored form of [`UNREACHED`]); sums saturate there, above every reached
+/// distance, so a rule computed at the stored width is the rule at 64 bits.
+trait Distance: Copy + Sync + Ord {
+    const NONE: Self;
+    /// `x` at this width, [`Distance::NONE`] when it does not fit.
+    fn narrowed(x: u64) -> Self;
+    fn saturating_add(self, other: Self) -> Self;
+}
+
+impl Distance for u32 {
+    const NONE: u32 = u32::MAX;
+    fn narrowed(x: u64) -> u32 {
+        x.min(u32::MAX as u64) as u32
+    }
+    fn saturating_add(self, other: u32) -> u32 {
+        u32::saturating_add(self, other)
+    }
+}
+
+impl Distance for u64 {
+    const NONE: u64 = UNREACHED;
+    fn narrowed(x: u64) -> u64 {
+        x
+    }
+    fn saturating_add(self, other: u64) -> u64 {
+        u64::saturating_add(self, other)
+    }
+}
+
+/// Every landmark distance (`dist[v * K + i]`) at most `max_dist` and
+/// consistent along every edge (`d(w) <= d(v) + cost` where `d(v)` is
+/// reached). Each node's `K` distances are read once, then each edge's
+/// target's compared with them all without a branch.
+fn check_distances<const K: usize, T: Distance>(
     g: &ClusterGraph,
     max_dist: u64,
-    dist: &[u32],
+    dist: &[T],
 ) -> Result<(), LoadError> {
-    const NONE: u32 = u32::MAX;
-    let max_dist = max_dist.min(NONE as u64 - 1) as u32;
+    let max_dist = T::narrowed(max_dist);
     dist.par_chunks_exact(K)
         .enumerate()
         .with_min_len(1024)
         .try_for_each(|(v, here)| {
-            let here: [u32; K] = here.try_into().expect("chunks of K");
-            if here.iter().any(|d| *d != NONE && *d > max_dist) {
+            let here: [T; K] = here.try_into().expect("chunks of K");
+            if here.iter().any(|d| *d != T::NONE && *d > max_dist) {
                 return Err(invalid(format!(
                     "landmark distance of node {v} is too large"
                 )));
             }
             for (w, cost, _) in g.out_edges(v as u32) {
-                let there: [u32; K] = dist[w as usize * K..][..K]
-                    .try_into()
-                    .expect("K distances per node");
-                let cost = cost.min(NONE as u64) as u32;
+                let there = &dist[w as usize * K..][..K];
+                let cost = T::narrowed(cost);
                 let mut broken = [false; K];
                 for i in 0..K {
                     let bound = here[i].saturating_add(cost);
-                    broken[i] = (here[i] != NONE) & ((there[i] == NONE) | (there[i] > bound));
+                    broken[i] = (here[i] != T::NONE) & ((there[i] == T::NONE) | (there[i] > bound));
                 }
                 if let Some(i) = broken.iter().position(|b| *b) {
-                    return Err(invalid(format!(
-                        "landmark {i}'s distances break the triangle inequality at node {v}"
-                    )));
-                }
-            }
-            Ok(())
-        })
-}
-
-/// Every landmark distance (`widen(dist[v * k + i])`) at most `max_dist`
-/// and consistent along every edge. Each node's distances are read once,
-/// then each edge's target's compared with them all without a branch.
-fn check_distances<T: Copy + Sync>(
-    g: &ClusterGraph,
-    k: usize,
-    max_dist: u64,
-    dist: &[T],
-    widen: impl Fn(T) -> u64 + Sync,
-) -> Result<(), LoadError> {
-    if k == 0 {
-        return Ok(());
-    }
-    dist.par_chunks(k)
-        .enumerate()
-        .with_min_len(1024)
-        .try_for_each(|(v, here)| {
-            let mut dv = [UNREACHED; super::layout::MAX_LANDMARKS as usize];
-            let dv = &mut dv[..k];
-            for (d, x) in dv.iter_mut().zip(here) {
-                *d = widen(*x);
-            }
-            if dv.iter().any(|d| *d != UNREACHED && *d > max_dist) {
-                return Err(invalid(format!(
-                    "landmark distance of node {v} is too large"
-                )));
-            }
-            for (w, cost, _) in g.out_edges(v as u32) {
-                let there = &dist[w as usize * k..][..k];
-                let consistent = |(dv, dw): (&u64, u64)| {
-                    (*dv == UNREACHED) | ((dw != UNREACHED) & (dw <= dv.saturating_add(cost)))
-                };
-                let all = dv
-                    .iter()
-                    .zip(there.iter().map(|x| widen(*x)))
-                    .fold(true, |ok, p| ok & consistent(p));
-                if !all {
-                    let i = dv
-                        .iter()
-                        .zip(there.iter().map(|x| widen(*x)))
-                        .position(|p| !consistent(p))
-                        .unwrap_or(0);
                     return Err(invalid(format!(
                         "landmark {i}'s distances break the triangle inequality at node {v}"
                     )));
