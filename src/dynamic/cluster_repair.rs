@@ -14,9 +14,10 @@
 use fixedbitset::FixedBitSet;
 
 use super::DynamicHierarchy;
-use super::landmark_repair::{GraphChange, repair_landmarks};
-use super::splice::{cluster_edge_clear, renumber, splice_graph};
+use super::landmark_repair::{GraphChange, collect_candidates, repair_landmarks};
+use super::splice::{Span, cluster_edge_clear, renumber, splice_links};
 use crate::grid::Point;
+use crate::hierarchy::Spliced;
 use crate::preprocess::Entrances;
 use crate::preprocess::clusters::{Border, border_pairs};
 use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
@@ -146,36 +147,33 @@ impl DynamicHierarchy {
                 .binary_search(&c)
                 .expect("every paired cell is a node")) as u32
         };
-        // Links: the old ones between clusters not rescanned (renumbered),
-        // and those of the rescanned borders, each with the largest size
-        // that can make the move (0 for a hierarchy of one size).
         let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
         let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
         let sized = rules.is_some();
-        let kept = |(a, b): &(u32, u32)| !old_fresh[*a as usize] && !old_fresh[*b as usize];
-        let renumber_link = |(a, b): &(u32, u32)| (remap[*a as usize], remap[*b as usize]);
-        let fresh_pair = |(a, b): &(u32, u32)| (index_of(*a), index_of(*b));
-        // The kept links stay sorted (renumbering keeps order); the
-        // rescanned borders' links are sorted and merged in.
-        let (links, link_clear) = if sized {
-            let kept = (old.links.iter().zip(&old.link_clear))
-                .filter(|(l, _)| kept(l))
-                .map(|(l, d)| (renumber_link(l).0, renumber_link(l).1, *d));
-            let mut fresh: Vec<(u32, u32, u8)> = (pairs.iter().zip(&buf.clear))
-                .map(|(l, d)| (fresh_pair(l).0, fresh_pair(l).1, *d))
-                .collect();
-            fresh.sort_unstable();
-            let merged = merge_sorted(kept, &fresh, old.links.len());
-            (
-                merged.iter().map(|l| (l.0, l.1)).collect(),
-                merged.iter().map(|l| l.2).collect(),
-            )
-        } else {
-            let kept = old.links.iter().filter(|l| kept(l)).map(renumber_link);
-            let mut fresh: Vec<(u32, u32)> = pairs.iter().map(fresh_pair).collect();
-            fresh.sort_unstable();
-            (merge_sorted(kept, &fresh, old.links.len()), Vec::new())
-        };
+        // The rescanned borders' links, in new ids, each with the largest
+        // size that can make the move (0 for a hierarchy of one size),
+        // sorted; merged with the old ones between clusters not rescanned.
+        let mut fresh_links: Vec<(u32, u32, u8)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| {
+                (
+                    index_of(*a),
+                    index_of(*b),
+                    if sized { buf.clear[i] } else { 0 },
+                )
+            })
+            .collect();
+        fresh_links.sort_unstable();
+        fresh_links.dedup();
+        let (links, link_clear) = splice_links(
+            old,
+            &cluster_first,
+            &fresh,
+            (&remap, &old_fresh),
+            &fresh_links,
+            sized,
+        );
         let entrances = Entrances {
             layout,
             cells,
@@ -233,66 +231,58 @@ impl DynamicHierarchy {
                 edges
             })
             .collect();
-        let graph = splice_graph(
+        let span = Span::build(
             &self.h,
             &entrances,
             &fresh,
             &remap,
-            &fresh_edges,
-            &fresh_clear,
+            &fresh_links,
+            (&fresh_edges, &fresh_clear),
         );
-        // Node cells and anchors: copied for unchanged clusters.
+        // The graph, node cells, anchors and landmarks taken out to be
+        // brought up to date; the landmarks' candidates are read from the
+        // old graph first.
+        let mut landmarks = self.h.take_landmarks();
+        let (mut graph, mut points, mut anchors) = self.h.take_nodes();
+        let change = GraphChange {
+            fresh: &fresh,
+            old: self.h.entrances(),
+            new: &entrances,
+            remap: &remap,
+            map: (width, self.h.grid().height()),
+        };
+        collect_candidates(&landmarks, &mut self.landmark_scratch, &change, &graph);
+        // Spliced in place: the stretch from the first repaired cluster to
+        // the last laid out again (node cells and anchors copied for the
+        // unchanged clusters in it).
         let old = self.h.entrances();
-        let mut points = Vec::with_capacity(entrances.cells.len());
-        let mut anchors = Vec::with_capacity(entrances.cells.len());
         let d = self.h.dead_ends();
-        let mut c = 0;
-        while c < fresh.len() {
-            let is_fresh = &fresh[c];
-            let (oa, ob) = (
-                old.cluster_first[c] as usize,
-                old.cluster_first[c + 1] as usize,
-            );
-            if !*is_fresh && !renumbered {
-                // A run of clusters kept whole: their nodes as one block.
-                let end = (c..fresh.len()).find(|k| fresh[*k]).unwrap_or(fresh.len());
-                let ob = old.cluster_first[end] as usize;
-                points.extend_from_slice(&self.h.node_points()[oa..ob]);
-                anchors.extend_from_slice(&self.h.node_anchors()[oa..ob]);
-                c = end;
-                continue;
+        let anchor = |cell: u32| {
+            let a = d.anchor_of(cell as usize);
+            (a, d.block_end[a as usize])
+        };
+        let mut spliced = Spliced::default();
+        if let Some(mut span) = span {
+            let nodes = (&mut points, &mut anchors);
+            span.splice_nodes(old, &entrances, &fresh, (self.h.grid(), &anchor), nodes);
+            spliced = span.replaced();
+            span.apply(&mut graph, old, layout.cols as usize, &remap);
+        }
+        if renumbered {
+            // The dead-end forest was recomputed: every anchor again.
+            for (a, cell) in anchors.iter_mut().zip(&entrances.cells) {
+                *a = anchor(*cell);
             }
-            // A fresh cluster, or any after the forest was renumbered: each
-            // node's anchor looked up again.
-            for cell in entrances.cluster_cells(c as u32) {
-                if *is_fresh {
-                    points.push(self.h.grid().point_of(crate::CellIndex(*cell)));
-                }
-                let a = d.anchor_of(*cell as usize);
-                anchors.push((a, d.block_end[a as usize]));
-            }
-            if !*is_fresh {
-                points.extend_from_slice(&self.h.node_points()[oa..ob]);
-            }
-            c += 1;
         }
         // Landmark distances follow the new graph (see `landmark_repair`).
-        let mut landmarks = self.h.take_landmarks();
         let replaced = repair_landmarks(
             &mut landmarks,
             &mut self.landmark_scratch,
-            &GraphChange {
-                fresh: &fresh,
-                old: self.h.entrances(),
-                old_graph: self.h.graph(),
-                new: &entrances,
-                graph: &graph,
-                remap: &remap,
-                node_points: &points,
-                map: (width, self.h.grid().height()),
-            },
+            &change,
+            (&graph, &points),
         );
-        self.h.replace_nodes(entrances, graph, points, anchors);
+        self.h
+            .replace_nodes((entrances, graph), points, anchors, Some(spliced));
         self.h.set_landmarks(landmarks);
         touched.union_with(&inside);
         touched.union_with(&rescan);
@@ -348,29 +338,6 @@ impl DynamicHierarchy {
             Border::Corner { cx, cy } => &mut self.corner[(cy * cols + cx) as usize],
         }
     }
-}
-
-/// Two sorted lists merged into one, repeats dropped (`a` read once as it
-/// comes, about `hint` items; `b` is short: a repair's new links).
-fn merge_sorted<T: Ord + Copy>(a: impl Iterator<Item = T>, b: &[T], hint: usize) -> Vec<T> {
-    let mut merged: Vec<T> = Vec::with_capacity(hint + b.len());
-    let push = |merged: &mut Vec<T>, x: T| {
-        if merged.last() != Some(&x) {
-            merged.push(x);
-        }
-    };
-    let mut j = 0;
-    for x in a {
-        while j < b.len() && b[j] < x {
-            push(&mut merged, b[j]);
-            j += 1;
-        }
-        push(&mut merged, x);
-    }
-    for y in &b[j..] {
-        push(&mut merged, *y);
-    }
-    merged
 }
 
 /// A sort key for borders (kind, then position).

@@ -113,33 +113,30 @@ impl LandmarkScratch {
 }
 
 /// What changed in the graph: the clusters repaired, the old and new
-/// entrances and graphs, and the old-to-new node numbering.
+/// entrances, and the old-to-new node numbering.
 pub(super) struct GraphChange<'a> {
     pub(super) fresh: &'a [bool],
     pub(super) old: &'a Entrances,
-    pub(super) old_graph: &'a ClusterGraph,
     pub(super) new: &'a Entrances,
-    pub(super) graph: &'a ClusterGraph,
     pub(super) remap: &'a [u32],
-    pub(super) node_points: &'a [crate::Point],
     /// The map's width and height.
     pub(super) map: (u32, u32),
 }
 
-/// Brings the landmark table `lm` up to date with a repair's new graph
-/// (`change`): exact distances from the same landmark nodes, each gone one
-/// replaced. Returns whether any was replaced.
-pub(super) fn repair_landmarks(
-    lm: &mut Landmarks,
+/// The first half of a landmark repair, read from the old graph before the
+/// repair changes it: the candidates of each landmark, from the old tight
+/// edges out of old fresh nodes (read before the table is renumbered: gone
+/// nodes lose their distances), and the fresh nodes.
+pub(super) fn collect_candidates(
+    lm: &Landmarks,
     s: &mut LandmarkScratch,
     change: &GraphChange,
-) -> bool {
+    old_graph: &ClusterGraph,
+) {
     if lm.count == 0 {
-        return false;
+        return;
     }
     let k = lm.count as usize;
-    // Candidates from the old tight edges out of old fresh nodes, read
-    // before the table is renumbered (gone nodes lose their distances).
     s.candidates.resize_with(k, Vec::new);
     for c in s.candidates.iter_mut() {
         c.clear();
@@ -148,7 +145,7 @@ pub(super) fn repair_landmarks(
     for (c, _) in change.fresh.iter().enumerate().filter(|(_, f)| **f) {
         let (oa, ob) = (change.old.cluster_first[c], change.old.cluster_first[c + 1]);
         for u in oa..ob {
-            for (w, cost, _) in change.old_graph.out_edges(u) {
+            for (w, cost, _) in old_graph.out_edges(u) {
                 let to = change.remap[w as usize];
                 if to == u32::MAX {
                     continue;
@@ -164,12 +161,28 @@ pub(super) fn repair_landmarks(
         let (na, nb) = (change.new.cluster_first[c], change.new.cluster_first[c + 1]);
         s.fresh_nodes.extend(na..nb);
     }
+}
+
+/// Brings the landmark table `lm` up to date with a repair's new `graph`
+/// (`change`, after [`collect_candidates`] on the old one): exact distances
+/// from the same landmark nodes, each gone one replaced. Returns whether any
+/// was replaced.
+pub(super) fn repair_landmarks(
+    lm: &mut Landmarks,
+    s: &mut LandmarkScratch,
+    change: &GraphChange,
+    (graph, node_points): (&ClusterGraph, &[crate::Point]),
+) -> bool {
+    if lm.count == 0 {
+        return false;
+    }
+    let k = lm.count as usize;
     let n = change.new.cells.len();
     lm.renumber(change.remap, n);
     let graph = Graph {
-        graph: change.graph,
+        graph,
         entrances: change.new,
-        node_points: change.node_points,
+        node_points,
     };
     let mut replaced = false;
     for l in 0..k {
@@ -182,7 +195,7 @@ pub(super) fn repair_landmarks(
     // target among the rest, or no landmark when none is left.
     if lm.nodes.contains(&u32::MAX) {
         replaced = true;
-        let in_island = largest_island(change.graph, n);
+        let in_island = largest_island(graph.graph, n);
         let targets = rim(change.map.0, change.map.1);
         let mut l = 0;
         while l < lm.count as usize {
@@ -190,9 +203,9 @@ pub(super) fn repair_landmarks(
                 l += 1;
                 continue;
             }
-            match nearest(&in_island, change.node_points, targets[l], &lm.nodes) {
+            match nearest(&in_island, node_points, targets[l], &lm.nodes) {
                 Some(v) => {
-                    lm.replace(change.graph, l, v);
+                    lm.replace(graph.graph, l, v);
                     l += 1;
                 }
                 None => lm.remove(l),

@@ -1,70 +1,32 @@
-//! Reassembling the cluster graph after a repair without touching what did
-//! not change.
+//! Reassembling the cluster graph after a repair, in place, without
+//! touching what did not change.
 //!
-//! Nodes are numbered cluster by cluster, so the nodes and edges of a run of
-//! unchanged clusters form one contiguous block in the old arrays and one in
-//! the new: the block is copied whole (targets renumbered through a table,
-//! path offsets shifted by a constant). Only the repaired clusters' nodes are
-//! laid out edge by edge, in the build's order (inside edges in the
-//! cluster's order, then inter-cluster edges by ascending target; with
-//! several unit sizes, all of a node's edges by annotation, largest first,
-//! then by cost and target), so the result equals what the build's assembly
-//! gives.
+//! Nodes are numbered cluster by cluster, so the repaired clusters, and the
+//! unchanged ones between the first and the last of them, form one stretch
+//! of the node list and of every edge array ([`Span`]). The stretch is laid
+//! out again: a repaired cluster's nodes edge by edge, in the build's order
+//! (inside edges in the cluster's order, then inter-cluster edges by
+//! ascending target; with several unit sizes, all of a node's edges by
+//! annotation, largest first, then by cost and target), an unchanged
+//! cluster's copied with its targets renumbered. So the result equals what
+//! the build's assembly gives.
+//!
+//! Everything before the stretch stays where it is; everything after it
+//! moves as one block (one memmove per array), its node ids and its edge and
+//! path offsets shifted by constants. Only the edges of the clusters within
+//! a row of the stretch can point into it (an edge joins a node to one of
+//! its own cluster or of the eight around it); those go through the
+//! renumbering table. When the stretch keeps its node and edge counts (a
+//! cell closed inside a cluster), nothing after it moves at all. A repair
+//! so costs the stretch plus, at most, a move of the arrays' tails, instead
+//! of a copy of the whole graph.
 
 use crate::grid::Grid;
-use crate::hierarchy::Hierarchy;
+use crate::hierarchy::{Hierarchy, Spliced};
 use crate::packed::Column64;
 use crate::preprocess::graph::ClusterEdges;
 use crate::preprocess::{ClusterGraph, Entrances};
 use crate::{Movement, Point};
-
-/// A cost column being written: narrow while every cost fits in 32 bits.
-enum Costs {
-    Narrow(Vec<u32>),
-    Wide(Vec<u64>),
-}
-
-impl Costs {
-    fn widen(&mut self) -> &mut Vec<u64> {
-        if let Costs::Narrow(v) = self {
-            *self = Costs::Wide(
-                v.iter()
-                    .map(|x| if *x == u32::MAX { u64::MAX } else { *x as u64 })
-                    .collect(),
-            );
-        }
-        match self {
-            Costs::Wide(v) => v,
-            Costs::Narrow(_) => unreachable!("just widened"),
-        }
-    }
-
-    fn push(&mut self, cost: u64) {
-        match self {
-            Costs::Narrow(v) if cost < u32::MAX as u64 => v.push(cost as u32),
-            _ => self.widen().push(cost),
-        }
-    }
-
-    fn copy(&mut self, from: &Column64, a: usize, b: usize) {
-        match (&mut *self, from) {
-            (Costs::Narrow(v), Column64::Narrow(src)) => v.extend_from_slice(&src[a..b]),
-            (Costs::Wide(v), Column64::Wide(src)) => v.extend_from_slice(&src[a..b]),
-            _ => {
-                let v = self.widen();
-                v.extend((a..b).map(|e| from.get(e)));
-            }
-        }
-    }
-
-    /// As the build stores it (narrow whenever every cost fits).
-    fn finish(self) -> Column64 {
-        match self {
-            Costs::Narrow(v) => Column64::Narrow(v),
-            Costs::Wide(v) => Column64::pack(v),
-        }
-    }
-}
 
 /// Old node -> new node (`u32::MAX` for a node gone), and whether each old
 /// node lies in a `fresh` cluster. Nodes of unchanged clusters shift as a
@@ -75,20 +37,25 @@ pub(crate) fn renumber(
     new_first: &[u32],
     fresh: &[bool],
 ) -> (Vec<u32>, Vec<bool>) {
-    let mut remap = vec![u32::MAX; old.cells.len()];
-    let mut old_fresh = vec![false; old.cells.len()];
-    for (c, is_fresh) in fresh.iter().enumerate() {
+    let n = old.cells.len();
+    let mut remap = vec![u32::MAX; n];
+    let mut old_fresh = vec![false; n];
+    for (first, end) in unchanged_runs(fresh) {
+        let (oa, ob) = (
+            old.cluster_first[first] as usize,
+            old.cluster_first[end] as usize,
+        );
+        let shift = new_first[first].wrapping_sub(oa as u32);
+        for (i, r) in remap[oa..ob].iter_mut().enumerate() {
+            *r = (oa as u32 + i as u32).wrapping_add(shift);
+        }
+    }
+    for c in (0..fresh.len()).filter(|c| fresh[*c]) {
         let (oa, ob) = (
             old.cluster_first[c] as usize,
             old.cluster_first[c + 1] as usize,
         );
         let (na, nb) = (new_first[c] as usize, new_first[c + 1] as usize);
-        if !is_fresh {
-            for (i, r) in remap[oa..ob].iter_mut().enumerate() {
-                *r = (na + i) as u32;
-            }
-            continue;
-        }
         old_fresh[oa..ob].fill(true);
         let (mut i, mut j) = (oa, na);
         while i < ob && j < nb {
@@ -104,6 +71,206 @@ pub(crate) fn renumber(
         }
     }
     (remap, old_fresh)
+}
+
+/// Runs of clusters not repaired, each as `(first, end)`.
+pub(crate) fn unchanged_runs(fresh: &[bool]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut c = 0;
+    std::iter::from_fn(move || {
+        while c < fresh.len() && fresh[c] {
+            c += 1;
+        }
+        let first = c;
+        while c < fresh.len() && !fresh[c] {
+            c += 1;
+        }
+        (first < c).then_some((first, c))
+    })
+}
+
+/// Ids renumbered per block of this many (see [`RunShift`]).
+const LANES: usize = 16;
+
+/// Ids read from a run of unchanged clusters, renumbered in bulk.
+///
+/// The run's own nodes keep their order and shift by one constant; most ids
+/// stored with them (edge targets, link ends) point into the run, so they
+/// are shifted [`LANES`] at a time, and only a block holding an id that
+/// points elsewhere (another run, or a repaired cluster) goes one by one
+/// through `remap`.
+struct RunShift<'a> {
+    /// The run's first old node.
+    lo: u32,
+    /// Its number of nodes.
+    span: u32,
+    /// New id minus old id inside the run (wrapping).
+    shift: u32,
+    remap: &'a [u32],
+}
+
+impl<'a> RunShift<'a> {
+    /// Clusters `first..end` (not repaired) of `old`, whose first node is
+    /// `new_first` now.
+    fn new(
+        old: &Entrances,
+        (first, end): (usize, usize),
+        new_first: u32,
+        remap: &'a [u32],
+    ) -> Self {
+        let (lo, hi) = (old.cluster_first[first], old.cluster_first[end]);
+        RunShift {
+            lo,
+            span: hi - lo,
+            shift: new_first.wrapping_sub(lo),
+            remap,
+        }
+    }
+
+    #[inline]
+    fn inside(&self, id: u32) -> bool {
+        id.wrapping_sub(self.lo) < self.span
+    }
+
+    #[inline]
+    fn map(&self, id: u32) -> u32 {
+        if self.inside(id) {
+            id.wrapping_add(self.shift)
+        } else {
+            self.remap[id as usize]
+        }
+    }
+
+    /// Whether every id of a block lies in the run (no early exit, so that
+    /// it compiles to vector compares).
+    #[inline]
+    fn all_inside(&self, block: &[u32; LANES]) -> bool {
+        block
+            .iter()
+            .fold(0u32, |out, id| out | u32::from(!self.inside(*id)))
+            == 0
+    }
+
+    /// Appends `ids` renumbered.
+    fn extend(&self, out: &mut Vec<u32>, ids: &[u32]) {
+        out.reserve(ids.len());
+        let mut blocks = ids.chunks_exact(LANES);
+        for block in &mut blocks {
+            let block: &[u32; LANES] = block.try_into().expect("exact chunk");
+            if self.all_inside(block) {
+                out.extend(block.iter().map(|id| id.wrapping_add(self.shift)));
+            } else {
+                out.extend(block.iter().map(|id| self.map(*id)));
+            }
+        }
+        out.extend(blocks.remainder().iter().map(|id| self.map(*id)));
+    }
+}
+
+/// The links after a repair: those of `old` between nodes of unchanged
+/// clusters (`old_fresh` marks the old nodes of repaired ones), renumbered,
+/// merged with `fresh_links` (new ids, sorted, each once; annotated with the
+/// largest size that makes the move, 0 for one size), repeats dropped; and
+/// the annotations when `sized`.
+pub(crate) fn splice_links(
+    old: &Entrances,
+    new_first: &[u32],
+    fresh: &[bool],
+    (remap, old_fresh): (&[u32], &[bool]),
+    fresh_links: &[(u32, u32, u8)],
+    sized: bool,
+) -> (Vec<(u32, u32)>, Vec<u8>) {
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(old.links.len());
+    let mut kept_clear: Vec<u8> = Vec::with_capacity(if sized { old.links.len() } else { 0 });
+    // Run by run: the links whose first end lies in the run are one stretch
+    // of the sorted list. A link whose other end was repaired is dropped
+    // (its border was scanned again: it is among the fresh).
+    for run in unchanged_runs(fresh) {
+        let shift = RunShift::new(old, run, new_first[run.0], remap);
+        let (lo, hi) = (shift.lo, shift.lo + shift.span);
+        let (i, j) = (
+            old.links.partition_point(|l| l.0 < lo),
+            old.links.partition_point(|l| l.0 < hi),
+        );
+        let (links, clear) = (
+            &old.links[i..j],
+            &old.link_clear[if sized { i..j } else { 0..0 }],
+        );
+        for (k, block) in links.chunks(LANES).enumerate() {
+            let inside = block
+                .iter()
+                .fold(0u32, |out, (_, b)| out | u32::from(!shift.inside(*b)))
+                == 0;
+            let clear = &clear[if sized {
+                k * LANES..k * LANES + block.len()
+            } else {
+                0..0
+            }];
+            if inside {
+                let s = shift.shift;
+                kept.extend(
+                    block
+                        .iter()
+                        .map(|(a, b)| (a.wrapping_add(s), b.wrapping_add(s))),
+                );
+                kept_clear.extend_from_slice(clear);
+                continue;
+            }
+            for (m, (a, b)) in block.iter().enumerate() {
+                if !shift.inside(*b) && old_fresh[*b as usize] {
+                    continue;
+                }
+                kept.push((a.wrapping_add(shift.shift), shift.map(*b)));
+                if sized {
+                    kept_clear.push(clear[m]);
+                }
+            }
+        }
+    }
+    merge_links(&kept, &kept_clear, fresh_links, sized)
+}
+
+/// `kept` (sorted, each once, with `kept_clear` when `sized`) and `fresh`
+/// merged in order, repeats dropped: the kept stretches between two fresh
+/// links are copied whole.
+fn merge_links(
+    kept: &[(u32, u32)],
+    kept_clear: &[u8],
+    fresh: &[(u32, u32, u8)],
+    sized: bool,
+) -> (Vec<(u32, u32)>, Vec<u8>) {
+    let key = |i: usize| (kept[i].0, kept[i].1, if sized { kept_clear[i] } else { 0 });
+    let mut links = Vec::with_capacity(kept.len() + fresh.len());
+    let mut clear = Vec::with_capacity(if sized { kept.len() + fresh.len() } else { 0 });
+    let mut i = 0;
+    for f in fresh {
+        // The first kept link not below `f`.
+        let (mut lo, mut hi) = (i, kept.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if key(mid) < *f {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        links.extend_from_slice(&kept[i..lo]);
+        if sized {
+            clear.extend_from_slice(&kept_clear[i..lo]);
+        }
+        i = lo;
+        if i < kept.len() && key(i) == *f {
+            continue;
+        }
+        links.push((f.0, f.1));
+        if sized {
+            clear.push(f.2);
+        }
+    }
+    links.extend_from_slice(&kept[i..]);
+    if sized {
+        clear.extend_from_slice(&kept_clear[i..]);
+    }
+    (links, clear)
 }
 
 /// One edge of a node being laid out: (annotation, cost, target, range of
@@ -125,180 +292,422 @@ pub(crate) fn cluster_edge_clear(graph: &ClusterGraph, entrances: &Entrances, c:
         .collect()
 }
 
-/// The graph over `new` entrances: clusters with `fresh[c]` laid out from
-/// their inside edges (`intra`, one per fresh cluster in order, with their
-/// annotations in `intra_clear` when built for several sizes) and the
-/// links, the others copied from the graph of `h` (whose grid is already
-/// the changed one) through `remap` (see [`renumber`]).
-pub(crate) fn splice_graph(
-    h: &Hierarchy,
-    new: &Entrances,
-    fresh: &[bool],
-    remap: &[u32],
-    intra: &[ClusterEdges],
-    intra_clear: &[Vec<u8>],
-) -> ClusterGraph {
-    let sized = h.sizes().is_some();
-    let (grid, movement) = (h.grid(), &h.settings().movement);
-    let keep_paths = h.settings().keep_paths;
-    let (old, old_graph) = (h.entrances(), h.graph());
-    let clusters = new.layout.count();
-    let new_n = new.cells.len();
-    let mut fresh_node = vec![false; new_n];
-    for c in (0..clusters).filter(|c| fresh[*c]) {
-        fresh_node[new.cluster_first[c] as usize..new.cluster_first[c + 1] as usize].fill(true);
-    }
-    // Inter-cluster edges out of fresh nodes, by source then target, with
-    // the largest size that can make the move (0 for one size).
-    let mut inter: Vec<(u32, u32, u8)> = Vec::new();
-    for (i, (a, b)) in new.links.iter().enumerate() {
-        let d = if sized { new.link_clear[i] } else { 0 };
-        if fresh_node[*a as usize] {
-            inter.push((*a, *b, d));
-        }
-        if fresh_node[*b as usize] {
-            inter.push((*b, *a, d));
-        }
-    }
-    inter.sort_unstable();
+/// The repaired stretch of the graph: the nodes of the clusters from the
+/// first repaired one to the last (`clusters`), laid out as the build would,
+/// in new ids and at their final edge and path offsets. Everything before
+/// the stretch keeps its place; everything after it moves as one block
+/// ([`Span::apply`]).
+pub(crate) struct Span {
+    /// Clusters `first..end` of the stretch.
+    clusters: (usize, usize),
+    /// Its nodes, old and new: `first..end` (the same first).
+    old_nodes: (u32, u32),
+    new_end: u32,
+    /// Its edges and path codes in the old graph.
+    old_edges: (usize, usize),
+    old_codes: (usize, usize),
+    /// Per new node of the stretch, its first edge (final offsets).
+    edge_first: Vec<u32>,
+    edge_to: Vec<u32>,
+    costs: Vec<u64>,
+    edge_clear: Vec<u8>,
+    /// Per edge of the stretch, the end of its path codes (final offsets).
+    path_ends: Vec<u32>,
+    path_codes: Vec<u8>,
+    /// Inside edges of the whole graph after the repair.
+    intra_edges: u64,
+    /// Built for several sizes (edges annotated), and with cell paths kept.
+    sized: bool,
+    keep_paths: bool,
+    /// The annotations of the old edges the stretch replaces (several
+    /// sizes only).
+    old_clear: Vec<u8>,
+}
 
-    let mut edge_first = Vec::with_capacity(new_n + 1);
-    let mut edge_to = Vec::with_capacity(old_graph.edge_to.len() + 64);
-    let mut costs = match old_graph.edge_cost {
-        Column64::Narrow(_) => Costs::Narrow(Vec::with_capacity(edge_to.capacity())),
-        Column64::Wide(_) => Costs::Wide(Vec::with_capacity(edge_to.capacity())),
-    };
-    let mut edge_clear = Vec::new();
-    if sized {
-        edge_clear.reserve(edge_to.capacity());
-    }
-    let mut path_first = Vec::new();
-    let mut path_codes = Vec::new();
-    if keep_paths {
-        path_first.reserve(edge_to.capacity() + 1);
-        path_first.push(0u32);
-        path_codes.reserve(old_graph.path_codes.len() + 256);
-    }
-    // Inside edges: the old count, less the fresh clusters' old ones, plus
-    // their new ones.
-    let mut intra_count =
-        old_graph.intra_edges + intra.iter().map(|ce| ce.edges.len() as u64).sum::<u64>();
-    for c in (0..clusters).filter(|c| fresh[*c]) {
-        let (a, b) = (old.cluster_first[c], old.cluster_first[c + 1]);
+impl Span {
+    /// The stretch over `new` entrances: clusters with `fresh[c]` laid out
+    /// from their inside edges (`intra`, one per fresh cluster in order,
+    /// with their annotations in `intra_clear` when built for several sizes)
+    /// and their links (among `fresh_links`, which hold every link of a
+    /// fresh cluster's node: see [`splice_links`]); unchanged clusters
+    /// between them copied from the graph of `h` (whose grid is already the
+    /// changed one) through `remap` (see [`renumber`]). `None` when no
+    /// cluster is fresh.
+    pub(crate) fn build(
+        h: &Hierarchy,
+        new: &Entrances,
+        fresh: &[bool],
+        remap: &[u32],
+        fresh_links: &[(u32, u32, u8)],
+        (intra, intra_clear): (&[ClusterEdges], &[Vec<u8>]),
+    ) -> Option<Span> {
+        let first = fresh.iter().position(|f| *f)?;
+        let end = fresh.iter().rposition(|f| *f)? + 1;
+        let sized = h.sizes().is_some();
+        let (grid, movement) = (h.grid(), &h.settings().movement);
+        let keep_paths = h.settings().keep_paths;
+        let (old, old_graph) = (h.entrances(), h.graph());
+        let (oa, ob) = (old.cluster_first[first], old.cluster_first[end]);
+        let (na, nb) = (new.cluster_first[first], new.cluster_first[end]);
+        debug_assert_eq!(oa, na, "the nodes before the stretch keep their ids");
         let (ea, eb) = (
-            old_graph.edge_first[a as usize] as usize,
-            old_graph.edge_first[b as usize] as usize,
+            old_graph.edge_first[oa as usize] as usize,
+            old_graph.edge_first[ob as usize] as usize,
         );
-        intra_count -= old_graph.edge_to[ea..eb]
-            .iter()
-            .filter(|t| (a..b).contains(*t))
-            .count() as u64;
-    }
-    let mut fresh_index = 0;
-    let mut next_inter = 0usize;
-    let mut order: Vec<u32> = Vec::new();
-    let mut node_edges: Vec<NodeEdge> = Vec::new();
-    let mut c = 0;
-    while c < clusters {
-        if !fresh[c] {
-            // A run of unchanged clusters: one block.
-            let mut end = c;
-            while end < clusters && !fresh[end] {
-                end += 1;
+        let (pa, pb) = if keep_paths {
+            (
+                old_graph.path_first[ea] as usize,
+                old_graph.path_first[eb] as usize,
+            )
+        } else {
+            (0, 0)
+        };
+        // Inter-cluster edges out of fresh nodes, by source then target,
+        // with the largest size that can make the move (0 for one size).
+        let mut fresh_node = vec![false; (nb - na) as usize];
+        for c in (first..end).filter(|c| fresh[*c]) {
+            let (a, b) = (new.cluster_first[c] - na, new.cluster_first[c + 1] - na);
+            fresh_node[a as usize..b as usize].fill(true);
+        }
+        let is_fresh = |v: u32| v.wrapping_sub(na) < nb - na && fresh_node[(v - na) as usize];
+        let mut inter: Vec<(u32, u32, u8)> = Vec::new();
+        for &(a, b, d) in fresh_links {
+            if is_fresh(a) {
+                inter.push((a, b, d));
             }
-            let (oa, ob) = (
-                old.cluster_first[c] as usize,
-                old.cluster_first[end] as usize,
-            );
+            if is_fresh(b) {
+                inter.push((b, a, d));
+            }
+        }
+        inter.sort_unstable();
+
+        // Inside edges: the old count, less the fresh clusters' old ones,
+        // plus their new ones.
+        let mut intra_edges =
+            old_graph.intra_edges + intra.iter().map(|ce| ce.edges.len() as u64).sum::<u64>();
+        for c in (first..end).filter(|c| fresh[*c]) {
+            let (a, b) = (old.cluster_first[c], old.cluster_first[c + 1]);
             let (ea, eb) = (
-                old_graph.edge_first[oa] as usize,
-                old_graph.edge_first[ob] as usize,
+                old_graph.edge_first[a as usize] as usize,
+                old_graph.edge_first[b as usize] as usize,
             );
-            let shift = edge_to.len() as i64 - ea as i64;
-            edge_first.extend(
-                old_graph.edge_first[oa..ob]
-                    .iter()
-                    .map(|e| (*e as i64 + shift) as u32),
-            );
-            edge_to.extend(old_graph.edge_to[ea..eb].iter().map(|t| remap[*t as usize]));
-            costs.copy(&old_graph.edge_cost, ea, eb);
-            if sized {
-                edge_clear.extend_from_slice(&old_graph.edge_clear[ea..eb]);
-            }
-            if keep_paths {
-                let (pa, pb) = (
-                    old_graph.path_first[ea] as usize,
-                    old_graph.path_first[eb] as usize,
-                );
-                let pshift = path_codes.len() as i64 - pa as i64;
-                path_first.extend(
-                    old_graph.path_first[ea + 1..=eb]
-                        .iter()
-                        .map(|p| (*p as i64 + pshift) as u32),
-                );
-                path_codes.extend_from_slice(&old_graph.path_codes[pa..pb]);
-            }
-            c = end;
-            continue;
+            intra_edges -= old_graph.edge_to[ea..eb]
+                .iter()
+                .filter(|t| (a..b).contains(*t))
+                .count() as u64;
         }
-        // A repaired cluster: its inside edges grouped by source (stable).
-        let na = new.cluster_first[c];
-        let n = (new.cluster_first[c + 1] - na) as usize;
-        let (ce, ce_clear) = (&intra[fresh_index], &intra_clear[fresh_index]);
-        fresh_index += 1;
-        order.clear();
-        order.extend(0..ce.edges.len() as u32);
-        order.sort_by_key(|k| ce.edges[*k as usize].from);
-        let mut k = 0;
-        for v in 0..n as u32 {
-            edge_first.push(edge_to.len() as u32);
-            node_edges.clear();
-            while k < order.len() && ce.edges[order[k] as usize].from == v {
-                let e = &ce.edges[order[k] as usize];
-                let d = if sized {
-                    ce_clear[order[k] as usize]
-                } else {
-                    0
-                };
-                node_edges.push((std::cmp::Reverse(d), e.cost, na + e.to, e.path));
-                k += 1;
+        let mut span = Span {
+            clusters: (first, end),
+            old_nodes: (oa, ob),
+            new_end: nb,
+            old_edges: (ea, eb),
+            old_codes: (pa, pb),
+            edge_first: Vec::with_capacity((nb - na) as usize),
+            edge_to: Vec::new(),
+            costs: Vec::new(),
+            edge_clear: Vec::new(),
+            path_ends: Vec::new(),
+            path_codes: Vec::new(),
+            intra_edges,
+            sized,
+            keep_paths,
+            old_clear: if sized {
+                old_graph.edge_clear[ea..eb].to_vec()
+            } else {
+                Vec::new()
+            },
+        };
+        let mut fresh_index = 0;
+        let mut next_inter = 0usize;
+        let mut order: Vec<u32> = Vec::new();
+        let mut node_edges: Vec<NodeEdge> = Vec::new();
+        let mut c = first;
+        while c < end {
+            if !fresh[c] {
+                // A run of unchanged clusters: one block.
+                let mut run_end = c;
+                while !fresh[run_end] {
+                    run_end += 1;
+                }
+                span.copy_run(h, new, (c, run_end), remap);
+                c = run_end;
+                continue;
             }
-            let node = na + v;
-            while next_inter < inter.len() && inter[next_inter].0 == node {
-                let (_, to, d) = inter[next_inter];
-                let from_cell = new.cells[node as usize];
-                let cost = link_cost(grid, movement, from_cell, new.cells[to as usize]);
-                node_edges.push((std::cmp::Reverse(d), cost, to, (0, 0)));
-                next_inter += 1;
-            }
-            if sized {
-                node_edges.sort_unstable();
-            }
-            for &(std::cmp::Reverse(d), cost, to, path) in &node_edges {
-                edge_to.push(to);
-                costs.push(cost);
+            // A repaired cluster: its inside edges grouped by source (stable).
+            let na = new.cluster_first[c];
+            let n = (new.cluster_first[c + 1] - na) as usize;
+            let (ce, ce_clear) = (&intra[fresh_index], &intra_clear[fresh_index]);
+            fresh_index += 1;
+            order.clear();
+            order.extend(0..ce.edges.len() as u32);
+            order.sort_by_key(|k| ce.edges[*k as usize].from);
+            let mut k = 0;
+            for v in 0..n as u32 {
+                span.edge_first.push(span.edge_index());
+                node_edges.clear();
+                while k < order.len() && ce.edges[order[k] as usize].from == v {
+                    let e = &ce.edges[order[k] as usize];
+                    let d = if sized {
+                        ce_clear[order[k] as usize]
+                    } else {
+                        0
+                    };
+                    node_edges.push((std::cmp::Reverse(d), e.cost, na + e.to, e.path));
+                    k += 1;
+                }
+                let node = na + v;
+                while next_inter < inter.len() && inter[next_inter].0 == node {
+                    let (_, to, d) = inter[next_inter];
+                    let from_cell = new.cells[node as usize];
+                    let cost = link_cost(grid, movement, from_cell, new.cells[to as usize]);
+                    node_edges.push((std::cmp::Reverse(d), cost, to, (0, 0)));
+                    next_inter += 1;
+                }
                 if sized {
-                    edge_clear.push(d);
+                    node_edges.sort_unstable();
                 }
-                if keep_paths {
-                    path_codes.extend_from_slice(&ce.codes[path.0 as usize..path.1 as usize]);
-                    path_first.push(path_codes.len() as u32);
+                for &(std::cmp::Reverse(d), cost, to, path) in &node_edges {
+                    span.edge_to.push(to);
+                    span.costs.push(cost);
+                    if sized {
+                        span.edge_clear.push(d);
+                    }
+                    if keep_paths {
+                        span.path_codes
+                            .extend_from_slice(&ce.codes[path.0 as usize..path.1 as usize]);
+                        span.path_ends.push((pa + span.path_codes.len()) as u32);
+                    }
                 }
             }
+            c += 1;
         }
-        c += 1;
+        Some(span)
     }
-    edge_first.push(edge_to.len() as u32);
-    let edges = edge_to.len() as u64;
-    ClusterGraph {
-        edge_first,
-        edge_to,
-        edge_cost: costs.finish(),
-        path_first,
-        path_codes,
-        edge_clear,
-        intra_edges: intra_count,
-        inter_edges: edges - intra_count,
+
+    /// Splices the per-node cells and anchors over `old` entrances the same
+    /// way: the stretch's nodes in `new` order, those of a fresh cluster
+    /// from their cells (their point on `grid`, their `anchor` in the
+    /// dead-end forest), those of an unchanged cluster copied.
+    pub(crate) fn splice_nodes(
+        &self,
+        old: &Entrances,
+        new: &Entrances,
+        fresh: &[bool],
+        (grid, anchor): (&Grid, &dyn Fn(u32) -> (u32, u32)),
+        (points, anchors): (&mut Vec<Point>, &mut Vec<(u32, u32)>),
+    ) {
+        let (first, end) = self.clusters;
+        let mut new_points = Vec::new();
+        let mut new_anchors = Vec::new();
+        for (c, is_fresh) in fresh.iter().enumerate().take(end).skip(first) {
+            if *is_fresh {
+                for cell in new.cluster_cells(c as u32) {
+                    new_points.push(grid.point_of(crate::CellIndex(*cell)));
+                    new_anchors.push(anchor(*cell));
+                }
+            } else {
+                let (a, b) = (
+                    old.cluster_first[c] as usize,
+                    old.cluster_first[c + 1] as usize,
+                );
+                new_points.extend_from_slice(&points[a..b]);
+                new_anchors.extend_from_slice(&anchors[a..b]);
+            }
+        }
+        let (oa, ob) = (self.old_nodes.0 as usize, self.old_nodes.1 as usize);
+        points.splice(oa..ob, new_points);
+        anchors.splice(oa..ob, new_anchors);
+    }
+
+    /// What the stretch replaces: its old edges (with their annotations)
+    /// and its new nodes.
+    pub(crate) fn replaced(&mut self) -> Spliced {
+        Spliced {
+            old_edges: self.old_edges.0..self.old_edges.1,
+            new_nodes: self.old_nodes.0 as usize..self.new_end as usize,
+            old_clear: std::mem::take(&mut self.old_clear),
+        }
+    }
+
+    /// The final index of the next edge of the stretch.
+    fn edge_index(&self) -> u32 {
+        (self.old_edges.0 + self.edge_to.len()) as u32
+    }
+
+    /// Appends the nodes of unchanged clusters `first..end` (inside the
+    /// stretch) from the old graph of `h`.
+    fn copy_run(
+        &mut self,
+        h: &Hierarchy,
+        new: &Entrances,
+        (first, end): (usize, usize),
+        remap: &[u32],
+    ) {
+        let (old, old_graph) = (h.entrances(), h.graph());
+        let (oa, ob) = (
+            old.cluster_first[first] as usize,
+            old.cluster_first[end] as usize,
+        );
+        let (ea, eb) = (
+            old_graph.edge_first[oa] as usize,
+            old_graph.edge_first[ob] as usize,
+        );
+        let shift = self.edge_index().wrapping_sub(ea as u32);
+        self.edge_first.extend(
+            old_graph.edge_first[oa..ob]
+                .iter()
+                .map(|e| e.wrapping_add(shift)),
+        );
+        RunShift::new(old, (first, end), new.cluster_first[first], remap)
+            .extend(&mut self.edge_to, &old_graph.edge_to[ea..eb]);
+        self.costs
+            .extend((ea..eb).map(|e| old_graph.edge_cost.get(e)));
+        if self.sized {
+            self.edge_clear
+                .extend_from_slice(&old_graph.edge_clear[ea..eb]);
+        }
+        if self.keep_paths {
+            let (pa, pb) = (
+                old_graph.path_first[ea] as usize,
+                old_graph.path_first[eb] as usize,
+            );
+            let pshift =
+                ((self.old_codes.0 + self.path_codes.len()) as u32).wrapping_sub(pa as u32);
+            self.path_ends.extend(
+                old_graph.path_first[ea + 1..=eb]
+                    .iter()
+                    .map(|p| p.wrapping_add(pshift)),
+            );
+            self.path_codes
+                .extend_from_slice(&old_graph.path_codes[pa..pb]);
+        }
+    }
+
+    /// Writes the stretch into `graph` (the old graph, over `old`
+    /// entrances, with `cols` clusters per row): the stretch's part
+    /// replaced, everything after it moved as one block with its node ids,
+    /// edge and path offsets shifted, and the edges near the stretch (those
+    /// of the clusters within a row of it, the only ones that can reach into
+    /// it) renumbered through `remap`.
+    pub(crate) fn apply(
+        self,
+        graph: &mut ClusterGraph,
+        old: &Entrances,
+        cols: usize,
+        remap: &[u32],
+    ) {
+        let (first, end) = self.clusters;
+        let (oa, ob) = self.old_nodes;
+        let (ea, eb) = self.old_edges;
+        let (pa, pb) = self.old_codes;
+        let node_shift = self.new_end.wrapping_sub(ob);
+        let new_eb = ea + self.edge_to.len();
+        let edge_shift = (new_eb as u32).wrapping_sub(eb as u32);
+        let code_shift = ((pa + self.path_codes.len()) as u32).wrapping_sub(pb as u32);
+        // An id from outside the stretch: those after it shift, those in
+        // it go through the table.
+        let id = |t: u32| {
+            if t < oa {
+                t
+            } else if t >= ob {
+                t.wrapping_add(node_shift)
+            } else {
+                remap[t as usize]
+            }
+        };
+        // Edges before the stretch that may reach into it or past it: those
+        // of the clusters from a row (and one) before it; the rest only reach
+        // nodes before the stretch.
+        let near = old.cluster_first[first.saturating_sub(cols + 1)] as usize;
+        for t in &mut graph.edge_to[graph.edge_first[near] as usize..ea] {
+            *t = id(*t);
+        }
+        if node_shift == 0 && edge_shift == 0 {
+            // Nothing after the stretch moves: only the edges of the
+            // clusters within a row (and one) after it may reach into it.
+            let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
+            for t in &mut graph.edge_to[eb..graph.edge_first[near] as usize] {
+                *t = id(*t);
+            }
+        } else {
+            // After the stretch: moved, then ids at or past its end shift, a
+            // block at a time; a block with an id before the end goes one
+            // by one.
+            move_tail(&mut graph.edge_to, eb, new_eb);
+            for block in graph.edge_to[new_eb..].chunks_mut(LANES) {
+                if block.iter().fold(0u32, |out, t| out | u32::from(*t < ob)) == 0 {
+                    for t in block.iter_mut() {
+                        *t = t.wrapping_add(node_shift);
+                    }
+                } else {
+                    for t in block.iter_mut() {
+                        *t = id(*t);
+                    }
+                }
+            }
+            move_tail(&mut graph.edge_first, ob as usize, self.new_end as usize);
+            for e in &mut graph.edge_first[self.new_end as usize..] {
+                *e = e.wrapping_add(edge_shift);
+            }
+        }
+        graph.edge_to[ea..new_eb].copy_from_slice(&self.edge_to);
+        graph.edge_first[oa as usize..self.new_end as usize].copy_from_slice(&self.edge_first);
+        write_costs(&mut graph.edge_cost, (ea, eb), &self.costs);
+        if self.sized {
+            graph.edge_clear.splice(ea..eb, self.edge_clear);
+        }
+        if self.keep_paths {
+            if edge_shift != 0 || code_shift != 0 {
+                move_tail(&mut graph.path_first, eb + 1, new_eb + 1);
+                for p in &mut graph.path_first[new_eb + 1..] {
+                    *p = p.wrapping_add(code_shift);
+                }
+            }
+            graph.path_first[ea + 1..=new_eb].copy_from_slice(&self.path_ends);
+            graph.path_codes.splice(pa..pb, self.path_codes);
+        }
+        graph.intra_edges = self.intra_edges;
+        graph.inter_edges = graph.edge_to.len() as u64 - self.intra_edges;
+    }
+}
+
+/// Moves `v[from..]` to start at `to` (one memmove; the vector grows or
+/// shrinks with it). What lies between `min(from, to)` and `to` afterwards
+/// is the caller's to write.
+fn move_tail<T: Copy + Default>(v: &mut Vec<T>, from: usize, to: usize) {
+    let len = v.len();
+    if to > from {
+        v.resize(len + (to - from), T::default());
+    }
+    v.copy_within(from..len, to);
+    if to < from {
+        v.truncate(len - (from - to));
+    }
+}
+
+/// Replaces `column[a..b]` by `costs`, keeping the column as the build
+/// stores it (narrow whenever every cost fits in 32 bits).
+fn write_costs(column: &mut Column64, (a, b): (usize, usize), costs: &[u64]) {
+    let fits = |c: &u64| *c < u32::MAX as u64 || *c == u64::MAX;
+    let narrow = |c: u64| if c == u64::MAX { u32::MAX } else { c as u32 };
+    match column {
+        Column64::Narrow(v) if costs.iter().all(fits) => {
+            v.splice(a..b, costs.iter().map(|c| narrow(*c)));
+        }
+        Column64::Narrow(v) => {
+            let mut wide: Vec<u64> = v
+                .iter()
+                .map(|x| if *x == u32::MAX { u64::MAX } else { *x as u64 })
+                .collect();
+            wide.splice(a..b, costs.iter().copied());
+            *column = Column64::Wide(wide);
+        }
+        Column64::Wide(v) => {
+            v.splice(a..b, costs.iter().copied());
+            if v.iter().all(fits) {
+                *column = Column64::pack(std::mem::take(v));
+            }
+        }
     }
 }
 
@@ -307,4 +716,61 @@ fn link_cost(grid: &Grid, movement: &Movement, from: u32, to: u32) -> u64 {
     let w = grid.width();
     let (a, b) = (Point::new(from % w, from / w), Point::new(to % w, to / w));
     grid.step_cost(movement, a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moving_a_tail_keeps_the_head_and_the_tail() {
+        // Every length around a few blocks, moved forward, back and not at
+        // all.
+        for len in 0..3 * LANES + 3 {
+            for from in 0..=len {
+                for to in [
+                    0,
+                    1,
+                    from.saturating_sub(LANES + 1),
+                    from,
+                    from + 1,
+                    from + LANES + 5,
+                ] {
+                    let old: Vec<u32> = (0..len as u32).map(|x| x * 7 + 1).collect();
+                    let mut got = old.clone();
+                    move_tail(&mut got, from, to);
+                    let what = format!("len {len} from {from} to {to}");
+                    assert_eq!(got.len(), to + len - from, "{what}");
+                    let head = from.min(to);
+                    assert_eq!(got[..head], old[..head], "{what}");
+                    assert_eq!(got[to..], old[from..], "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn written_costs_stay_as_the_build_stores_them() {
+        let big = u32::MAX as u64 + 5;
+        // (column, range replaced, costs written there)
+        type Case<'a> = (&'a [u64], (usize, usize), &'a [u64]);
+        let cases: [Case; 5] = [
+            (&[1, 2, 3, 4], (1, 3), &[7, 8, 9]),
+            (&[1, 2, 3, 4], (1, 2), &[big]),
+            (&[1, big, 3, 4], (1, 2), &[5]),
+            (&[1, big, 3, big], (1, 2), &[5, 6]),
+            (&[1, u64::MAX, 3], (0, 1), &[u64::MAX, 2]),
+        ];
+        for (old, (a, b), costs) in cases {
+            let mut column = Column64::pack(old.to_vec());
+            write_costs(&mut column, (a, b), costs);
+            let mut want = old.to_vec();
+            want.splice(a..b, costs.iter().copied());
+            assert_eq!(
+                column,
+                Column64::pack(want),
+                "{old:?} [{a}..{b}] <- {costs:?}"
+            );
+        }
+    }
 }

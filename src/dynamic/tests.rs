@@ -88,6 +88,7 @@ pub(super) fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &s
         "entrances {context}"
     );
     assert_eq!(repaired.graph(), rebuilt.graph(), "graph {context}");
+    assert_eq!(repaired.edge_lo(), rebuilt.edge_lo(), "edge_lo {context}");
     assert_eq!(
         repaired.min_weight(),
         rebuilt.min_weight(),

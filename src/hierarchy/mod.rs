@@ -18,6 +18,7 @@ pub use build::{
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]
 pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
+pub(crate) use repair::Spliced;
 
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::sizes::UnitSizes;
@@ -291,10 +292,7 @@ impl Hierarchy {
                 components: sizes.components.per_size()[k as usize - 1],
                 nodes: self.entrances.clear.iter().filter(|c| **c >= k).count() as u64,
                 // Those serving `k` that no cheaper parallel edge supersedes.
-                edges: (self.graph.edge_clear.iter())
-                    .zip(&sizes.aids.edge_lo)
-                    .filter(|(c, lo)| **c >= k && **lo <= k)
-                    .count() as u64,
+                edges: sizes.aids.serving[k as usize - 1],
             })
             .collect()
     }

@@ -3,6 +3,8 @@
 //! hierarchy, so that its parts can only change together as a repair changes
 //! them.
 
+use std::ops::Range;
+
 use super::Hierarchy;
 use crate::grid::{Grid, GridError, Point, Weight};
 use crate::preprocess::landmarks::pick_landmarks;
@@ -10,6 +12,16 @@ use crate::preprocess::sizes::{SearchAids, SizeComponents, UnitSizes};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, Entrances, Landmarks, find_dead_ends, find_islands, find_landmarks,
 };
+
+/// What a repair replaced in the graph (the rest only moved): the old
+/// edges `old_edges`, annotated `old_clear` (empty for one size), by the
+/// edges of the new nodes `new_nodes`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Spliced {
+    pub(crate) old_edges: Range<usize>,
+    pub(crate) new_nodes: Range<usize>,
+    pub(crate) old_clear: Vec<u8>,
+}
 
 impl Hierarchy {
     /// Sets a cell's terrain weight on the grid (nothing else follows).
@@ -61,14 +73,28 @@ impl Hierarchy {
         self.min_weight = w;
     }
 
+    /// Takes the cluster graph and the per-node cells and anchors out (leaving
+    /// them empty), for a repair to splice in place and put back with
+    /// [`Hierarchy::replace_nodes`].
+    pub(crate) fn take_nodes(&mut self) -> (ClusterGraph, Vec<Point>, Vec<(u32, u32)>) {
+        (
+            std::mem::take(&mut self.graph),
+            std::mem::take(&mut self.node_points),
+            std::mem::take(&mut self.node_anchor),
+        )
+    }
+
     /// Replaces the transitions, the cluster graph and the per-node cells and
-    /// anchors, which a repair recomputes together.
+    /// anchors, which a repair recomputes together. `spliced`: the old edges
+    /// the repair replaced and the new nodes whose edges replaced them (the
+    /// rest of the graph only moved), so that what is derived per edge is
+    /// recomputed there only; `None` recomputes it all.
     pub(crate) fn replace_nodes(
         &mut self,
-        entrances: Entrances,
-        graph: ClusterGraph,
+        (entrances, graph): (Entrances, ClusterGraph),
         node_points: Vec<Point>,
         node_anchor: Vec<(u32, u32)>,
+        spliced: Option<Spliced>,
     ) {
         debug_assert_eq!(entrances.cells.len(), node_points.len());
         debug_assert_eq!(entrances.cells.len(), node_anchor.len());
@@ -76,7 +102,24 @@ impl Hierarchy {
         self.graph = graph;
         self.node_points = node_points;
         self.node_anchor = node_anchor;
-        self.refresh_search_aids(false);
+        match (&mut self.sizes, spliced) {
+            (Some(sizes), Some(spliced)) => {
+                let (aids, max) = (&mut sizes.aids, sizes.max);
+                let (old_edges, nodes) = (spliced.old_edges, spliced.new_nodes);
+                let new_edges = self.graph.edge_first[nodes.start] as usize
+                    ..self.graph.edge_first[nodes.end] as usize;
+                let lo = SearchAids::edge_lo_of(&self.graph, nodes);
+                let old_lo = &aids.edge_lo[old_edges.clone()];
+                let gone = SearchAids::serving_counts(&spliced.old_clear, old_lo, max);
+                let came = SearchAids::serving_counts(&self.graph.edge_clear[new_edges], &lo, max);
+                for (total, (gone, came)) in aids.serving.iter_mut().zip(gone.iter().zip(&came)) {
+                    *total = *total - gone + came;
+                }
+                aids.edge_lo.splice(old_edges, lo);
+                aids.levels = Vec::new();
+            }
+            _ => self.refresh_search_aids(false),
+        }
     }
 
     /// Derives what the abstract search of the sizes above 1 reads from the
@@ -88,6 +131,8 @@ impl Hierarchy {
             return;
         };
         sizes.aids.edge_lo = SearchAids::edge_lo(&self.graph);
+        sizes.aids.serving =
+            SearchAids::serving_counts(&self.graph.edge_clear, &sizes.aids.edge_lo, sizes.max);
         sizes.aids.levels = if landmarks {
             SearchAids::levels(
                 &self.graph,

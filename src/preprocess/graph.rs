@@ -25,7 +25,7 @@ use crate::grid::{Grid, Movement, Point, Weight, direction_code, opposite_direct
 use crate::packed::Column64;
 
 /// The abstract graph, the product of stage 4.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterGraph {
     /// Out-edge ranges per node: `edge_first.len() == nodes + 1`.
     pub(crate) edge_first: Vec<u32>,

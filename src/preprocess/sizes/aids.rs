@@ -35,6 +35,11 @@ pub(crate) struct SearchAids {
     pub(crate) edge_lo: Vec<u8>,
     /// Landmark distances per level, ascending by size.
     pub(crate) levels: Vec<(u8, Landmarks)>,
+    /// Per size `k` (at `k - 1`): the edges serving it that no cheaper
+    /// parallel edge supersedes (annotated `k` or more, `edge_lo` at most
+    /// `k`), for the statistics; repairs bring it up to date from the
+    /// edges they replace.
+    pub(crate) serving: Vec<u64>,
 }
 
 impl SearchAids {
@@ -48,14 +53,23 @@ impl SearchAids {
     /// for the whole graph, whose nodes have dozens of edges when built for
     /// several sizes.
     pub(crate) fn edge_lo(graph: &ClusterGraph) -> Vec<u8> {
+        Self::edge_lo_of(graph, 0..graph.edge_first.len().saturating_sub(1))
+    }
+
+    /// [`SearchAids::edge_lo`] for the edges of `nodes` only (each node's
+    /// values depend on its own edges alone), for a repair to splice in.
+    pub(crate) fn edge_lo_of(graph: &ClusterGraph, nodes: std::ops::Range<usize>) -> Vec<u8> {
         const NONE: u32 = u32::MAX;
-        let mut lo = vec![1u8; graph.edges()];
-        let nodes = graph.edge_first.len().saturating_sub(1);
+        let (first, end) = (
+            graph.edge_first[nodes.start] as usize,
+            graph.edge_first[nodes.end] as usize,
+        );
+        let mut lo = vec![1u8; end - first];
         // Per target: the node whose edges it last chained, and the first
         // edge of the chain; per edge, the next edge to the same target.
-        let mut head = vec![(NONE, NONE); nodes];
-        let mut next = vec![NONE; graph.edges()];
-        for v in 0..nodes {
+        let mut head = vec![(NONE, NONE); graph.edge_first.len().saturating_sub(1)];
+        let mut next = vec![NONE; end - first];
+        for v in nodes {
             let edges = graph.edge_first[v] as usize..graph.edge_first[v + 1] as usize;
             let mut parallel = false;
             for e in edges.clone().rev() {
@@ -63,7 +77,7 @@ impl SearchAids {
                     continue;
                 };
                 if h.0 == v as u32 {
-                    next[e] = h.1;
+                    next[e - first] = h.1;
                     parallel = true;
                 } else {
                     h.0 = v as u32;
@@ -79,7 +93,7 @@ impl SearchAids {
                 };
                 // The chain of edge `e`'s target: all of its parallel edges.
                 let (mut f, mut below) = (h.1, 0u8);
-                if f == e as u32 && next[e] == NONE {
+                if f == e as u32 && next[e - first] == NONE {
                     continue;
                 }
                 let (clear, cost) = (graph.edge_clear[e], graph.edge_cost.get(e));
@@ -88,12 +102,26 @@ impl SearchAids {
                     if fc < clear && graph.edge_cost.get(f as usize) <= cost {
                         below = below.max(fc);
                     }
-                    f = next[f as usize];
+                    f = next[f as usize - first];
                 }
-                lo[e] = below + 1;
+                lo[e - first] = below + 1;
             }
         }
         lo
+    }
+
+    /// Per size `k` in `1..=max` (at `k - 1`): how many of the edges
+    /// annotated `clear`, with smallest sizes `lo`, serve it (see
+    /// [`SearchAids::serving`]).
+    pub(crate) fn serving_counts(clear: &[u8], lo: &[u8], max: u8) -> Vec<u64> {
+        (1..=max)
+            .map(|k| {
+                // Without branches: this runs on every repair.
+                (clear.iter().zip(lo))
+                    .map(|(c, l)| u32::from((*c >= k) & (*l <= k)))
+                    .sum::<u32>() as u64
+            })
+            .collect()
     }
 
     /// The same as [`SearchAids::edge_lo`] by its definition, comparing each
@@ -320,6 +348,15 @@ mod tests {
                     SearchAids::edge_lo(h.graph()),
                     SearchAids::edge_lo_reference(h.graph()),
                     "{kind:?}, rule {j}"
+                );
+                // A repair's stretch of nodes alone: the same values.
+                let (graph, n) = (h.graph(), h.graph().edge_first.len() - 1);
+                let (a, b) = (n / 3, 2 * n / 3);
+                let (ea, eb) = (graph.edge_first[a] as usize, graph.edge_first[b] as usize);
+                assert_eq!(
+                    SearchAids::edge_lo_of(graph, a..b),
+                    SearchAids::edge_lo(graph)[ea..eb],
+                    "{kind:?}, rule {j}, nodes {a}..{b}"
                 );
                 checked += SearchAids::edge_lo(h.graph())
                     .iter()
