@@ -282,7 +282,7 @@ impl DynamicHierarchy {
             (&graph, &points),
         );
         self.h
-            .replace_nodes((entrances, graph), points, anchors, Some(spliced));
+            .replace_nodes((entrances, graph), points, anchors, spliced);
         self.h.set_landmarks(landmarks);
         touched.union_with(&inside);
         touched.union_with(&rescan);

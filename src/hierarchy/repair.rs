@@ -88,13 +88,13 @@ impl Hierarchy {
     /// anchors, which a repair recomputes together. `spliced`: the old edges
     /// the repair replaced and the new nodes whose edges replaced them (the
     /// rest of the graph only moved), so that what is derived per edge is
-    /// recomputed there only; `None` recomputes it all.
+    /// recomputed there only.
     pub(crate) fn replace_nodes(
         &mut self,
         (entrances, graph): (Entrances, ClusterGraph),
         node_points: Vec<Point>,
         node_anchor: Vec<(u32, u32)>,
-        spliced: Option<Spliced>,
+        spliced: Spliced,
     ) {
         debug_assert_eq!(entrances.cells.len(), node_points.len());
         debug_assert_eq!(entrances.cells.len(), node_anchor.len());
@@ -102,23 +102,22 @@ impl Hierarchy {
         self.graph = graph;
         self.node_points = node_points;
         self.node_anchor = node_anchor;
-        match (&mut self.sizes, spliced) {
-            (Some(sizes), Some(spliced)) => {
-                let (aids, max) = (&mut sizes.aids, sizes.max);
-                let (old_edges, nodes) = (spliced.old_edges, spliced.new_nodes);
-                let new_edges = self.graph.edge_first[nodes.start] as usize
-                    ..self.graph.edge_first[nodes.end] as usize;
-                let lo = SearchAids::edge_lo_of(&self.graph, nodes);
-                let old_lo = &aids.edge_lo[old_edges.clone()];
-                let gone = SearchAids::serving_counts(&spliced.old_clear, old_lo, max);
-                let came = SearchAids::serving_counts(&self.graph.edge_clear[new_edges], &lo, max);
-                for (total, (gone, came)) in aids.serving.iter_mut().zip(gone.iter().zip(&came)) {
-                    *total = *total - gone + came;
-                }
-                aids.edge_lo.splice(old_edges, lo);
-                aids.levels = Vec::new();
+        if let Some(sizes) = &mut self.sizes {
+            let (aids, max) = (&mut sizes.aids, sizes.max);
+            let (old_edges, nodes) = (spliced.old_edges, spliced.new_nodes);
+            let new_edges = self.graph.edge_first[nodes.start] as usize
+                ..self.graph.edge_first[nodes.end] as usize;
+            let lo = SearchAids::edge_lo_of(&self.graph, nodes);
+            let old_lo = &aids.edge_lo[old_edges.clone()];
+            let gone = SearchAids::serving_counts(&spliced.old_clear, old_lo, max);
+            let came = SearchAids::serving_counts(&self.graph.edge_clear[new_edges], &lo, max);
+            for (total, (gone, came)) in aids.serving.iter_mut().zip(gone.iter().zip(&came)) {
+                *total = *total - gone + came;
             }
-            _ => self.refresh_search_aids(false),
+            aids.edge_lo.splice(old_edges, lo);
+            // Derived from the whole graph: dropped until
+            // `refresh_search_aids(true)`.
+            aids.levels = Vec::new();
         }
     }
 

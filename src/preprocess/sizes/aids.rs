@@ -49,9 +49,9 @@ impl SearchAids {
     ///
     /// Each node's edges are chained by target first (a stamped head per
     /// target node, no sort), so an edge is compared with its parallel
-    /// edges only, not with every edge of its node: a repair recomputes this
-    /// for the whole graph, whose nodes have dozens of edges when built for
-    /// several sizes.
+    /// edges only, not with every edge of its node (nodes have dozens of
+    /// edges when built for several sizes). A repair recomputes it for the
+    /// nodes it lays out again only ([`SearchAids::edge_lo_of`]).
     pub(crate) fn edge_lo(graph: &ClusterGraph) -> Vec<u8> {
         Self::edge_lo_of(graph, 0..graph.edge_first.len().saturating_sub(1))
     }
