@@ -633,22 +633,29 @@ impl Span {
             // After the stretch: moved, then ids at or past its end shift, a
             // block at a time; a block with an id before the end goes one
             // by one.
-            move_tail(&mut graph.edge_to, eb, new_eb);
-            for block in graph.edge_to[new_eb..].chunks_mut(LANES) {
-                if block.iter().fold(0u32, |out, t| out | u32::from(*t < ob)) == 0 {
-                    for t in block.iter_mut() {
-                        *t = t.wrapping_add(node_shift);
-                    }
-                } else {
-                    for t in block.iter_mut() {
-                        *t = id(*t);
+            move_tail(&mut graph.edge_to, eb, new_eb, |moved| {
+                for block in moved.chunks_mut(LANES) {
+                    if block.iter().fold(0u32, |out, t| out | u32::from(*t < ob)) == 0 {
+                        for t in block.iter_mut() {
+                            *t = t.wrapping_add(node_shift);
+                        }
+                    } else {
+                        for t in block.iter_mut() {
+                            *t = id(*t);
+                        }
                     }
                 }
-            }
-            move_tail(&mut graph.edge_first, ob as usize, self.new_end as usize);
-            for e in &mut graph.edge_first[self.new_end as usize..] {
-                *e = e.wrapping_add(edge_shift);
-            }
+            });
+            move_tail(
+                &mut graph.edge_first,
+                ob as usize,
+                self.new_end as usize,
+                |moved| {
+                    for e in moved {
+                        *e = e.wrapping_add(edge_shift);
+                    }
+                },
+            );
         }
         graph.edge_to[ea..new_eb].copy_from_slice(&self.edge_to);
         graph.edge_first[oa as usize..self.new_end as usize].copy_from_slice(&self.edge_first);
@@ -658,10 +665,11 @@ impl Span {
         }
         if self.keep_paths {
             if edge_shift != 0 || code_shift != 0 {
-                move_tail(&mut graph.path_first, eb + 1, new_eb + 1);
-                for p in &mut graph.path_first[new_eb + 1..] {
-                    *p = p.wrapping_add(code_shift);
-                }
+                move_tail(&mut graph.path_first, eb + 1, new_eb + 1, |moved| {
+                    for p in moved {
+                        *p = p.wrapping_add(code_shift);
+                    }
+                });
             }
             graph.path_first[ea + 1..=new_eb].copy_from_slice(&self.path_ends);
             graph.path_codes.splice(pa..pb, self.path_codes);
@@ -671,17 +679,39 @@ impl Span {
     }
 }
 
-/// Moves `v[from..]` to start at `to` (one memmove; the vector grows or
-/// shrinks with it). What lies between `min(from, to)` and `to` afterwards
-/// is the caller's to write.
-fn move_tail<T: Copy + Default>(v: &mut Vec<T>, from: usize, to: usize) {
+/// Moves `v[from..]` to start at `to` (the vector grows or shrinks with
+/// it), a chunk at a time, passing each chunk through `f` where it lands
+/// while it is still in cache. What lies between `min(from, to)` and `to`
+/// afterwards is the caller's to write.
+fn move_tail<T: Copy + Default>(
+    v: &mut Vec<T>,
+    from: usize,
+    to: usize,
+    mut f: impl FnMut(&mut [T]),
+) {
+    const CHUNK: usize = 4096;
     let len = v.len();
     if to > from {
-        v.resize(len + (to - from), T::default());
-    }
-    v.copy_within(from..len, to);
-    if to < from {
-        v.truncate(len - (from - to));
+        // Growing: from the back, so nothing is overwritten before it moves.
+        let d = to - from;
+        v.resize(len + d, T::default());
+        let mut hi = len;
+        while hi > from {
+            let lo = hi.saturating_sub(CHUNK).max(from);
+            v.copy_within(lo..hi, lo + d);
+            f(&mut v[lo + d..hi + d]);
+            hi = lo;
+        }
+    } else {
+        let d = from - to;
+        let mut lo = from;
+        while lo < len {
+            let hi = (lo + CHUNK).min(len);
+            v.copy_within(lo..hi, lo - d);
+            f(&mut v[lo - d..hi - d]);
+            lo = hi;
+        }
+        v.truncate(len - d);
     }
 }
 
@@ -723,11 +753,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moving_a_tail_keeps_the_head_and_the_tail() {
-        // Every length around a few blocks, moved forward, back and not at
-        // all.
-        for len in 0..3 * LANES + 3 {
-            for from in 0..=len {
+    fn moving_a_tail_keeps_the_head_and_maps_the_tail() {
+        // Every length around a few chunks, moved forward, back and not at
+        // all, each value mapped once on the way.
+        for len in (0..3 * LANES + 3).chain([4095, 4096, 4097, 9000]) {
+            for from in (0..=len).step_by(if len > 100 { 97 } else { 1 }) {
                 for to in [
                     0,
                     1,
@@ -738,12 +768,17 @@ mod tests {
                 ] {
                     let old: Vec<u32> = (0..len as u32).map(|x| x * 7 + 1).collect();
                     let mut got = old.clone();
-                    move_tail(&mut got, from, to);
+                    move_tail(&mut got, from, to, |moved| {
+                        for x in moved {
+                            *x += 1000;
+                        }
+                    });
                     let what = format!("len {len} from {from} to {to}");
                     assert_eq!(got.len(), to + len - from, "{what}");
                     let head = from.min(to);
                     assert_eq!(got[..head], old[..head], "{what}");
-                    assert_eq!(got[to..], old[from..], "{what}");
+                    let tail: Vec<u32> = old[from..].iter().map(|x| x + 1000).collect();
+                    assert_eq!(got[to..], tail, "{what}");
                 }
             }
         }
