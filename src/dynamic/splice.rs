@@ -74,7 +74,7 @@ pub(crate) fn renumber(
 }
 
 /// Runs of clusters not repaired, each as `(first, end)`.
-pub(crate) fn unchanged_runs(fresh: &[bool]) -> impl Iterator<Item = (usize, usize)> + '_ {
+fn unchanged_runs(fresh: &[bool]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut c = 0;
     std::iter::from_fn(move || {
         while c < fresh.len() && fresh[c] {
@@ -140,29 +140,36 @@ impl<'a> RunShift<'a> {
         }
     }
 
-    /// Whether every id of a block lies in the run (no early exit, so that
-    /// it compiles to vector compares).
-    #[inline]
-    fn all_inside(&self, block: &[u32; LANES]) -> bool {
-        block
-            .iter()
-            .fold(0u32, |out, id| out | u32::from(!self.inside(*id)))
-            == 0
+    /// The nodes from `lo` on, after the repaired stretch, which all shift
+    /// by `shift`.
+    fn from(lo: u32, shift: u32, remap: &'a [u32]) -> Self {
+        RunShift {
+            lo,
+            span: u32::MAX - lo,
+            shift,
+            remap,
+        }
     }
 
-    /// Appends `ids` renumbered.
-    fn extend(&self, out: &mut Vec<u32>, ids: &[u32]) {
-        out.reserve(ids.len());
-        let mut blocks = ids.chunks_exact(LANES);
-        for block in &mut blocks {
-            let block: &[u32; LANES] = block.try_into().expect("exact chunk");
-            if self.all_inside(block) {
-                out.extend(block.iter().map(|id| id.wrapping_add(self.shift)));
+    /// Renumbers `ids` in place, a block of [`LANES`] at a time: a block
+    /// wholly in the run shifts (no early exit in the test, so that it
+    /// compiles to vector compares), any other goes one by one.
+    fn apply_to(&self, ids: &mut [u32]) {
+        for block in ids.chunks_mut(LANES) {
+            if block
+                .iter()
+                .fold(0u32, |out, id| out | u32::from(!self.inside(*id)))
+                == 0
+            {
+                for id in block.iter_mut() {
+                    *id = id.wrapping_add(self.shift);
+                }
             } else {
-                out.extend(block.iter().map(|id| self.map(*id)));
+                for id in block.iter_mut() {
+                    *id = self.map(*id);
+                }
             }
         }
-        out.extend(blocks.remainder().iter().map(|id| self.map(*id)));
     }
 }
 
@@ -558,8 +565,10 @@ impl Span {
                 .iter()
                 .map(|e| e.wrapping_add(shift)),
         );
+        let start = self.edge_to.len();
+        self.edge_to.extend_from_slice(&old_graph.edge_to[ea..eb]);
         RunShift::new(old, (first, end), new.cluster_first[first], remap)
-            .extend(&mut self.edge_to, &old_graph.edge_to[ea..eb]);
+            .apply_to(&mut self.edge_to[start..]);
         self.costs
             .extend((ea..eb).map(|e| old_graph.edge_cost.get(e)));
         if self.sized {
@@ -604,48 +613,22 @@ impl Span {
         let new_eb = ea + self.edge_to.len();
         let edge_shift = (new_eb as u32).wrapping_sub(eb as u32);
         let code_shift = ((pa + self.path_codes.len()) as u32).wrapping_sub(pb as u32);
-        // An id from outside the stretch: those after it shift, those in
-        // it go through the table.
-        let id = |t: u32| {
-            if t < oa {
-                t
-            } else if t >= ob {
-                t.wrapping_add(node_shift)
-            } else {
-                remap[t as usize]
-            }
-        };
+        // Ids: those before the stretch stay, those after it shift, those
+        // in it go through the table.
+        let ids = RunShift::from(ob, node_shift, remap);
         // Edges before the stretch that may reach into it or past it: those
         // of the clusters from a row (and one) before it; the rest only reach
         // nodes before the stretch.
         let near = old.cluster_first[first.saturating_sub(cols + 1)] as usize;
-        for t in &mut graph.edge_to[graph.edge_first[near] as usize..ea] {
-            *t = id(*t);
-        }
+        ids.apply_to(&mut graph.edge_to[graph.edge_first[near] as usize..ea]);
         if node_shift == 0 && edge_shift == 0 {
             // Nothing after the stretch moves: only the edges of the
             // clusters within a row (and one) after it may reach into it.
             let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
-            for t in &mut graph.edge_to[eb..graph.edge_first[near] as usize] {
-                *t = id(*t);
-            }
+            ids.apply_to(&mut graph.edge_to[eb..graph.edge_first[near] as usize]);
         } else {
-            // After the stretch: moved, then ids at or past its end shift, a
-            // block at a time; a block with an id before the end goes one
-            // by one.
-            move_tail(&mut graph.edge_to, eb, new_eb, |moved| {
-                for block in moved.chunks_mut(LANES) {
-                    if block.iter().fold(0u32, |out, t| out | u32::from(*t < ob)) == 0 {
-                        for t in block.iter_mut() {
-                            *t = t.wrapping_add(node_shift);
-                        }
-                    } else {
-                        for t in block.iter_mut() {
-                            *t = id(*t);
-                        }
-                    }
-                }
-            });
+            // After the stretch: moved, its ids renumbered where they land.
+            move_tail(&mut graph.edge_to, eb, new_eb, |moved| ids.apply_to(moved));
             move_tail(
                 &mut graph.edge_first,
                 ob as usize,
