@@ -35,7 +35,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::customize::INF64;
-use super::pruned::{DIRECT, QueryGraph, QuerySearch, Ranks, Side, direct};
+use super::pruned::{DIRECT, Makeups, QueryGraph, QuerySearch, Ranks, Side, UnpackOnly, direct};
 use super::{ArcGraph, ContractionError, FORBIDDEN, NONE};
 
 /// No route (in the build's `u64` costs, in units of the scale).
@@ -371,7 +371,7 @@ fn lay_out(
         first: Vec::with_capacity(n + 1),
         to: Ranks::for_nodes(n),
         cost: Vec::new(),
-        how: Vec::new(),
+        how: Makeups::for_nodes(n),
     });
     let mut up: Vec<(u32, u32, u32, u32, u32)> = Vec::new();
     for s in &mut sides {
@@ -428,18 +428,15 @@ fn lay_out(
         }
     }
     let [fwd, bwd] = sides;
-    let mut qg = QueryGraph {
+    Ok(QueryGraph {
         scale,
-        rank,
-        node_of: order.to_vec(),
+        rank: Ranks::of(n, &rank),
+        node_of: Ranks::of(n, order),
         bwd: (bwd != fwd).then_some(bwd),
         fwd,
-        extra: Vec::new(),
+        extra: UnpackOnly::for_nodes(0),
         input_arcs,
         search: QuerySearch::BitsetSweep,
         parent: Ranks::for_nodes(0),
-        packed: false,
-    };
-    qg.pack_halves();
-    Ok(qg)
+    })
 }

@@ -28,7 +28,11 @@
 //!
 //! Stored per direction as CSR by lower end: target ranks in 16 bits when
 //! every rank fits, costs in the metric's units, make-ups ([`DIRECT`] or the
-//! middle rank); a symmetric metric's directions once.
+//! middle rank, see [`Makeups`]) in 16 bits when every rank fits in 15; a
+//! symmetric metric's directions once. A middle's halves are found by their
+//! ends (a binary search in the middle's list) when unpacking: storing their
+//! positions took 16 more bits per make-up and saved about 1% of a query's
+//! instructions.
 
 use super::customize::{ContractionMetric, INF, INF64};
 use super::{Contraction, ContractionError};
@@ -37,23 +41,6 @@ use super::{Contraction, ContractionError};
 /// from its tail to its head); other make-ups are middle ranks, below
 /// `2^31`. See [`direct`] for the bits below it.
 pub(super) const DIRECT: u32 = 1 << 31;
-
-/// Bits of one half's position in a packed middle make-up (see
-/// [`QueryGraph::pack_halves`]).
-pub(super) const HALF_BITS: u32 = 7;
-
-/// The positions (plus one; 0 when unknown) in the middle's lists of the
-/// halves of a packed middle make-up: that of the leg's lower end, then
-/// that of its higher end.
-#[inline]
-pub(super) fn middle(how: u32) -> (u32, u32, u32) {
-    let mask = (1 << HALF_BITS) - 1;
-    (
-        how & 0xffff,
-        (how >> 16) & mask,
-        (how >> (16 + HALF_BITS)) & mask,
-    )
-}
 
 /// Bits of one arc offset in a direct make-up.
 const OFFSET_BITS: u32 = 15;
@@ -103,6 +90,13 @@ impl Ranks {
         } else {
             Ranks::Wide(Vec::new())
         }
+    }
+
+    /// `ranks` (each below `nodes`) in the width `nodes` allows.
+    pub(super) fn of(nodes: usize, ranks: &[u32]) -> Self {
+        let mut out = Ranks::for_nodes(nodes);
+        ranks.iter().for_each(|r| out.push(*r));
+        out
     }
 
     pub(super) fn push(&mut self, r: u32) {
@@ -161,6 +155,80 @@ impl Ranks {
     }
 }
 
+/// Make-ups in the form [`direct`] and the middle ranks give them, stored in
+/// 16 bits when every rank fits in 15: a middle rank as it is, a direct
+/// make-up as bit 15 with its two arc offsets in 7 bits each (0, "search
+/// the tail's arcs", when an offset does not fit). Half the bytes of the
+/// 32-bit form, which larger graphs keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Makeups {
+    /// At most `2^15` nodes.
+    Narrow(Vec<u16>),
+    /// More.
+    Wide(Vec<u32>),
+}
+
+/// The direct bit of a narrow make-up, and the bits of one of its offsets.
+const NARROW_DIRECT: u16 = 1 << 15;
+const NARROW_OFFSET_BITS: u32 = 7;
+
+impl Makeups {
+    /// An empty list for a graph of `nodes` nodes.
+    pub(super) fn for_nodes(nodes: usize) -> Self {
+        if nodes <= 1 << 15 {
+            Makeups::Narrow(Vec::new())
+        } else {
+            Makeups::Wide(Vec::new())
+        }
+    }
+
+    /// Appends `how` (a middle rank, or a [`direct`] make-up).
+    pub(super) fn push(&mut self, how: u32) {
+        match self {
+            Makeups::Narrow(v) if how & DIRECT != 0 => {
+                let fit = |off: u32| {
+                    if off < 1 << NARROW_OFFSET_BITS {
+                        off as u16
+                    } else {
+                        0
+                    }
+                };
+                let (up, down) = (direct_offset(how, false), direct_offset(how, true));
+                v.push(NARROW_DIRECT | fit(up) | (fit(down) << NARROW_OFFSET_BITS));
+            }
+            Makeups::Narrow(v) => v.push(how as u16),
+            Makeups::Wide(v) => v.push(how),
+        }
+    }
+
+    /// The make-up at `i`, in the 32-bit form.
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> u32 {
+        match self {
+            Makeups::Narrow(v) => {
+                let h = v[i];
+                if h & NARROW_DIRECT == 0 {
+                    return u32::from(h);
+                }
+                let mask = (1 << NARROW_OFFSET_BITS) - 1;
+                let (up, down) = (
+                    u32::from(h) & mask,
+                    (u32::from(h) >> NARROW_OFFSET_BITS) & mask,
+                );
+                DIRECT | up | (down << OFFSET_BITS)
+            }
+            Makeups::Wide(v) => v[i],
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Makeups::Narrow(v) => 2 * v.len(),
+            Makeups::Wide(v) => 4 * v.len(),
+        }
+    }
+}
+
 /// One direction of the searchable graph: per rank `u`, the kept edges from
 /// `u` to higher ranks (forward: `u -> w`; backward: `w -> u` seen from `u`),
 /// ascending by the higher end: `to[first[u]..first[u + 1]]`, with their costs
@@ -171,7 +239,7 @@ pub(super) struct Side {
     pub(super) first: Vec<u32>,
     pub(super) to: Ranks,
     pub(super) cost: Vec<u32>,
-    pub(super) how: Vec<u32>,
+    pub(super) how: Makeups,
 }
 
 impl Side {
@@ -193,7 +261,7 @@ impl Side {
     }
 
     fn bytes(&self) -> usize {
-        4 * (self.first.len() + self.cost.len() + self.how.len()) + self.to.bytes()
+        4 * (self.first.len() + self.cost.len()) + self.to.bytes() + self.how.bytes()
     }
 }
 
@@ -209,14 +277,14 @@ impl Side {
 pub struct QueryGraph {
     pub(super) scale: u64,
     /// Rank of each input node, and input node of each rank.
-    pub(super) rank: Vec<u32>,
-    pub(super) node_of: Vec<u32>,
+    pub(super) rank: Ranks,
+    pub(super) node_of: Ranks,
     /// Forward edges (`u -> w`, `u < w`).
     pub(super) fwd: Side,
     /// Backward edges (`w -> u` stored at `u`); `None` when equal to `fwd`.
     pub(super) bwd: Option<Side>,
-    /// Unpack-only edges, sorted: `(low << 33 | high << 1 | downward, how)`.
-    pub(super) extra: Vec<(u64, u32)>,
+    /// Edge directions kept for unpacking alone.
+    pub(super) extra: UnpackOnly,
     /// The input graph's node and arc counts, checked when unpacking.
     pub(super) input_arcs: usize,
     /// How queries search it.
@@ -225,9 +293,6 @@ pub struct QueryGraph {
     /// came from (itself at a root); empty for a classic hierarchy, which
     /// has no such tree.
     pub(super) parent: Ranks,
-    /// Whether middle make-ups carry their halves' positions
-    /// ([`QueryGraph::pack_halves`]).
-    pub(super) packed: bool,
 }
 
 /// How a [`QueryGraph`] is searched: all three give the same least costs
@@ -300,9 +365,10 @@ impl QueryGraph {
     pub fn memory_bytes(&self) -> usize {
         self.fwd.bytes()
             + self.bwd.as_ref().map_or(0, Side::bytes)
-            + 4 * (self.rank.len() + self.node_of.len())
+            + self.rank.bytes()
+            + self.node_of.bytes()
             + self.parent.bytes()
-            + 12 * self.extra.len()
+            + self.extra.bytes()
     }
 
     /// The side searched in direction `d` (0 forward, 1 backward).
@@ -316,60 +382,86 @@ impl QueryGraph {
     }
 
     /// The make-up of edge direction `low -> high` (`downward`: `high -> low`).
-    /// Writes into each middle make-up, when every rank fits in 16 bits, the
-    /// positions of its halves (see [`middle`]): for an entry `x -> y`
-    /// (forward side) or `y -> x` (backward side) with middle `v`, that of
-    /// `x` in `v`'s list of the other side and that of `y` in `v`'s list of
-    /// its own side: the halves' lists, whichever way the entry is read (on
-    /// a symmetric graph the two sides are one).
-    pub(super) fn pack_halves(&mut self) {
-        if self.nodes() > 1 << 16 {
-            return;
-        }
-        let sides = usize::from(self.bwd.is_some()) + 1;
-        for d in 0..sides {
-            let (own, other) = (self.side(d), self.side(1 - d));
-            let mut how = own.how.clone();
-            for x in 0..self.nodes() as u32 {
-                for pos in own.range(x) {
-                    let v = how[pos];
-                    if v & DIRECT != 0 {
-                        continue;
-                    }
-                    let y = own.to.get(pos);
-                    let at = |side: &Side, key: u32| {
-                        side.find(v, key)
-                            .map(|p| (p - side.first[v as usize] as usize + 1) as u32)
-                            .filter(|o| *o < 1 << HALF_BITS)
-                            .unwrap_or(0)
-                    };
-                    how[pos] = v | (at(other, x) << 16) | (at(own, y) << (16 + HALF_BITS));
-                }
-            }
-            if d == 0 {
-                self.fwd.how = how;
-            } else if let Some(bwd) = &mut self.bwd {
-                bwd.how = how;
-            }
-        }
-        self.packed = true;
-    }
-
     pub(super) fn how(&self, low: u32, high: u32, downward: bool) -> u32 {
         let side = self.side(usize::from(downward));
         if let Some(pos) = side.find(low, high) {
-            return side.how[pos];
+            return side.how.get(pos);
         }
-        let key = extra_key(low, high, downward);
-        let i = self
-            .extra
-            .binary_search_by_key(&key, |e| e.0)
-            .expect("a middle's halves are kept for unpacking");
-        self.extra[i].1
+        self.extra
+            .find(low, high, downward)
+            .expect("a middle's halves are kept for unpacking")
     }
 }
 
-fn extra_key(low: u32, high: u32, downward: bool) -> u64 {
+/// Edge directions kept for unpacking alone, by `(low, high, downward)`
+/// ascending, with their make-ups; keys in 32 bits when every rank fits in
+/// 15 (as narrow [`Makeups`]), else 64.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct UnpackOnly {
+    keys: Keys,
+    how: Makeups,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Keys {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl UnpackOnly {
+    /// An empty list for a graph of `nodes` nodes.
+    pub(super) fn for_nodes(nodes: usize) -> Self {
+        let how = Makeups::for_nodes(nodes);
+        let keys = match how {
+            Makeups::Narrow(_) => Keys::Narrow(Vec::new()),
+            Makeups::Wide(_) => Keys::Wide(Vec::new()),
+        };
+        UnpackOnly { keys, how }
+    }
+
+    /// Appends edge direction `low -> high` (`downward`: `high -> low`),
+    /// after every direction below it.
+    fn push(&mut self, low: u32, high: u32, downward: bool, how: u32) {
+        match &mut self.keys {
+            Keys::Narrow(k) => k.push((low << 16) | (high << 1) | u32::from(downward)),
+            Keys::Wide(k) => k.push(wide_key(low, high, downward)),
+        }
+        self.how.push(how);
+    }
+
+    /// The make-up of edge direction `low -> high`, if kept.
+    fn find(&self, low: u32, high: u32, downward: bool) -> Option<u32> {
+        let at = match &self.keys {
+            Keys::Narrow(k) => k.binary_search(&((low << 16) | (high << 1) | u32::from(downward))),
+            Keys::Wide(k) => k.binary_search(&wide_key(low, high, downward)),
+        };
+        at.ok().map(|i| self.how.get(i))
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match &self.keys {
+            Keys::Narrow(k) => k.len(),
+            Keys::Wide(k) => k.len(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.how.bytes()
+            + match &self.keys {
+                Keys::Narrow(k) => 4 * k.len(),
+                Keys::Wide(k) => 8 * k.len(),
+            }
+    }
+
+    fn is_sorted(&self) -> bool {
+        match &self.keys {
+            Keys::Narrow(k) => k.is_sorted(),
+            Keys::Wide(k) => k.is_sorted(),
+        }
+    }
+}
+
+fn wide_key(low: u32, high: u32, downward: bool) -> u64 {
     (u64::from(low) << 33) | (u64::from(high) << 1) | u64::from(downward)
 }
 
@@ -556,7 +648,7 @@ impl Contraction {
                 first: Vec::with_capacity(n + 1),
                 to: Ranks::for_nodes(n),
                 cost: Vec::new(),
-                how: Vec::new(),
+                how: Makeups::for_nodes(n),
             };
             s.first.push(0);
             for u in 0..n as u32 {
@@ -573,23 +665,23 @@ impl Contraction {
         };
         let fwd = side(1, up, &metric.up_how);
         let bwd = side(2, down, &metric.down_how);
-        let mut extra = Vec::new();
+        let mut extra = UnpackOnly::for_nodes(n);
         for u in 0..n as u32 {
             for e in self.up_range(u) {
                 let w = self.up_to[e];
                 if flag[e] & 5 == 4 {
-                    extra.push((extra_key(u, w, false), how(metric.up_how[e], e)));
+                    extra.push(u, w, false, how(metric.up_how[e], e));
                 }
                 if flag[e] & 10 == 8 {
-                    extra.push((extra_key(u, w, true), how(metric.down_how[e], e)));
+                    extra.push(u, w, true, how(metric.down_how[e], e));
                 }
             }
         }
-        debug_assert!(extra.is_sorted_by_key(|e| e.0));
-        let mut qg = QueryGraph {
+        debug_assert!(extra.is_sorted());
+        QueryGraph {
             scale: metric.scale,
-            rank: self.rank.clone(),
-            node_of: self.node_of.clone(),
+            rank: Ranks::of(n, &self.rank),
+            node_of: Ranks::of(n, &self.node_of),
             bwd: (bwd != fwd).then_some(bwd),
             fwd,
             extra,
@@ -600,9 +692,6 @@ impl Contraction {
                 (0..n as u32).for_each(|u| parent.push(self.parent(u).unwrap_or(u)));
                 parent
             },
-            packed: false,
-        };
-        qg.pack_halves();
-        qg
+        }
     }
 }

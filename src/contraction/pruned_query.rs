@@ -4,7 +4,7 @@
 //! arc at a time (the route's first arcs come first: a unit can start moving
 //! before the rest is unpacked).
 
-use super::pruned::{DIRECT, QueryGraph, QuerySearch, direct_offset, middle};
+use super::pruned::{DIRECT, QueryGraph, QuerySearch, direct_offset};
 use super::query::{self, ContractionRoute, ContractionScratch, Leg, Unpack, Upward};
 use super::{ArcGraph, ContractionError, FORBIDDEN};
 
@@ -14,11 +14,11 @@ impl Upward for QueryGraph {
     }
 
     fn rank_of(&self, v: u32) -> Option<u32> {
-        self.rank.get(v as usize).copied()
+        ((v as usize) < self.rank.len()).then(|| self.rank.get(v as usize))
     }
 
     fn node_of(&self, u: u32) -> u32 {
-        self.node_of[u as usize]
+        self.node_of.get(u as usize)
     }
 
     fn reach(&self, s: &mut ContractionScratch, d: usize, u: u32) {
@@ -81,7 +81,7 @@ impl Upward for QueryGraph {
             side.low_of(pos as u32),
             side.to.get(pos),
             d == 1,
-            side.how[pos],
+            side.how.get(pos),
         )
     }
 }
@@ -96,40 +96,11 @@ struct WithArcs<'a, F> {
 
 impl<F: Fn(u32) -> u64> Unpack for WithArcs<'_, F> {
     fn node(&self, u: u32) -> u32 {
-        self.qg.node_of[u as usize]
+        self.qg.node_of.get(u as usize)
     }
 
     fn half(&self, low: u32, high: u32, downward: bool) -> Leg {
         (low, high, downward, self.qg.how(low, high, downward))
-    }
-
-    /// The halves at the positions a packed make-up names (checked), else
-    /// found by their ends.
-    fn halves(&self, (low, high, downward, how): Leg) -> (Leg, Leg) {
-        let (v, at_low, at_high) = if self.qg.packed {
-            middle(how)
-        } else {
-            (how, 0, 0)
-        };
-        // Upward: low -> v (backward list of v), v -> high (forward list).
-        // Downward: high -> v (backward), v -> low (forward).
-        let (a, b) = if downward { (high, low) } else { (low, high) };
-        let (at_a, at_b) = if downward {
-            (at_high, at_low)
-        } else {
-            (at_low, at_high)
-        };
-        let pick = |d: usize, key: u32, at: u32| -> Leg {
-            let side = self.qg.side(d);
-            if at != 0 {
-                let pos = side.first[v as usize] as usize + at as usize - 1;
-                if pos < side.first[v as usize + 1] as usize && side.to.get(pos) == key {
-                    return (v, key, d == 1, side.how[pos]);
-                }
-            }
-            self.half(v, key, d == 1)
-        };
-        (pick(1, a, at_a), pick(0, b, at_b))
     }
 
     /// The input arc of a direct leg: the one the build named (see

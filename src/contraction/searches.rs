@@ -21,7 +21,7 @@
 use std::cmp::Reverse;
 
 use super::pruned::QueryGraph;
-use super::query::{ContractionScratch, finish};
+use super::query::{ContractionScratch, Upward, finish};
 use super::{FORBIDDEN, NONE};
 
 /// Runs both searches and prepares the unpacking of the best route: its cost
@@ -39,7 +39,7 @@ pub(super) fn search(
     }
     for (d, ends) in [sources, targets].into_iter().enumerate() {
         for (v, c) in ends {
-            let Some(u) = g.rank.get(*v as usize).copied() else {
+            let Some(u) = g.rank_of(*v) else {
                 continue;
             };
             let c = (*c).min(FORBIDDEN);
@@ -136,7 +136,7 @@ pub(super) fn sweep(
     let (mut lo, mut hi) = (usize::MAX, 0);
     for (d, ends) in [sources, targets].into_iter().enumerate() {
         for (v, c) in ends {
-            let Some(u) = g.rank.get(*v as usize).copied() else {
+            let Some(u) = g.rank_of(*v) else {
                 continue;
             };
             let (ui, c) = (u as usize, (*c).min(FORBIDDEN));

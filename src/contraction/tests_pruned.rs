@@ -232,25 +232,61 @@ fn unpacking_with_another_graph_is_an_error() {
 }
 
 #[test]
-fn graphs_of_more_than_65536_nodes_store_wide_ranks() {
-    // 272 x 272 = 73,984 nodes: ranks do not fit in 16 bits.
-    let (a, coords) = grid_graph(272, 272, 8);
-    let cch = Contraction::on_grid(&a.graph(), &coords, 16).unwrap();
-    let qg = cch.query_graph(&cch.customize(&a.cost).unwrap()).unwrap();
-    assert!(matches!(qg.fwd.to, super::pruned::Ranks::Wide(_)));
-    let n = a.first.len() as u64 - 1;
-    let mut rng = Lcg(21);
-    let mut scratch = ContractionScratch::default();
-    let cost = |arc: u32| a.cost[arc as usize];
-    for _ in 0..40 {
-        let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
-        let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
-        assert_eq!(
-            route.as_ref().map(|r| r.cost),
-            dijkstra(&a, &a.cost, &s, &t)
-        );
-        if let Some(r) = route {
-            a.check(&a.cost, &r, &s, &t);
+fn large_graphs_store_wide_ranks_and_make_ups() {
+    use super::pruned::{Makeups, Ranks};
+    // 200 x 200 = 40,000 nodes: ranks fit in 16 bits, make-ups not in 15;
+    // 272 x 272 = 73,984: neither fits.
+    for (side, narrow_ranks) in [(200, true), (272, false)] {
+        let (a, coords) = grid_graph(side, side, 8);
+        let cch = Contraction::on_grid(&a.graph(), &coords, 16).unwrap();
+        let qg = cch.query_graph(&cch.customize(&a.cost).unwrap()).unwrap();
+        assert_eq!(matches!(qg.fwd.to, Ranks::Narrow(_)), narrow_ranks);
+        assert!(matches!(qg.fwd.how, Makeups::Wide(_)));
+        let n = a.first.len() as u64 - 1;
+        let mut rng = Lcg(21);
+        let mut scratch = ContractionScratch::default();
+        let cost = |arc: u32| a.cost[arc as usize];
+        for _ in 0..40 {
+            let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
+            let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
+            assert_eq!(
+                route.as_ref().map(|r| r.cost),
+                dijkstra(&a, &a.cost, &s, &t)
+            );
+            if let Some(r) = route {
+                a.check(&a.cost, &r, &s, &t);
+            }
         }
     }
+}
+
+#[test]
+fn narrow_make_ups_keep_middles_and_offsets_that_fit() {
+    use super::pruned::{DIRECT, Makeups, direct};
+    let first = [0u32, 200, 400];
+    // (up arc, down arc): offsets 1 and 128 in their tails' lists, then 0.
+    let cases = [
+        direct(&first, Some((0, 0)), Some((1, 327))),
+        direct(&first, Some((0, 126)), None),
+        direct(&first, None, Some((1, 200))),
+        (1 << 15) - 1,
+        0,
+    ];
+    let mut narrow = Makeups::for_nodes(1 << 15);
+    let mut wide = Makeups::for_nodes((1 << 15) + 1);
+    for how in cases {
+        narrow.push(how);
+        wide.push(how);
+    }
+    assert!(matches!(narrow, Makeups::Narrow(_)) && matches!(wide, Makeups::Wide(_)));
+    for (i, how) in cases.iter().enumerate() {
+        assert_eq!(wide.get(i), *how);
+    }
+    // An offset of 128 or more becomes 0 ("search the tail's arcs").
+    assert_eq!(narrow.get(0), direct(&first, Some((0, 0)), None));
+    assert_eq!(narrow.get(1), direct(&first, Some((0, 126)), None));
+    assert_eq!(narrow.get(2), direct(&first, None, Some((1, 200))));
+    assert_eq!(narrow.get(2) & DIRECT, DIRECT);
+    assert_eq!(narrow.get(3), (1 << 15) - 1);
+    assert_eq!(narrow.get(4), 0);
 }

@@ -237,7 +237,9 @@ impl Deref for DynamicHierarchy {
 impl DynamicHierarchy {
     /// Takes a hierarchy for run-time changes. Costs one pass over its graph
     /// and its map.
-    pub fn new(h: Hierarchy) -> DynamicHierarchy {
+    pub fn new(mut h: Hierarchy) -> DynamicHierarchy {
+        // Repairs keep the A*'s aids, and the first ends any contraction.
+        h.restore_astar_aids();
         let layout = h.entrances().layout;
         let mut d = DynamicHierarchy {
             vertical: vec![0; layout.count()],

@@ -55,6 +55,15 @@ impl Hierarchy {
     /// ([`DynamicHierarchy`](crate::DynamicHierarchy)) leaves the copy it
     /// repaired uncontracted (its queries use A* until contracted again).
     ///
+    /// What only that A* reads (the landmark distances of its heuristic and
+    /// each transition's place in the dead-end forest) is let go of here,
+    /// since no contracted query runs it: [`DynamicHierarchy::new`]
+    /// derives it again (about a build's landmark stage), and
+    /// [`save`](Hierarchy::save) writes the landmarks a build would, so the
+    /// file is the uncontracted hierarchy's.
+    ///
+    /// [`DynamicHierarchy::new`]: crate::DynamicHierarchy::new
+    ///
     /// ```
     /// use tierpath::{Grid, Hierarchy, Point, QueryCache};
     /// let mut h = Hierarchy::build(Grid::from_fn(300, 200, |p| !(p.x == 150 && p.y > 20)).unwrap())?;
@@ -122,6 +131,7 @@ impl Hierarchy {
         let graph_of = (0..=max)
             .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
             .collect();
+        self.release_astar_aids();
         self.set_contracted(Some(Contracted {
             built_for: self.identity().id,
             graphs,
@@ -241,5 +251,53 @@ mod tests {
         let (s, t) = (Point::new(1, 1), Point::new(94, 78));
         let path = kinds[0].find_path(&mut cache, s, t).unwrap().path.unwrap();
         path.validate(kinds[0].grid(), kinds[0].movement()).unwrap();
+    }
+
+    /// Bytes of the larger sizes' own landmark distances.
+    fn levels_bytes(h: &Hierarchy) -> usize {
+        h.sizes().map_or(0, |s| {
+            s.aids.levels.iter().map(|(_, l)| l.memory_bytes()).sum()
+        })
+    }
+
+    /// Contracting lets go of the A*'s landmarks and node anchors (no
+    /// contracted query reads them); a save still writes the build's
+    /// landmarks, and a `DynamicHierarchy`, whose repairs end the
+    /// contraction, derives them again exactly.
+    #[test]
+    fn contracting_releases_the_astar_aids_and_they_come_back() {
+        for max_size in [1, 3] {
+            let base = Hierarchy::builder()
+                .cluster_size(8)
+                .max_unit_size(max_size)
+                .build(hierarchy().grid().clone())
+                .unwrap();
+            let mut saved = Vec::new();
+            base.save(&mut saved).unwrap();
+            let mut h = base.clone();
+            h.contract().unwrap();
+            assert_eq!(h.landmarks().count, 0);
+            assert!(h.node_anchors().is_empty());
+            let released = base.landmarks().memory_bytes() + 8 * base.node_anchors().len();
+            assert_eq!(
+                h.memory_bytes() + released + levels_bytes(&base),
+                base.memory_bytes() + h.contracted().unwrap().memory_bytes()
+            );
+            // Queries still answer, from the contraction.
+            let mut cache = QueryCache::new();
+            let (s, t) = (Point::new(1, 1), Point::new(94, 78));
+            let path = h.find_path(&mut cache, s, t).unwrap().path.unwrap();
+            path.validate(h.grid(), h.movement()).unwrap();
+            // The file is the uncontracted hierarchy's.
+            let mut again = Vec::new();
+            h.save(&mut again).unwrap();
+            assert!(again == saved, "size {max_size}: a contracted save differs");
+            // A dynamic hierarchy has them back, as built.
+            let world = crate::DynamicHierarchy::new(h);
+            assert_eq!(world.landmarks(), base.landmarks());
+            assert_eq!(world.node_anchors(), base.node_anchors());
+            let levels = |h: &Hierarchy| h.sizes().map(|s| s.aids.levels.clone());
+            assert_eq!(levels(&world), levels(&base));
+        }
     }
 }

@@ -120,6 +120,13 @@ pub struct Hierarchy {
     sizes: Option<UnitSizes>,
     /// The cluster graph contracted, when asked for (not saved).
     contracted: Option<Box<contracted::Contracted>>,
+    /// Whether [`Hierarchy::contract`] let go of what only the A* over the
+    /// cluster graph reads (landmark distances and node anchors): contracted
+    /// queries never run it. Derived again when a
+    /// [`DynamicHierarchy`](crate::DynamicHierarchy) takes the hierarchy
+    /// (its first repair ends the contraction); a save writes the landmarks
+    /// a build would.
+    astar_aids_released: bool,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
     node_anchor: Vec<(u32, u32)>,
@@ -220,6 +227,7 @@ impl Hierarchy {
             landmarks,
             sizes,
             contracted: None,
+            astar_aids_released: false,
             node_anchor: Vec::new(),
             revision: 0,
             identity: Identity::fresh(),

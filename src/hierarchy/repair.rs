@@ -177,6 +177,44 @@ impl Hierarchy {
         self.refresh_search_aids(true);
     }
 
+    /// Lets go of what only the A* over the cluster graph reads: the
+    /// landmark distances (every size's) and the node anchors (see
+    /// `astar_aids_released`).
+    pub(crate) fn release_astar_aids(&mut self) {
+        self.landmarks = Landmarks::default();
+        if let Some(sizes) = &mut self.sizes {
+            sizes.aids.levels = Vec::new();
+        }
+        self.node_anchor = Vec::new();
+        self.astar_aids_released = true;
+    }
+
+    /// Derives again what [`Hierarchy::release_astar_aids`] let go of, if
+    /// it did (the landmarks a build would pick, with exact distances).
+    pub(crate) fn restore_astar_aids(&mut self) {
+        if !std::mem::take(&mut self.astar_aids_released) {
+            return;
+        }
+        self.refresh_node_anchors();
+        self.compute_landmarks(self.settings.landmarks);
+        self.refresh_stats();
+    }
+
+    /// The landmark table a save writes: the hierarchy's own, or, when
+    /// released, the one a build would compute.
+    pub(crate) fn landmarks_to_save(&self) -> std::borrow::Cow<'_, Landmarks> {
+        if !self.astar_aids_released {
+            return std::borrow::Cow::Borrowed(&self.landmarks);
+        }
+        std::borrow::Cow::Owned(find_landmarks(
+            &self.graph,
+            &self.node_points,
+            self.grid.width(),
+            self.grid.height(),
+            self.settings.landmarks,
+        ))
+    }
+
     /// Moves the landmarks to the nodes a build would pick, computing the
     /// distances of those that move (all of them when the count changes).
     /// Returns whether any moved.

@@ -119,7 +119,7 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
         w.bytes(&g.edge_clear);
     }
 
-    let l = &h.landmarks;
+    let l = h.landmarks_to_save();
     w.u32(l.count);
     w.u32s(&l.nodes);
     w.col64(&l.dist);
