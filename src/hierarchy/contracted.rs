@@ -80,11 +80,11 @@ impl Hierarchy {
     ///
     /// # Performance
     /// Measured with `tierpath bench --contract` on the long queries of the
-    /// Moving AI sets (README, 23 Nov 2026): about twice as fast as exact JPS
-    /// on StarCraft and rooms maps, at a whole hierarchy of 6.4 bytes per
-    /// cell on StarCraft maps (median) but 44 on random maps, whose build
-    /// takes about a second (see `docs/contraction.md`): an option for games
-    /// that ask for many long paths, not yet the default.
+    /// Moving AI sets (README, 26 Nov 2026): about 4x as fast as exact JPS
+    /// on StarCraft and rooms maps by median, at a whole hierarchy of 5.3
+    /// bytes per cell on StarCraft maps (median) but 45 on random maps,
+    /// whose build takes about a second (see `docs/contraction.md`): an
+    /// option for games that ask for many long paths, not yet the default.
     pub fn contract(&mut self) -> Result<(), ContractionError> {
         self.contract_with(ContractionKind::default())
     }
