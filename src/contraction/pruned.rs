@@ -196,7 +196,10 @@ impl Makeups {
                 let (up, down) = (direct_offset(how, false), direct_offset(how, true));
                 v.push(NARROW_DIRECT | fit(up) | (fit(down) << NARROW_OFFSET_BITS));
             }
-            Makeups::Narrow(v) => v.push(how as u16),
+            Makeups::Narrow(v) => {
+                debug_assert!(how < 1 << 15, "a narrow graph's middle rank");
+                v.push(how as u16)
+            }
             Makeups::Wide(v) => v.push(how),
         }
     }

@@ -1,7 +1,7 @@
 //! The classic contraction hierarchy's query graph against Dijkstra.
 
 use super::tests::{Arcs, Lcg, grid_graph};
-use super::tests_pruned::{check_against_dijkstra, dijkstra, metric, random_graph};
+use super::tests_pruned::{check_against_dijkstra, check_random_pairs, metric, random_graph};
 use super::*;
 
 #[test]
@@ -63,21 +63,7 @@ fn classic_graph_of_a_large_grid_is_exact() {
     let (a, _) = grid_graph(272, 272, 8);
     let qg = QueryGraph::classic(&a.graph(), &a.cost).unwrap();
     assert!(matches!(qg.fwd.to, super::pruned::Ranks::Wide(_)));
-    let n = a.first.len() as u64 - 1;
-    let mut rng = Lcg(21);
-    let mut scratch = ContractionScratch::default();
-    let cost = |arc: u32| a.cost[arc as usize];
-    for _ in 0..40 {
-        let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
-        let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
-        assert_eq!(
-            route.as_ref().map(|r| r.cost),
-            dijkstra(&a, &a.cost, &s, &t)
-        );
-        if let Some(r) = route {
-            a.check(&a.cost, &r, &s, &t);
-        }
-    }
+    check_random_pairs(&a, &qg, 40);
 }
 
 #[test]

@@ -242,20 +242,23 @@ fn large_graphs_store_wide_ranks_and_make_ups() {
         let qg = cch.query_graph(&cch.customize(&a.cost).unwrap()).unwrap();
         assert_eq!(matches!(qg.fwd.to, Ranks::Narrow(_)), narrow_ranks);
         assert!(matches!(qg.fwd.how, Makeups::Wide(_)));
-        let n = a.first.len() as u64 - 1;
-        let mut rng = Lcg(21);
-        let mut scratch = ContractionScratch::default();
-        let cost = |arc: u32| a.cost[arc as usize];
-        for _ in 0..40 {
-            let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
-            let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
-            assert_eq!(
-                route.as_ref().map(|r| r.cost),
-                dijkstra(&a, &a.cost, &s, &t)
-            );
-            if let Some(r) = route {
-                a.check(&a.cost, &r, &s, &t);
-            }
+        check_random_pairs(&a, &qg, 40);
+    }
+}
+
+/// `count` random single-source, single-target queries of `qg` (on `a`'s
+/// own costs) against Dijkstra, for graphs too large for every pair.
+pub(super) fn check_random_pairs(a: &Arcs, qg: &QueryGraph, count: usize) {
+    let n = a.first.len() as u64 - 1;
+    let mut rng = Lcg(21);
+    let mut scratch = ContractionScratch::default();
+    let cost = |arc: u32| a.cost[arc as usize];
+    for _ in 0..count {
+        let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
+        let route = qg.query(&a.graph(), cost, &mut scratch, &s, &t).unwrap();
+        assert_eq!(route.as_ref().map(|r| r.cost), dijkstra(a, &a.cost, &s, &t));
+        if let Some(r) = route {
+            a.check(&a.cost, &r, &s, &t);
         }
     }
 }
@@ -264,7 +267,9 @@ fn large_graphs_store_wide_ranks_and_make_ups() {
 fn narrow_make_ups_keep_middles_and_offsets_that_fit() {
     use super::pruned::{DIRECT, Makeups, direct};
     let first = [0u32, 200, 400];
-    // (up arc, down arc): offsets 1 and 128 in their tails' lists, then 0.
+    // Direct make-ups, by their arcs' positions (plus one) in their tails'
+    // lists: 1 up and 128 down, 127 up, 1 down; then the largest and the
+    // smallest middle rank of a narrow graph.
     let cases = [
         direct(&first, Some((0, 0)), Some((1, 327))),
         direct(&first, Some((0, 126)), None),

@@ -236,7 +236,10 @@ impl Deref for DynamicHierarchy {
 
 impl DynamicHierarchy {
     /// Takes a hierarchy for run-time changes. Costs one pass over its graph
-    /// and its map.
+    /// and its map; for a contracted hierarchy also the landmarks that
+    /// [`Hierarchy::contract`] let go of (a build's landmark stage), since
+    /// repairs keep them up to date for the A* that runs once the first
+    /// repair has ended the contraction.
     pub fn new(mut h: Hierarchy) -> DynamicHierarchy {
         // Repairs keep the A*'s aids, and the first ends any contraction.
         h.restore_astar_aids();
