@@ -426,7 +426,7 @@ impl UnpackOnly {
     /// after every direction below it.
     fn push(&mut self, low: u32, high: u32, downward: bool, how: u32) {
         match &mut self.keys {
-            Keys::Narrow(k) => k.push((low << 16) | (high << 1) | u32::from(downward)),
+            Keys::Narrow(k) => k.push(narrow_key(low, high, downward)),
             Keys::Wide(k) => k.push(wide_key(low, high, downward)),
         }
         self.how.push(how);
@@ -435,7 +435,7 @@ impl UnpackOnly {
     /// The make-up of edge direction `low -> high`, if kept.
     fn find(&self, low: u32, high: u32, downward: bool) -> Option<u32> {
         let at = match &self.keys {
-            Keys::Narrow(k) => k.binary_search(&((low << 16) | (high << 1) | u32::from(downward))),
+            Keys::Narrow(k) => k.binary_search(&narrow_key(low, high, downward)),
             Keys::Wide(k) => k.binary_search(&wide_key(low, high, downward)),
         };
         at.ok().map(|i| self.how.get(i))
@@ -462,6 +462,12 @@ impl UnpackOnly {
             Keys::Wide(k) => k.is_sorted(),
         }
     }
+}
+
+/// The key of an unpack-only direction when every rank fits in 15 bits
+/// (ordered as [`wide_key`]).
+fn narrow_key(low: u32, high: u32, downward: bool) -> u32 {
+    (low << 16) | (high << 1) | u32::from(downward)
 }
 
 fn wide_key(low: u32, high: u32, downward: bool) -> u64 {

@@ -166,13 +166,7 @@ impl Hierarchy {
 
     /// Computes `count` landmarks' distances over the current graph.
     pub(crate) fn compute_landmarks(&mut self, count: u32) {
-        self.landmarks = find_landmarks(
-            &self.graph,
-            &self.node_points,
-            self.grid.width(),
-            self.grid.height(),
-            count,
-        );
+        self.landmarks = self.built_landmarks(count);
         self.settings.landmarks = count;
         self.refresh_search_aids(true);
     }
@@ -206,13 +200,19 @@ impl Hierarchy {
         if !self.astar_aids_released {
             return std::borrow::Cow::Borrowed(&self.landmarks);
         }
-        std::borrow::Cow::Owned(find_landmarks(
+        std::borrow::Cow::Owned(self.built_landmarks(self.settings.landmarks))
+    }
+
+    /// The `count` landmarks a build of the current graph picks, with their
+    /// distances (one search over the graph each).
+    fn built_landmarks(&self, count: u32) -> Landmarks {
+        find_landmarks(
             &self.graph,
             &self.node_points,
             self.grid.width(),
             self.grid.height(),
-            self.settings.landmarks,
-        ))
+            count,
+        )
     }
 
     /// Moves the landmarks to the nodes a build would pick, computing the
