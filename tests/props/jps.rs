@@ -30,11 +30,16 @@ fn config() -> ProptestConfig {
 }
 
 /// The reference's movement rules, and every corner rule with a diagonal
-/// as dear as one straight move (1/1), as two (1/2), and 2/3.
+/// as dear as one straight move (1/1), as two (1/2: not when cutting past
+/// two blocked cells, which is refused, see
+/// `corner_cutting_at_two_straight_moves_is_refused`), and 2/3.
 fn rules() -> Vec<Movement> {
     let mut out = movements().to_vec();
     for corners in [CornerRule::Never, CornerRule::IfOneFree, CornerRule::Always] {
         for (straight, diagonal) in [(1, 1), (1, 2), (2, 3)] {
+            if corners == CornerRule::Always && diagonal == 2 * straight {
+                continue;
+            }
             out.push(Movement {
                 connectivity: Connectivity::Eight,
                 corners,
@@ -112,6 +117,31 @@ proptest! {
         for m in rules() {
             let got = Jps::with_movement(&grid, m).map(|_| ());
             prop_assert_eq!(got, want.clone(), "{:?}", m);
+        }
+    }
+}
+
+/// Cutting past two blocked cells at a diagonal cost of two straight moves
+/// is refused by name (the pruning would need a strictly cheaper diagonal),
+/// weighted or not; without corner cutting that cost is searched.
+#[test]
+fn corner_cutting_at_two_straight_moves_is_refused() {
+    let grid = Grid::new(5, 5).unwrap();
+    for (straight, diagonal) in [(1, 2), (7, 14)] {
+        for corners in [CornerRule::Never, CornerRule::IfOneFree, CornerRule::Always] {
+            let m = Movement {
+                connectivity: Connectivity::Eight,
+                corners,
+                straight,
+                diagonal,
+            };
+            let got = Jps::with_movement(&grid, m).map(|_| ());
+            let want = if corners == CornerRule::Always {
+                Err(JpsError::DiagonalTies { straight, diagonal })
+            } else {
+                Ok(())
+            };
+            assert_eq!(got, want, "{m:?}");
         }
     }
 }

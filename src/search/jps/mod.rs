@@ -35,7 +35,11 @@
 //! Supported: every movement rule (4- and 8-connected, every corner rule)
 //! with any straight and diagonal costs [`Movement::validate`] accepts, on
 //! maps of uniform cost; weighted maps are refused with
-//! [`JpsError::Weighted`].
+//! [`JpsError::Weighted`]. When a diagonal costs as much as two straight
+//! moves and may not cut past a blocked corner, the 4-connected search runs
+//! instead (the same least costs; see `rules::search_rule`); when it may
+//! ([`CornerRule::Always`]), the rule is refused with
+//! [`JpsError::DiagonalTies`].
 
 mod bits;
 mod reached;
@@ -46,9 +50,9 @@ mod tests;
 
 use super::{Path, QueryError, SearchOutcome, SearchStats, check_endpoint};
 use crate::engine::heap::{Entry, OpenList};
-#[cfg(doc)]
-use crate::grid::CornerRule;
-use crate::grid::{Connectivity, Cost, FastDiv, Grid, GridError, Movement, Point, Weight};
+use crate::grid::{
+    Connectivity, CornerRule, Cost, FastDiv, Grid, GridError, Movement, Point, Weight,
+};
 use bits::BitLines;
 use reached::{CLOSED, NO_PARENT, Reached};
 use rules::{ALWAYS, FOUR, IF_ONE_FREE, NEVER, Rule};
@@ -67,6 +71,20 @@ pub enum JpsError {
     /// Unusable movement costs (the same check as [`Movement::validate`]).
     #[error(transparent)]
     Movement(#[from] GridError),
+    /// Diagonal moves that may cut past two blocked cells
+    /// ([`CornerRule::Always`]) at the cost of two straight moves: the
+    /// pruning needs a diagonal strictly cheaper than the two straight
+    /// moves around it (at equal cost it can lose the least-cost path), and
+    /// such a diagonal has no detour for the 4-connected search to take.
+    #[error(
+        "jump point search cannot cut corners past blocked cells when a diagonal move costs two straight ones (straight {straight}, diagonal {diagonal}); use AStar, or a diagonal cheaper than two straight moves"
+    )]
+    DiagonalTies {
+        /// The straight move's cost.
+        straight: u32,
+        /// The diagonal move's cost.
+        diagonal: u32,
+    },
 }
 
 /// Exact jump point search on a uniform-cost grid: the same optimal costs as
@@ -140,6 +158,12 @@ impl<'g> Jps<'g> {
         if grid.is_weighted() {
             return Err(JpsError::Weighted);
         }
+        if rules::diagonal_ties(&movement) && movement.corners == CornerRule::Always {
+            return Err(JpsError::DiagonalTies {
+                straight: movement.straight,
+                diagonal: movement.diagonal,
+            });
+        }
         let pw = grid.padded_width();
         let ph = grid.height() + 2;
         let open = grid.passable_slice();
@@ -150,7 +174,7 @@ impl<'g> Jps<'g> {
             rows: BitLines::new(ph, pw, |y, x| at(x, y)),
             cols: BitLines::new(pw, ph, at),
             padded_width: FastDiv::new(pw),
-            rule: rules::rule_of(&movement),
+            rule: rules::search_rule(&movement),
         })
     }
 

@@ -8,11 +8,15 @@ use crate::{AStar, SearchCache};
 
 /// Every connectivity and corner rule, each with the benchmark's costs and
 /// the extreme ratios [`Movement::validate`] accepts (diagonal equal to a
-/// straight move, and to two), plus 10/14 and 2/3.
+/// straight move, and to two, except cutting past two blocked cells, which
+/// is refused at that cost), plus 10/14 and 2/3.
 fn rules() -> Vec<Movement> {
     let mut out = Vec::new();
     for corners in [CornerRule::Never, CornerRule::IfOneFree, CornerRule::Always] {
         for (straight, diagonal) in [(10_000, 14_142), (10, 14), (1, 1), (1, 2), (2, 3)] {
+            if corners == CornerRule::Always && diagonal == 2 * straight {
+                continue;
+            }
             out.push(Movement {
                 connectivity: Connectivity::Eight,
                 corners,
