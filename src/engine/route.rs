@@ -82,6 +82,28 @@ impl Step {
         }
         Some(m)
     }
+
+    /// Takes this move `count` times from `*n` (left at the last cell
+    /// reached), calling `visit` after each; false at the first illegal one.
+    #[inline(always)]
+    fn run<S: Space>(
+        &self,
+        space: &S,
+        n: &mut i64,
+        count: i64,
+        visit: &mut impl FnMut(Node, u32),
+    ) -> bool {
+        for _ in 0..count {
+            match self.take(space, *n) {
+                Some(m) => {
+                    visit(Node(m as u32), self.base);
+                    *n = m;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
 }
 
 /// The route from one cell to another, decomposed once so that every
@@ -158,6 +180,10 @@ impl Line {
     /// Walks the route of `shape` in `space`, calling `visit(cell,
     /// base_cost)` for every cell after the first. Returns false (having
     /// stopped) at the first illegal move.
+    ///
+    /// The two run-first shapes walk each kind of move as a run of one
+    /// fixed step (a tight loop, no choice per move); the spread shape
+    /// chooses each move by its error term.
     #[inline]
     pub(crate) fn walk<S: Space>(
         &self,
@@ -166,22 +192,30 @@ impl Line {
         mut visit: impl FnMut(Node, u32),
     ) -> bool {
         let mut n = self.start;
-        let mut err = 0i64;
-        for k in 0..self.n_first + self.n_second {
-            let step = if self.uses_first(shape, k, &mut err) {
-                &self.first
-            } else {
-                &self.second
-            };
-            match step.take(space, n) {
-                Some(m) => {
-                    visit(Node(m as u32), step.base);
-                    n = m;
+        match shape {
+            Shape::DiagonalFirst => {
+                self.first.run(space, &mut n, self.n_first, &mut visit)
+                    && self.second.run(space, &mut n, self.n_second, &mut visit)
+            }
+            Shape::StraightFirst => {
+                self.second.run(space, &mut n, self.n_second, &mut visit)
+                    && self.first.run(space, &mut n, self.n_first, &mut visit)
+            }
+            Shape::Spread => {
+                let mut err = 0i64;
+                for k in 0..self.n_first + self.n_second {
+                    let step = if self.uses_first(shape, k, &mut err) {
+                        &self.first
+                    } else {
+                        &self.second
+                    };
+                    if !step.run(space, &mut n, 1, &mut visit) {
+                        return false;
+                    }
                 }
-                None => return false,
+                true
             }
         }
-        true
     }
 }
 
@@ -221,9 +255,18 @@ pub(crate) fn cells<S: Space>(space: &S, a: Point, b: Point, shape: Shape, out: 
 
 /// How far ahead (in cells of the unsmoothed path) smoothing looks for a
 /// shortcut from each anchor. Decisions depend only on this window, which is
-/// what lets lazy refinement reproduce the eager path exactly. Measured on
-/// dao, mazes, random and rooms: 128 gives the same quality as 64, and 32
-/// loses about 0.1 point of mean suboptimality on Dragon Age maps.
+/// what lets lazy refinement reproduce the eager path exactly.
+///
+/// A wider window buys quality with time, since a scan that keeps finding
+/// shortcuts walks a longer route for each. Measured 2026-11-27 on the dao
+/// set's 10 highest buckets (7,800 queries, 50 per map, contracted
+/// hierarchies; mean suboptimality, and `find_path`'s instructions under
+/// callgrind before the run-first walks): 64 gives 0.229% at 2,148 M, 80
+/// 0.201%, 96 0.190% at 2,556 M (+19%), 128 0.183% at 2,780 M (+30%), 256
+/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). Earlier, before the
+/// window's last cell was tried first, 128 gave the quality of 64 and 32
+/// lost about 0.1 point on Dragon Age maps. 64 is kept: speed against exact
+/// search comes first (issue #13).
 pub(crate) const WINDOW: usize = 64;
 
 /// Smoothing stops looking ahead after this many candidates in a row offer no

@@ -120,12 +120,19 @@ pub(crate) fn corner_ok(rule: CornerRule, a: bool, b: bool) -> bool {
 pub(crate) struct Plain<'a> {
     pub grid: &'a Grid,
     pub movement: &'a Movement,
+    /// The grid's padded passability, held here so a walk reads it without
+    /// going through the grid each move.
+    passable: &'a [bool],
 }
 
 impl<'a> Plain<'a> {
     /// The space of a one-cell unit on `grid` under `movement`.
     pub(crate) fn new(grid: &'a Grid, movement: &'a Movement) -> Self {
-        Plain { grid, movement }
+        Plain {
+            grid,
+            movement,
+            passable: grid.passable_slice(),
+        }
     }
 }
 
@@ -144,7 +151,7 @@ impl Space for Plain<'_> {
     }
     #[inline(always)]
     fn open(&self, i: u32) -> bool {
-        self.grid.passable_slice()[i as usize]
+        self.passable[i as usize]
     }
 }
 
