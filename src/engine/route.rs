@@ -263,10 +263,10 @@ pub(crate) fn cells<S: Space>(space: &S, a: Point, b: Point, shape: Shape, out: 
 /// hierarchies; mean suboptimality, and `find_path`'s instructions under
 /// callgrind before the run-first walks): 64 gives 0.229% at 2,148 M, 80
 /// 0.201%, 96 0.190% at 2,556 M (+19%), 128 0.183% at 2,780 M (+30%), 256
-/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). Earlier, before the
-/// window's last cell was tried first, 128 gave the quality of 64 and 32
-/// lost about 0.1 point on Dragon Age maps. 64 is kept: speed against exact
-/// search comes first (issue #13).
+/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). An earlier measurement,
+/// before the window's last cell was tried first, found 128 no better than
+/// 64 and 32 about 0.1 point worse on Dragon Age maps. 64 is kept: speed
+/// against exact search comes first (issue #13).
 pub(crate) const WINDOW: usize = 64;
 
 /// Smoothing stops looking ahead after this many candidates in a row offer no
@@ -430,6 +430,60 @@ mod tests {
             legal_moves(&Plain::new(&g, &Movement::default()), Point::new(0, 0)),
             0b0010_0110
         );
+    }
+
+    /// The run-first shapes walk as runs; the reference here takes every
+    /// move by `uses_first`, one at a time, as the spread shape does.
+    #[test]
+    fn runs_take_the_moves_of_the_shape_rule() {
+        let g = Grid::from_fn(24, 19, |p| (p.x * 7 + p.y * 13 + p.x * p.y) % 9 != 0).unwrap();
+        for m in [
+            Movement::default(),
+            Movement::FOUR,
+            Movement {
+                corners: crate::CornerRule::IfOneFree,
+                ..Movement::default()
+            },
+        ] {
+            let space = Plain::new(&g, &m);
+            let open: Vec<Point> = (0..19)
+                .flat_map(|y| (0..24).map(move |x| Point::new(x, y)))
+                .filter(|p| g.is_passable(*p))
+                .collect();
+            let mut free = 0;
+            for &a in open.iter().step_by(3) {
+                for &b in open.iter().step_by(5) {
+                    let line = Line::new(&space, a, b);
+                    for shape in SHAPES {
+                        let mut got = Vec::new();
+                        let ok = line.walk(&space, shape, |n, base| got.push((n, base)));
+                        let (mut want, mut n, mut err) = (Vec::new(), line.start, 0);
+                        let mut want_ok = true;
+                        for k in 0..line.n_first + line.n_second {
+                            let step = if line.uses_first(shape, k, &mut err) {
+                                &line.first
+                            } else {
+                                &line.second
+                            };
+                            match step.take(&space, n) {
+                                Some(next) => {
+                                    want.push((Node(next as u32), step.base));
+                                    n = next;
+                                }
+                                None => {
+                                    want_ok = false;
+                                    break;
+                                }
+                            }
+                        }
+                        assert_eq!((ok, &got), (want_ok, &want), "{m:?} {a:?} {b:?} {shape:?}");
+                        free += usize::from(ok);
+                    }
+                }
+            }
+            // Both outcomes occur on this map.
+            assert!(free > 0 && free < open.len().div_ceil(3) * open.len().div_ceil(5) * 3);
+        }
     }
 
     #[test]
