@@ -24,8 +24,10 @@
 //! its median, both measured in this run on the same queries, and the median of
 //! the per-query ratios) and over JPS (JPS's median over its median), its
 //! suboptimality against flat A*'s exact cost, and
-//! nodes expanded; then the hierarchy's build and load times and memory per
-//! map cell. `--json` and `--csv` write the same figures per set, overall and
+//! nodes expanded; then the hierarchy's first move (a `plan_with` and its
+//! first `next_segment`, timed in a pass of its own; the piece must begin
+//! the path `find_path` gave), its build and load times and memory per map
+//! cell. `--json` and `--csv` write the same figures per set, overall and
 //! per map.
 //!
 //! `--size K` runs everything for a `K x K` unit: the hierarchy built for

@@ -469,7 +469,7 @@ fn run_query(
         (Vec::new(), Vec::new(), Method::Unreachable, None);
     let options = QueryOptions::new().unit_size(size);
     if let Some(mut plan) = h.plan_with(&mut cache, start, goal, &options)? {
-        waypoints = plan.waypoints().to_vec();
+        waypoints = plan.waypoints(h).to_vec();
         while let Some(piece) = plan.next_segment(h, &mut cache) {
             hpa_path.extend_from_slice(piece);
         }

@@ -53,6 +53,7 @@ mod searches;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
 pub use pruned::{QueryGraph, QuerySearch};
+pub(crate) use query::PackedRoute;
 pub use query::{ContractionRoute, ContractionScratch};
 
 /// No node / no edge.

@@ -4,8 +4,8 @@
 //! arc at a time (the route's first arcs come first: a unit can start moving
 //! before the rest is unpacked).
 
-use super::pruned::{DIRECT, QueryGraph, QuerySearch, direct_offset};
-use super::query::{self, ContractionRoute, ContractionScratch, Leg, Unpack, Upward};
+use super::pruned::{DIRECT, QueryGraph, QuerySearch, Ranks, direct_offset};
+use super::query::{self, ContractionRoute, ContractionScratch, Leg, PackedRoute, Unpack, Upward};
 use super::{ArcGraph, ContractionError, FORBIDDEN};
 
 impl Upward for QueryGraph {
@@ -23,15 +23,9 @@ impl Upward for QueryGraph {
 
     fn reach(&self, s: &mut ContractionScratch, d: usize, u: u32) {
         if self.search == QuerySearch::TreeSweep && self.parent.len() == self.nodes() {
-            // Up the elimination tree, until an ancestor already entered
-            // (everything above it is in too) or the root (its own parent).
-            let mut x = u;
-            while s.enter(d, x) {
-                let p = self.parent.get(x as usize);
-                if p == x {
-                    break;
-                }
-                x = p;
+            match &self.parent {
+                Ranks::Narrow(parent) => s.enter_chain(d, u, parent),
+                Ranks::Wide(parent) => s.enter_chain(d, u, parent),
             }
             return;
         }
@@ -52,13 +46,19 @@ impl Upward for QueryGraph {
 
     #[inline]
     fn relax(&self, s: &mut ContractionScratch, d: usize, u: u32, du: u64) {
+        // A kept edge is finite: below 2^32 units, and the scale is at most
+        // FORBIDDEN / 2^32, so the sum stays below 2 * FORBIDDEN.
         let side = self.side(d);
-        side.to.each(side.range(u), |pos, w| {
-            // A kept edge is finite: below 2^32 units, and the scale is at most
-            // FORBIDDEN / 2^32, so the sum stays below 2 * FORBIDDEN.
-            let nd = du + u64::from(side.cost[pos]) * self.scale;
-            s.offer(d, w as usize, nd, pos as u32);
-        });
+        let range = side.range(u);
+        let cost = &side.cost[range.clone()];
+        match &side.to {
+            Ranks::Narrow(to) => {
+                s.offer_all(d, &to[range.clone()], cost, range.start, du, self.scale)
+            }
+            Ranks::Wide(to) => {
+                s.offer_all(d, &to[range.clone()], cost, range.start, du, self.scale)
+            }
+        }
     }
 
     fn find(
@@ -220,6 +220,43 @@ impl QueryGraph {
         cost: impl Fn(u32) -> u64,
         scratch: &mut ContractionScratch,
     ) -> Result<Option<(u32, u32)>, ContractionError> {
-        query::next_arc(&self.with_arcs(graph, cost)?, scratch)
+        query::next_arc(&self.with_arcs(graph, cost)?, &mut scratch.stack)
+    }
+
+    /// [`start_route`](Self::start_route) with the route's legs moved into
+    /// `route` (so the scratch may serve other searches before the arcs are
+    /// taken): the least cost and the first and last input nodes of the
+    /// route.
+    pub(crate) fn start_packed(
+        &self,
+        scratch: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+        route: &mut PackedRoute,
+    ) -> Option<(u64, u32, u32)> {
+        route.legs.clear();
+        let (cost, first) = self.find(scratch, sources, targets)?;
+        route.legs.extend_from_slice(&scratch.stack);
+        // The last leg in route order is at the bottom: a backward leg runs
+        // down to its lower end, a forward one up to its higher.
+        let last = route
+            .legs
+            .first()
+            .map_or(first, |&(low, high, downward, _)| {
+                self.node_of(if downward { low } else { high })
+            });
+        Some((cost, first, last))
+    }
+
+    /// The next arc of a route [`start_packed`](Self::start_packed) found,
+    /// with its head node; `Ok(None)` at the end. `graph` and `cost` as for
+    /// [`query`](Self::query).
+    pub(crate) fn next_packed_arc(
+        &self,
+        graph: &ArcGraph,
+        cost: impl Fn(u32) -> u64,
+        route: &mut PackedRoute,
+    ) -> Result<Option<(u32, u32)>, ContractionError> {
+        query::next_arc(&self.with_arcs(graph, cost)?, &mut route.legs)
     }
 }

@@ -44,6 +44,22 @@ pub struct ContractionScratch {
     pub(super) sort_buf: Vec<u32>,
 }
 
+/// The rest of a route a search found, still packed (its legs, first on
+/// top): its input arcs come one at a time
+/// ([`QueryGraph::next_packed_arc`](super::QueryGraph::next_packed_arc)),
+/// away from the scratch, which may serve other searches in between.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PackedRoute {
+    pub(super) legs: Vec<Leg>,
+}
+
+impl PackedRoute {
+    /// Whether every arc has been taken.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.legs.is_empty()
+    }
+}
+
 /// A shortest route found by [`Contraction::query`], in the input graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ContractionRoute {
@@ -108,6 +124,63 @@ impl ContractionScratch {
         self.via[d][u as usize] = NONE;
         self.space[d].push(u);
         true
+    }
+
+    /// Enters `u` and its ancestors (`parent`: each rank's parent, a root
+    /// its own) into direction `d`'s search space, up to the first already
+    /// there (everything above it is in too) or the root; the lists as plain
+    /// slices, as in [`offer_all`](Self::offer_all).
+    #[inline]
+    pub(super) fn enter_chain<T: Copy + Into<u32>>(&mut self, d: usize, u: u32, parent: &[T]) {
+        let generation = self.generation;
+        let (stamp, dist, via) = (
+            &mut self.stamp[d][..],
+            &mut self.dist[d][..],
+            &mut self.via[d][..],
+        );
+        let space = &mut self.space[d];
+        let mut x = u as usize;
+        while stamp[x] != generation {
+            stamp[x] = generation;
+            dist[x] = FORBIDDEN;
+            via[x] = NONE;
+            space.push(x as u32);
+            let p = parent[x].into() as usize;
+            if p == x {
+                break;
+            }
+            x = p;
+        }
+    }
+
+    /// Offers each `to[i]` the distance `du + cost[i] * scale`, reached by
+    /// `first + i`: one rank's upward edges relaxed. The lists are plain
+    /// slices here, so the loop keeps them in registers (through `offer`
+    /// each store may have moved them, and they are read again per edge).
+    /// Every sum stays below `2 * FORBIDDEN` (finite costs, a bounded scale).
+    #[inline]
+    pub(super) fn offer_all<T: Copy + Into<u32>>(
+        &mut self,
+        d: usize,
+        to: &[T],
+        cost: &[u32],
+        first: usize,
+        du: u64,
+        scale: u64,
+    ) {
+        let (dist, via) = (&mut self.dist[d][..], &mut self.via[d][..]);
+        debug_assert!(
+            to.iter()
+                .all(|w| self.stamp[d][(*w).into() as usize] == self.generation)
+        );
+        for (i, (w, c)) in to.iter().zip(cost).enumerate() {
+            let w = (*w).into() as usize;
+            let nd = du + u64::from(*c) * scale;
+            if nd < dist[w] {
+                dist[w] = nd;
+                via[w] = (first + i) as u32;
+            }
+        }
     }
 
     /// Offers `w` the distance `nd`, reached by `via`.
@@ -367,12 +440,13 @@ pub(super) fn finish<G: Upward>(
     Some((best.1, g.node_of(u)))
 }
 
-/// The next input arc of the route [`search`] prepared, and its head.
+/// The next input arc of a route on its unpacking `stack` (as [`search`]
+/// prepared it, first leg on top), and its head.
 pub(super) fn next_arc<U: Unpack>(
     g: &U,
-    s: &mut ContractionScratch,
+    stack: &mut Vec<Leg>,
 ) -> Result<Option<(u32, u32)>, ContractionError> {
-    while let Some(leg) = s.stack.pop() {
+    while let Some(leg) = stack.pop() {
         let (low, high, downward, _) = leg;
         if let Some(arc) = g.arc(leg)? {
             let head = if downward { low } else { high };
@@ -381,8 +455,8 @@ pub(super) fn next_arc<U: Unpack>(
         // low -> v -> high upward, or high -> v -> low downward; v is below
         // both. Second half pushed first.
         let (first, second) = g.halves(leg);
-        s.stack.push(second);
-        s.stack.push(first);
+        stack.push(second);
+        stack.push(first);
     }
     Ok(None)
 }
@@ -406,7 +480,7 @@ pub(super) fn route_into<G: Upward, U: Unpack>(
     route.cost = cost;
     route.nodes.push(first);
     loop {
-        match next_arc(unpack, s) {
+        match next_arc(unpack, &mut s.stack) {
             Ok(Some((arc, head))) => {
                 route.arcs.push(arc);
                 route.nodes.push(head);

@@ -4,7 +4,7 @@
 
 use crate::contraction::{
     ArcGraph, Contraction, ContractionError, ContractionKind, ContractionRoute, ContractionScratch,
-    FORBIDDEN, QueryGraph,
+    FORBIDDEN, PackedRoute, QueryGraph,
 };
 use crate::hierarchy::Hierarchy;
 
@@ -160,21 +160,81 @@ impl Hierarchy {
         goals: &[(u32, u64)],
         route: &mut ContractionRoute,
     ) -> Option<bool> {
+        let (qg, arcs, cost) = self.contraction_for(size)?;
+        let found = qg
+            .query_into(&arcs, cost, scratch, starts, goals, route)
+            .expect("the query graph was built from this cluster graph");
+        Some(found)
+    }
+
+    /// [`contracted_route`](Self::contracted_route) with the route left
+    /// packed in `route`, its edges taken one at a time by
+    /// [`contracted_unpack`](Self::contracted_unpack): `None` when the
+    /// hierarchy has no contraction made for it as it is, else the route's
+    /// cost and its first and last nodes, if one exists.
+    pub(crate) fn contracted_start(
+        &self,
+        scratch: &mut ContractionScratch,
+        size: u8,
+        starts: &[(u32, u64)],
+        goals: &[(u32, u64)],
+        route: &mut PackedRoute,
+    ) -> Option<Option<(u64, u32, u32)>> {
+        let (qg, _, _) = self.contraction_for(size)?;
+        Some(qg.start_packed(scratch, starts, goals, route))
+    }
+
+    /// Unpacks the next cluster-graph edges of a route
+    /// [`contracted_start`](Self::contracted_start) left packed, calling
+    /// `more(edge, head node)` for each in route order while it returns
+    /// true: whether the route ended.
+    ///
+    /// # Panics
+    /// When this hierarchy is not the one, contracted as it was, whose
+    /// search packed the route.
+    pub(crate) fn contracted_unpack(
+        &self,
+        size: u8,
+        route: &mut PackedRoute,
+        mut more: impl FnMut(u32, u32) -> bool,
+    ) -> bool {
+        if route.is_empty() {
+            return true;
+        }
+        let (qg, arcs, cost) = self
+            .contraction_for(size)
+            .expect("a packed route is unpacked on the hierarchy whose search packed it");
+        loop {
+            let next = qg
+                .next_packed_arc(&arcs, &cost, route)
+                .expect("the query graph was built from this cluster graph");
+            match next {
+                None => return true,
+                Some((edge, head)) if !more(edge, head) => return route.is_empty(),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// The query graph for units of `size`, the cluster graph as arcs and
+    /// the costs of that graph's band; `None` when the hierarchy has no
+    /// contraction made for it as it is.
+    fn contraction_for(
+        &self,
+        size: u8,
+    ) -> Option<(&QueryGraph, ArcGraph<'_>, impl Fn(u32) -> u64 + '_)> {
         let c = self.contracted()?;
         let g = c.graph_of[size as usize] as usize;
         let (graph, band) = (self.graph(), c.bands[g]);
         let arcs = ArcGraph::trusted(&graph.edge_first, &graph.edge_to);
-        let cost = |e: u32| {
+        let cost = move |e: u32| {
             if serves(&graph.edge_clear, e as usize, band) {
                 graph.edge_cost.get(e as usize)
             } else {
                 FORBIDDEN
             }
         };
-        let found = c.graphs[g]
-            .query_into(&arcs, cost, scratch, starts, goals, route)
-            .expect("the query graph was built from this cluster graph");
-        Some(found)
+        Some((&c.graphs[g], arcs, cost))
     }
 
     /// The contraction, when made for this hierarchy as it is.

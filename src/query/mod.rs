@@ -54,6 +54,7 @@ use std::time::{Duration, Instant};
 
 use abstract_search::{AbstractRoute, AbstractScratch};
 
+use crate::contraction::PackedRoute;
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
 use crate::search::{Path, Pricing, QueryError, SearchCache};
@@ -84,7 +85,8 @@ pub enum Method {
 pub struct PhaseTimes {
     /// Connecting start and goal to their clusters (and the near search).
     pub connect: Duration,
-    /// The search over the cluster graph.
+    /// The search over the cluster graph (on a contracted hierarchy, with
+    /// the route left packed: its unpacking counts in `refine`).
     pub abstract_search: Duration,
     /// Refining abstract edges into cells.
     pub refine: Duration,
@@ -101,7 +103,8 @@ pub struct QueryStats {
     pub abstract_expanded: u64,
     /// Grid cells expanded by all its grid searches.
     pub fine_expanded: u64,
-    /// Abstract edges on the route.
+    /// Abstract edges on the route (a plan over a contracted hierarchy
+    /// counts them as its route is unpacked: all of them once complete).
     pub abstract_edges: u32,
     /// Phase times, when timing is on.
     pub phases: Option<PhaseTimes>,
@@ -384,17 +387,12 @@ impl Hierarchy {
         let clock = Clock::start(timing);
         let anchor = |p: Point| self.dead_ends().anchor_of(grid.cell_index(p).index());
         let mut route = std::mem::take(&mut cache.route);
-        let contracted = abstract_search::contracted_search(
-            self,
-            &mut cache.cch,
-            &mut cache.cch_route,
-            size,
-            &starts,
-            &goals,
-            &mut route,
-        );
+        // A contracted search leaves its route packed, to be unpacked as
+        // refinement reaches it (the plan returns before that).
+        let mut packed = PackedRoute::default();
+        let contracted = self.contracted_start(&mut cache.cch, size, &starts, &goals, &mut packed);
         let (found, expanded) = match contracted {
-            Some(answer) => answer,
+            Some(ends) => (ends.is_some(), cache.cch.settled()),
             None => {
                 let trace = cache.recording.then_some(&mut cache.abstract_trace);
                 cache.abs.search(
@@ -416,18 +414,33 @@ impl Hierarchy {
         cache.starts = starts;
 
         let plan = if found {
-            stats.abstract_edges = route.nodes.len() as u32 + 1;
             let tree = (start_searched > 0 && !cache.ends[0].ran()).then_some(&cache.grid);
-            PathPlan::route(
-                self,
-                size,
-                (start, goal),
-                &route,
-                stats,
-                phases,
-                tree,
-                &mut cache.ends,
-            )
+            match contracted {
+                Some(Some((_, first, last))) => PathPlan::packed(
+                    self,
+                    size,
+                    (start, goal),
+                    (first, last),
+                    packed,
+                    stats,
+                    phases,
+                    tree,
+                    &mut cache.ends,
+                ),
+                _ => {
+                    stats.abstract_edges = route.nodes.len() as u32 + 1;
+                    PathPlan::route(
+                        self,
+                        size,
+                        (start, goal),
+                        &route,
+                        stats,
+                        phases,
+                        tree,
+                        &mut cache.ends,
+                    )
+                }
+            }
         } else {
             // Unreachable by construction (connected for the size); a full
             // search keeps the answer right regardless.

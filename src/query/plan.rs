@@ -3,6 +3,7 @@
 use super::ends::Ends;
 use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
+use crate::contraction::PackedRoute;
 use crate::engine::Space;
 use crate::engine::route::{self, SHAPES};
 use crate::grid::{DIRECTIONS, Point};
@@ -13,27 +14,42 @@ use crate::engine::route::WINDOW;
 
 const NO_EDGE: u32 = u32::MAX;
 
+/// Edges a packed route is unpacked by beyond the waypoint asked for, so
+/// that the per-call work is shared (each edge costs a few hundred
+/// instructions to unpack; 16 of them are a small part of a first move).
+const UNPACK_AHEAD: usize = 16;
+
 /// A path planned over the cluster graph and refined into cells on demand.
 ///
 /// Get one from [`Hierarchy::plan`]; call [`PathPlan::next_segment`] for the
 /// cells, piece by piece (the first piece starts with the start cell). The
 /// pieces, concatenated, are exactly the path [`Hierarchy::find_path`] returns.
+/// On a contracted hierarchy ([`Hierarchy::contract`]) the route over the
+/// clusters is itself unpacked as refinement reaches it, so `plan` returns
+/// once the search is done, before the route's shortcuts are expanded.
 ///
 /// ```
 /// use tierpath::{Grid, Hierarchy, Point, QueryCache};
 /// let h = Hierarchy::build(Grid::new(300, 300).unwrap()).unwrap();
 /// let mut cache = QueryCache::new();
 /// let mut plan = h.plan(&mut cache, Point::new(0, 0), Point::new(299, 150)).unwrap().unwrap();
-/// assert!(plan.waypoints().len() > 2); // start, transitions..., goal
+/// assert!(plan.waypoints(&h).len() > 2); // start, transitions..., goal
 /// let first = plan.next_segment(&h, &mut cache).unwrap().to_vec();
 /// assert_eq!(first[0], Point::new(0, 0)); // a unit can start moving now
 /// ```
 #[derive(Debug, Clone)]
 pub struct PathPlan {
-    /// Start, the transitions of the abstract route, goal.
+    /// Start, the transitions of the abstract route, goal: those unpacked
+    /// so far while `packed` holds the rest of the route.
     waypoints: Vec<Point>,
     /// The abstract edge leading to each waypoint (none for the first legs).
     edges: Vec<u32>,
+    /// The rest of a contracted search's route, unpacked into `waypoints`
+    /// as refinement needs them (the goal follows its last transition);
+    /// `None` once the whole route is in `waypoints`.
+    packed: Option<PackedRoute>,
+    /// The goal cell (the last waypoint once the route is unpacked).
+    goal: Point,
     /// The unit's size.
     size: u8,
     /// Whether the path ends short of an unreachable goal.
@@ -66,6 +82,8 @@ impl PathPlan {
         let n = path.cells.len();
         PathPlan {
             edges: vec![NO_EDGE; 2],
+            packed: None,
+            goal: waypoints[1],
             size: 1,
             partial: false,
             next_leg: waypoints.len(),
@@ -109,50 +127,116 @@ impl PathPlan {
         let mut edges = vec![NO_EDGE, NO_EDGE];
         edges.extend(route.edges.iter().skip(1));
         edges.push(NO_EDGE);
+        let last = waypoints[waypoints.len() - 2];
+        let plan = PathPlan::begin(size, waypoints, edges, stats, phases);
+        plan.refine_ends(h, last, start_tree, ends)
+    }
+
+    /// A plan from a contracted search's route, still packed but for its
+    /// `first` and `last` nodes: its edges are unpacked as refinement
+    /// reaches them (see [`PathPlan::route`] for the rest).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn packed(
+        h: &Hierarchy,
+        size: u8,
+        (start, goal): (Point, Point),
+        (first, last): (u32, u32),
+        route: PackedRoute,
+        mut stats: QueryStats,
+        phases: PhaseTimes,
+        start_tree: Option<&SearchCache>,
+        ends: &mut Ends,
+    ) -> PathPlan {
+        let point = |v: u32| h.node_points()[v as usize];
+        // Start to the first node and the last node to the goal; one more
+        // per edge as the route is unpacked.
+        stats.abstract_edges = 2;
+        let (mut waypoints, mut edges) = (Vec::with_capacity(16), Vec::with_capacity(16));
+        waypoints.extend([start, point(first), goal]);
+        edges.extend([NO_EDGE; 3]);
+        let mut plan = PathPlan::begin(size, waypoints, edges, stats, phases);
+        if !route.is_empty() {
+            // The goal goes back on once the last edge is unpacked.
+            plan.waypoints.pop();
+            plan.edges.pop();
+            plan.packed = Some(route);
+        }
+        plan.refine_ends(h, point(last), start_tree, ends)
+    }
+
+    /// A plan before any refinement: the start cell emitted next.
+    fn begin(
+        size: u8,
+        waypoints: Vec<Point>,
+        edges: Vec<u32>,
+        stats: QueryStats,
+        phases: PhaseTimes,
+    ) -> PathPlan {
+        let (start, goal) = (waypoints[0], *waypoints.last().expect("start and goal"));
         let mut plan = PathPlan {
             waypoints,
             edges,
+            packed: None,
+            goal,
             size,
             partial: false,
             next_leg: 1,
-            raw: vec![start],
-            cum: vec![0],
+            // Room for the smoothing window ahead of the head and a leg
+            // beyond it, so that the first pieces grow nothing.
+            raw: Vec::with_capacity(4 * WINDOW),
+            cum: Vec::with_capacity(4 * WINDOW),
             head: 0,
             smooth: true,
-            out: Vec::new(),
+            out: Vec::with_capacity(2 * WINDOW),
             started: false,
             cost: 0,
             stats,
             phases,
             last_leg: Vec::new(),
         };
+        plan.raw.push(start);
+        plan.cum.push(0);
+        plan
+    }
+
+    /// Refines the first leg from the endpoints' connection searches when
+    /// they hold it (`start_tree` or `ends[0]`), and keeps the last leg (to
+    /// `last`, the route's last transition) traced from the goal's
+    /// (`ends[1]`) until its turn, since the scratch may serve other queries
+    /// before then.
+    fn refine_ends(
+        mut self,
+        h: &Hierarchy,
+        last: Point,
+        start_tree: Option<&SearchCache>,
+        ends: &mut Ends,
+    ) -> PathPlan {
+        let (start, goal) = (self.raw[0], self.goal);
         if let Some(tree) = start_tree {
-            plan.first_leg_from(h, tree);
+            self.first_leg_from(h, tree);
         }
         if ends[0].ran()
-            && let Some((from, to, _)) = plan.try_refine_next(h)
+            && let Some((from, to, _)) = self.try_refine_next(h)
         {
             // The first leg, traced from the start's connection search.
             let mut cells = Vec::new();
             if from == start && ends[0].leg(to, false, &mut cells) {
-                plan.append(h, &cells);
-                plan.next_leg += 1;
+                self.append(h, &cells);
+                self.next_leg += 1;
             }
         }
-        // The last leg, kept until its turn (the scratch may serve other
-        // queries before then).
-        let n = plan.waypoints.len();
-        if ends[1].ran() && n >= 3 && plan.next_leg < n {
-            let last = plan.waypoints[n - 2];
-            if last != goal && h.layout().cluster_of(last) == h.layout().cluster_of(goal) {
-                let mut cells = std::mem::take(&mut plan.last_leg);
-                if !ends[1].leg(last, true, &mut cells) {
-                    cells.clear();
-                }
-                plan.last_leg = cells;
+        if ends[1].ran()
+            && self.has_legs_left()
+            && last != goal
+            && h.layout().cluster_of(last) == h.layout().cluster_of(goal)
+        {
+            let mut cells = std::mem::take(&mut self.last_leg);
+            if !ends[1].leg(last, true, &mut cells) {
+                cells.clear();
             }
+            self.last_leg = cells;
         }
-        plan
+        self
     }
 
     /// Refines the first leg from the start's connection search `tree` when
@@ -187,9 +271,38 @@ impl PathPlan {
         self.partial
     }
 
-    /// Start, the transition cells of the abstract route, and goal.
-    pub fn waypoints(&self) -> &[Point] {
+    /// Start, the transition cells of the abstract route, and goal. On a
+    /// contracted hierarchy this unpacks the rest of the route (not its
+    /// cells); `h` must be the hierarchy that made the plan, as for
+    /// [`next_segment`](Self::next_segment).
+    pub fn waypoints(&mut self, h: &Hierarchy) -> &[Point] {
+        self.unpack_through(h, usize::MAX);
         &self.waypoints
+    }
+
+    /// Unpacks the route until waypoint `i` is known or the route is whole
+    /// (the goal appended after its last transition), a few edges ahead of
+    /// `i` at a time.
+    fn unpack_through(&mut self, h: &Hierarchy, i: usize) {
+        if self.waypoints.len() > i {
+            return;
+        }
+        let Some(packed) = self.packed.as_mut() else {
+            return;
+        };
+        let until = i.saturating_add(UNPACK_AHEAD);
+        let (waypoints, edges, stats) = (&mut self.waypoints, &mut self.edges, &mut self.stats);
+        let ended = h.contracted_unpack(self.size, packed, |edge, head| {
+            waypoints.push(h.node_points()[head as usize]);
+            edges.push(edge);
+            stats.abstract_edges += 1;
+            waypoints.len() <= until
+        });
+        if ended {
+            self.waypoints.push(self.goal);
+            self.edges.push(NO_EDGE);
+            self.packed = None;
+        }
     }
 
     /// The cost of the cells emitted so far (the whole path's cost once
@@ -209,12 +322,16 @@ impl PathPlan {
 
     /// Whether every cell has been emitted.
     pub fn is_complete(&self) -> bool {
-        self.started && self.next_leg >= self.waypoints.len() && self.head + 1 >= self.raw.len()
+        self.started && !self.has_legs_left() && self.head + 1 >= self.raw.len()
     }
 
     /// The next piece of the path: the first starts with the start cell, each
     /// later one continues from the last cell of the one before. `None` once
     /// the goal has been emitted.
+    ///
+    /// # Panics
+    /// When `h` is not the hierarchy that made the plan, as it was then (a
+    /// plan does not survive a repair or a new contraction: plan again).
     pub fn next_segment(&mut self, h: &Hierarchy, cache: &mut QueryCache) -> Option<&[Point]> {
         if self.is_complete() {
             return None;
@@ -225,7 +342,7 @@ impl PathPlan {
             self.out.push(self.raw[0]);
         }
         loop {
-            let refined = self.next_leg >= self.waypoints.len();
+            let refined = !self.has_legs_left();
             if !refined && self.raw.len() - self.head <= WINDOW {
                 self.refine_next(h, cache);
                 continue;
@@ -256,7 +373,7 @@ impl PathPlan {
 
     /// Whether some leg of the route is still to be refined.
     pub(crate) fn has_legs_left(&self) -> bool {
-        self.next_leg < self.waypoints.len()
+        self.packed.is_some() || self.next_leg < self.waypoints.len()
     }
 
     /// Refines the next leg of the route without a search when it can: a
@@ -266,6 +383,8 @@ impl PathPlan {
     /// in-cluster search that finds it: from, to, and the cluster's area.
     pub(crate) fn try_refine_next(&mut self, h: &Hierarchy) -> Option<(Point, Point, Rect)> {
         let i = self.next_leg;
+        // The leg's end, and whether another follows it.
+        self.unpack_through(h, i + 1);
         let (u, v) = (self.waypoints[i - 1], self.waypoints[i]);
         let layout = h.layout();
         let (cu, cv) = (layout.cluster_of(u), layout.cluster_of(v));
@@ -379,4 +498,59 @@ impl PathPlan {
 /// The cost of one legal move.
 fn step_cost(h: &Hierarchy, a: Point, b: Point) -> u64 {
     h.grid().step_cost(&h.settings().movement, a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::grid::{Grid, Point};
+    use crate::hierarchy::Hierarchy;
+    use crate::query::QueryCache;
+
+    /// The pieces of a plan, concatenated.
+    fn cells(plan: &mut super::PathPlan, h: &Hierarchy, cache: &mut QueryCache) -> Vec<Point> {
+        let mut cells = Vec::new();
+        while let Some(piece) = plan.next_segment(h, cache) {
+            cells.extend_from_slice(piece);
+        }
+        cells
+    }
+
+    #[test]
+    fn a_contracted_plan_unpacks_its_route_as_refinement_reaches_it() {
+        // Walls with gaps across a long corridor: a route of many clusters.
+        let grid = Grid::from_fn(640, 48, |p| {
+            !(p.x % 24 == 12 && (p.y + p.x / 24 * 7) % 48 > 6)
+        })
+        .unwrap();
+        let mut h = Hierarchy::build(grid).unwrap();
+        h.contract().unwrap();
+        let mut cache = QueryCache::new();
+        let (s, g) = (Point::new(1, 3), Point::new(638, 44));
+        let whole = h.find_path(&mut cache, s, g).unwrap();
+
+        let mut plan = h.plan(&mut cache, s, g).unwrap().unwrap();
+        assert!(plan.packed.is_some(), "the route is left packed");
+        let first = plan.next_segment(&h, &mut cache).unwrap().to_vec();
+        assert!(
+            plan.packed.is_some(),
+            "the first piece unpacks only its part: {} waypoints known",
+            plan.waypoints.len()
+        );
+        let mut lazy = first;
+        lazy.extend(cells(&mut plan, &h, &mut cache));
+        let path = whole.path.unwrap();
+        assert_eq!(lazy, path.cells);
+        assert_eq!(plan.cost(), path.cost);
+        let waypoints = plan.waypoints(&h).to_vec();
+        assert_eq!((waypoints[0], *waypoints.last().unwrap()), (s, g));
+        assert_eq!(plan.stats().abstract_edges as usize, waypoints.len() - 1);
+        assert_eq!(plan.stats(), whole.stats);
+
+        // The waypoints asked for first: the route unpacked whole, the same
+        // pieces.
+        let mut plan = h.plan(&mut cache, s, g).unwrap().unwrap();
+        assert_eq!(plan.waypoints(&h), waypoints);
+        assert!(plan.packed.is_none());
+        assert_eq!(cells(&mut plan, &h, &mut cache), path.cells);
+    }
 }

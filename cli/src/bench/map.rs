@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use tierpath::io::{self, ScenarioQuery};
 use tierpath::{
-    AStar, Clearance, Cost, Hierarchy, HierarchyBuilder, Method, Movement, QueryCache,
+    AStar, Clearance, Cost, Hierarchy, HierarchyBuilder, Method, Movement, Point, QueryCache,
     QueryOptions, SearchCache,
 };
 
@@ -32,6 +32,9 @@ pub(super) struct Answer {
     pub(super) abstract_expanded: u64,
     pub(super) fine_expanded: u64,
     pub(super) method: Option<Method>,
+    /// Hierarchy only: the first move's time (`plan_with` and the first
+    /// `next_segment`, the median of `--runs` runs), microseconds.
+    pub(super) first_micros: Option<f64>,
 }
 
 /// One query that every planner solved: the answers in planner order
@@ -155,10 +158,16 @@ pub(super) fn bench_map(
     // The hierarchy.
     let mut cache = QueryCache::new();
     let mut hpa = Vec::with_capacity(n);
+    // find_path's cells per query, to check the first moves against.
+    let mut hpa_paths: Vec<Option<Vec<Point>>> = Vec::with_capacity(n);
     let options = QueryOptions::new().unit_size(size);
     for q in &queries {
         let (micros, out) = timed(runs, || {
             hierarchy.find_path_with(&mut cache, q.start, q.goal, &options)
+        });
+        hpa_paths.push(match &out {
+            Ok(out) => out.path.as_ref().map(|p| p.cells.clone()),
+            Err(_) => None,
         });
         hpa.push(match out {
             Err(e) => {
@@ -183,10 +192,39 @@ pub(super) fn bench_map(
                     abstract_expanded: s.abstract_expanded,
                     fine_expanded: s.fine_expanded,
                     method: Some(s.method),
+                    first_micros: None,
                 })
             }
         });
     }
+    // The hierarchy's first move: a plan and its first piece, which must
+    // begin the path find_path gave (or be no plan when it gave none).
+    for ((q, answer), path) in queries.iter().zip(&mut hpa).zip(&hpa_paths) {
+        let Some(answer) = answer else { continue };
+        let (micros, first) = timed(runs, || {
+            let plan = hierarchy.plan_with(&mut cache, q.start, q.goal, &options)?;
+            Ok::<_, tierpath::QueryError>(plan.map(|mut plan| {
+                plan.next_segment(&hierarchy, &mut cache)
+                    .map(<[Point]>::to_vec)
+                    .unwrap_or_default()
+            }))
+        });
+        let begins = |first: &Option<Vec<Point>>| match (first, path) {
+            (None, None) => true,
+            (Some(f), Some(p)) => !f.is_empty() && p.starts_with(f),
+            _ => false,
+        };
+        match first {
+            Err(e) => problems.push(format!("{label} line {}: {HPA}: plan: {e}", q.line)),
+            Ok(first) if !begins(&first) => problems.push(format!(
+                "{label} line {} ({} -> {}): {HPA}: the plan's first piece does not begin \
+                 find_path's path",
+                q.line, q.start, q.goal
+            )),
+            Ok(_) => answer.first_micros = Some(micros),
+        }
+    }
+    drop(hpa_paths);
 
     // Flat A* (for the unit's size).
     let clearance = (size > 1).then(|| Clearance::new(grid.clone()));

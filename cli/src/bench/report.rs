@@ -49,6 +49,10 @@ pub(super) struct Summary {
     planners: Vec<PlannerSummary>,
     abstract_expanded_mean: f64,
     fine_expanded_mean: f64,
+    /// The hierarchy's first move (a plan and its first piece): median and
+    /// p95 over the queries, microseconds.
+    first_move_median_us: f64,
+    first_move_p95_us: f64,
     near: usize,
     hierarchical: usize,
     fallback: usize,
@@ -193,6 +197,9 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
             .map(|a| a.fine_expanded as f64)
             .collect::<Vec<_>>(),
     );
+    let first = sorted(hpa.iter().filter_map(|a| a.first_micros).collect());
+    s.first_move_median_us = median(&first);
+    s.first_move_p95_us = percentile(&first, 0.95);
     for a in &hpa {
         match a.method {
             Some(Method::Near) => s.near += 1,
@@ -323,6 +330,8 @@ pub(super) fn hierarchy_table(rows: &[&Summary]) -> String {
         "bytes/cell max",
         "hpa abstract exp",
         "hpa fine exp",
+        "first move med us",
+        "first move p95 us",
         "near",
         "hierarchical",
         "fallback",
@@ -340,6 +349,8 @@ pub(super) fn hierarchy_table(rows: &[&Summary]) -> String {
                 format!("{:.2}", s.bytes_per_cell_max),
                 format!("{:.0}", s.abstract_expanded_mean),
                 format!("{:.0}", s.fine_expanded_mean),
+                fmt_us(s.first_move_median_us),
+                fmt_us(s.first_move_p95_us),
                 s.near.to_string(),
                 s.hierarchical.to_string(),
                 s.fallback.to_string(),
@@ -389,6 +400,8 @@ pub(super) fn summary_json(s: &Summary) -> Value {
         "planners": planners,
         "hpa_abstract_expanded_mean": round(s.abstract_expanded_mean, 2),
         "hpa_fine_expanded_mean": round(s.fine_expanded_mean, 2),
+        "hpa_first_move_median_us": round(s.first_move_median_us, 3),
+        "hpa_first_move_p95_us": round(s.first_move_p95_us, 3),
         "hpa_methods": {"near": s.near, "hierarchical": s.hierarchical, "fallback": s.fallback},
         "build_ms_median": round(s.build_ms_median, 3),
         "build_ms_max": round(s.build_ms_max, 3),
@@ -446,6 +459,8 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
         [
             "hpa_abstract_expanded_mean",
             "hpa_fine_expanded_mean",
+            "hpa_first_move_median_us",
+            "hpa_first_move_p95_us",
             "hpa_near",
             "hpa_hierarchical",
             "hpa_fallback",
@@ -493,6 +508,8 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
         cells.extend([
             format!("{:.2}", s.abstract_expanded_mean),
             format!("{:.2}", s.fine_expanded_mean),
+            format!("{:.3}", s.first_move_median_us),
+            format!("{:.3}", s.first_move_p95_us),
             s.near.to_string(),
             s.hierarchical.to_string(),
             s.fallback.to_string(),
