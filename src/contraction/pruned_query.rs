@@ -223,7 +223,7 @@ impl QueryGraph {
         query::next_arc(&self.with_arcs(graph, cost)?, &mut scratch.stack)
     }
 
-    /// [`start_route`](Self::start_route) with the route's legs moved into
+    /// [`start_route`](Self::start_route) with the route's legs copied into
     /// `route` (so the scratch may serve other searches before the arcs are
     /// taken): the least cost and the first and last input nodes of the
     /// route.

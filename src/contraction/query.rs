@@ -378,11 +378,18 @@ pub(super) fn search<G: Upward>(
 }
 
 /// Sorts the distinct ranks `v` (all below `ranks`) ascending, with `buf` as
-/// scratch: a least-significant-digit radix sort, a byte per pass, when
-/// there are enough of them to pay for its counters (a search space holds
-/// thousands of ranks on a 1024 x 1024 map's cluster graph; a comparison
-/// sort took a quarter of the query's instructions there).
+/// scratch. A list of a few ascending runs (the elimination-tree walks, one
+/// per end) is merged run by run; otherwise a least-significant-digit radix
+/// sort, a byte per pass, when there are enough ranks to pay for its
+/// counters (a breadth-first search space holds thousands of ranks on a
+/// 1024 x 1024 map's cluster graph; a comparison sort took a quarter of the
+/// query's instructions there).
 pub(super) fn sort_ranks(v: &mut Vec<u32>, buf: &mut Vec<u32>, ranks: usize) {
+    let runs = 1 + v.windows(2).filter(|w| w[0] > w[1]).count();
+    if runs <= MERGED_RUNS {
+        merge_runs(v, buf);
+        return;
+    }
     if v.len() < 256 {
         v.sort_unstable();
         return;
@@ -406,6 +413,47 @@ pub(super) fn sort_ranks(v: &mut Vec<u32>, buf: &mut Vec<u32>, ranks: usize) {
         }
         std::mem::swap(v, buf);
         shift += 8;
+    }
+}
+
+/// The most ascending runs [`sort_ranks`] merges (four passes at most).
+const MERGED_RUNS: usize = 16;
+
+/// Sorts `v` by merging neighbouring ascending runs, pass by pass, into
+/// `buf` and back: about `n log2(runs)` moves.
+fn merge_runs(v: &mut Vec<u32>, buf: &mut Vec<u32>) {
+    let run_end = |v: &[u32], mut j: usize| {
+        j += 1;
+        while j < v.len() && v[j - 1] < v[j] {
+            j += 1;
+        }
+        j
+    };
+    loop {
+        buf.clear();
+        let (mut i, mut merged) = (0, 0);
+        while i < v.len() {
+            let mid = run_end(v, i);
+            let end = if mid < v.len() { run_end(v, mid) } else { mid };
+            let (mut a, mut b) = (&v[i..mid], &v[mid..end]);
+            while let (Some(&x), Some(&y)) = (a.first(), b.first()) {
+                if x < y {
+                    buf.push(x);
+                    a = &a[1..];
+                } else {
+                    buf.push(y);
+                    b = &b[1..];
+                }
+            }
+            buf.extend_from_slice(a);
+            buf.extend_from_slice(b);
+            merged += 1;
+            i = end;
+        }
+        std::mem::swap(v, buf);
+        if merged <= 1 {
+            return;
+        }
     }
 }
 

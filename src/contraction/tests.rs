@@ -365,3 +365,28 @@ fn search_spaces_sort_by_rank_as_a_comparison_sort_does() {
         assert_eq!(v, want, "{len} ranks below {ranks}");
     }
 }
+
+#[test]
+fn search_spaces_of_a_few_ascending_runs_sort_by_merging() {
+    let mut buf = Vec::new();
+    let mut x = 777u64;
+    for runs in [1, 2, 3, 5, 16, 17, 40] {
+        for len in [0, 1, 7, 300, 2000] {
+            // Distinct ranks dealt at random into `runs` lists, each
+            // ascending, then laid end to end (as the walks up the tree lay
+            // their chains).
+            let mut lists = vec![Vec::new(); runs];
+            for r in 0..len as u32 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                lists[(x >> 33) as usize % runs].push(r * 3);
+            }
+            let mut v: Vec<u32> = lists.concat();
+            let mut want = v.clone();
+            want.sort_unstable();
+            super::query::sort_ranks(&mut v, &mut buf, 3 * len.max(1));
+            assert_eq!(v, want, "{len} ranks in {runs} runs");
+        }
+    }
+}
