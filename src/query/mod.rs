@@ -17,8 +17,9 @@
 //!    replaces it. Smoothing never raises the cost and keeps the path valid.
 //!
 //! Refinement is lazy: [`Hierarchy::plan`] returns a [`PathPlan`] holding the
-//! abstract route, whose [`PathPlan::next_segment`] yields the cell path piece
-//! by piece, so a unit can start moving at once. [`Hierarchy::find_path`] is the
+//! abstract route (still packed on a contracted hierarchy, unpacked as
+//! refinement reaches it), whose [`PathPlan::next_segment`] yields the cell
+//! path piece by piece, so a unit can start moving at once. [`Hierarchy::find_path`] is the
 //! same plan run to its end, so the two give identical cells.
 //!
 //! ```
@@ -278,8 +279,9 @@ impl Hierarchy {
     }
 
     /// Plans a path without refining it: `Ok(None)` when unreachable, else a
-    /// [`PathPlan`] holding the abstract route whose cells come piece by piece
-    /// from [`PathPlan::next_segment`].
+    /// [`PathPlan`] holding the abstract route (packed, on a contracted
+    /// hierarchy) whose cells come piece by piece from
+    /// [`PathPlan::next_segment`].
     pub fn plan(
         &self,
         cache: &mut QueryCache,
