@@ -128,7 +128,7 @@ impl PathPlan {
         edges.extend(route.edges.iter().skip(1));
         edges.push(NO_EDGE);
         let last = waypoints[waypoints.len() - 2];
-        let plan = PathPlan::begin(size, waypoints, edges, stats, phases);
+        let plan = PathPlan::begin(size, waypoints, edges, goal, stats, phases);
         plan.refine_ends(h, last, start_tree, ends)
     }
 
@@ -152,13 +152,14 @@ impl PathPlan {
         // per edge as the route is unpacked.
         stats.abstract_edges = 2;
         let (mut waypoints, mut edges) = (Vec::with_capacity(16), Vec::with_capacity(16));
-        waypoints.extend([start, point(first), goal]);
-        edges.extend([NO_EDGE; 3]);
-        let mut plan = PathPlan::begin(size, waypoints, edges, stats, phases);
-        if !route.is_empty() {
-            // The goal goes back on once the last edge is unpacked.
-            plan.waypoints.pop();
-            plan.edges.pop();
+        waypoints.extend([start, point(first)]);
+        edges.extend([NO_EDGE; 2]);
+        let mut plan = PathPlan::begin(size, waypoints, edges, goal, stats, phases);
+        if route.is_empty() {
+            plan.waypoints.push(goal);
+            plan.edges.push(NO_EDGE);
+        } else {
+            // The goal goes on once the last edge is unpacked.
             plan.packed = Some(route);
         }
         plan.refine_ends(h, point(last), start_tree, ends)
@@ -169,10 +170,11 @@ impl PathPlan {
         size: u8,
         waypoints: Vec<Point>,
         edges: Vec<u32>,
+        goal: Point,
         stats: QueryStats,
         phases: PhaseTimes,
     ) -> PathPlan {
-        let (start, goal) = (waypoints[0], *waypoints.last().expect("start and goal"));
+        let start = waypoints[0];
         let mut plan = PathPlan {
             waypoints,
             edges,
