@@ -9,6 +9,7 @@
 
 pub(crate) mod heap;
 pub(crate) mod route;
+pub(crate) mod smooth;
 mod space;
 pub(crate) mod stamps;
 

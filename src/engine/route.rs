@@ -10,7 +10,8 @@
 //! moves first.
 
 use super::Space;
-use crate::grid::{Movement, Node, Point, Weight, direction_code};
+use super::stamps::Generation;
+use crate::grid::{Movement, Node, Point, direction_code};
 
 /// The order of a route's moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,6 +220,130 @@ impl Line {
     }
 }
 
+/// The longest run a [`Runs`] memo holds: a route of the smoothing window
+/// (at most [`WINDOW`](super::smooth::WINDOW) moves) has no longer run.
+const MAX_RUN: i64 = 64;
+
+/// What is known of one run: a straight or diagonal line of moves of one
+/// kind out of a cell.
+#[derive(Debug, Clone, Copy, Default)]
+struct Run {
+    /// The memo's generation when this record was written (else unknown).
+    stamp: u32,
+    /// Moves known to be legal from the run's first cell.
+    free: u8,
+    /// Whether the move after those is known to be illegal.
+    blocked: bool,
+}
+
+/// The free runs out of one cell (an anchor of smoothing), and out of the
+/// cells along its rays, learnt as routes from the anchor ask for them.
+///
+/// A run-first route from the anchor is a run of one kind of move and a run
+/// of the other from where the first ends ([`Shape::DiagonalFirst`],
+/// [`Shape::StraightFirst`]). Smoothing tries routes to dozens of cells from
+/// one anchor, and neighbouring targets share their first run and often the
+/// corner their second starts from: each run is walked once, as far as some
+/// route needs it, and a later route reads it. Records are keyed by the
+/// first run's direction and length and the second run's direction, and
+/// reset in O(1) per anchor by a generation stamp.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Runs {
+    generation: Generation,
+    /// The anchor's node: routes must start there.
+    anchor: i64,
+    runs: Vec<Run>,
+}
+
+impl Runs {
+    /// Forgets every run: routes now start at `anchor` (a node of the space
+    /// the following routes walk in).
+    pub(crate) fn begin(&mut self, anchor: Node) {
+        if self.runs.is_empty() {
+            self.runs = vec![Run::default(); 8 * (MAX_RUN as usize + 1) * 8];
+        }
+        let runs = &mut self.runs;
+        self.generation
+            .advance(|| runs.iter_mut().for_each(|r| r.stamp = 0));
+        self.anchor = anchor.0 as i64;
+    }
+
+    /// The record of the run in direction `dir` out of the cell `k` moves
+    /// along direction `lead` from the anchor (`k == 0`: the anchor itself).
+    fn key(lead: u8, k: i64, dir: u8) -> usize {
+        let lead = if k == 0 { 0 } else { lead as usize };
+        (lead * (MAX_RUN as usize + 1) + k as usize) * 8 + dir as usize
+    }
+
+    /// Whether `n` moves of `step` from `from` are legal, `key` being that
+    /// run's record: read from the record, walking only beyond what it knows.
+    fn free<S: Space>(&mut self, space: &S, from: i64, step: &Step, key: usize, n: i64) -> bool {
+        if n == 0 {
+            return true;
+        }
+        let stamp = self.generation.open();
+        let run = &mut self.runs[key];
+        if run.stamp != stamp {
+            *run = Run {
+                stamp,
+                free: 0,
+                blocked: false,
+            };
+        }
+        if n <= run.free as i64 {
+            return true;
+        }
+        if run.blocked {
+            return false;
+        }
+        let mut at = from + run.free as i64 * step.offset;
+        while (run.free as i64) < n {
+            match step.take(space, at) {
+                Some(next) => {
+                    at = next;
+                    run.free += 1;
+                }
+                None => {
+                    run.blocked = true;
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Line {
+    /// Whether the route of `shape` is legal throughout, as
+    /// [`walk`](Self::walk) would find, with the run-first shapes answered
+    /// from `runs` (begun at this line's first cell) and the spread shape
+    /// walked.
+    pub(crate) fn is_free_in<S: Space>(&self, space: &S, shape: Shape, runs: &mut Runs) -> bool {
+        let ((lead, lead_dir, n_lead), (tail, tail_dir, n_tail)) = match shape {
+            Shape::Spread => return self.walk(space, shape, |_, _| {}),
+            Shape::DiagonalFirst => (
+                (&self.first, self.first_dir, self.n_first),
+                (&self.second, self.second_dir, self.n_second),
+            ),
+            Shape::StraightFirst => (
+                (&self.second, self.second_dir, self.n_second),
+                (&self.first, self.first_dir, self.n_first),
+            ),
+        };
+        if n_lead > MAX_RUN || n_tail > MAX_RUN || runs.anchor != self.start {
+            return self.walk(space, shape, |_, _| {});
+        }
+        runs.free(space, self.start, lead, Runs::key(0, 0, lead_dir), n_lead)
+            && runs.free(
+                space,
+                self.start + n_lead * lead.offset,
+                tail,
+                Runs::key(lead_dir, n_lead, tail_dir),
+                n_tail,
+            )
+    }
+}
+
 /// Walks the route of `shape` from `a` to `b` in `space`, calling
 /// `visit(cell, base_cost)` for every cell after `a`. Returns false (having
 /// stopped) at the first illegal move.
@@ -249,121 +374,9 @@ pub(crate) fn is_free<S: Space>(space: &S, a: Point, b: Point, shape: Shape) -> 
 }
 
 /// Appends the cells of the route of `shape` from `a` to `b` (after `a`) to `out`.
+#[cfg(test)]
 pub(crate) fn cells<S: Space>(space: &S, a: Point, b: Point, shape: Shape, out: &mut Vec<Point>) {
     walk(space, a, b, shape, |m, _| out.push(space.point(m)));
-}
-
-/// How far ahead (in cells of the unsmoothed path) smoothing looks for a
-/// shortcut from each anchor. Decisions depend only on this window, which is
-/// what lets lazy refinement reproduce the eager path exactly.
-///
-/// A wider window buys quality with time, since a scan that keeps finding
-/// shortcuts walks a longer route for each. Measured 2026-11-27 on the dao
-/// set's 10 highest buckets (7,800 queries, 50 per map, contracted
-/// hierarchies; mean suboptimality, and `find_path`'s instructions under
-/// callgrind before the run-first walks): 64 gives 0.229% at 2,148 M, 80
-/// 0.201%, 96 0.190% at 2,556 M (+19%), 128 0.183% at 2,780 M (+30%), 256
-/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). An earlier measurement,
-/// before the window's last cell was tried first, found 128 no better than
-/// 64 and 32 about 0.1 point worse on Dragon Age maps. 64 is kept: speed
-/// against exact search comes first (issue #13).
-pub(crate) const WINDOW: usize = 64;
-
-/// Smoothing stops looking ahead after this many candidates in a row offer no
-/// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
-/// winding corridors (no shortcut exists there, yet each anchor probes).
-pub(crate) const PATIENCE: usize = 6;
-
-/// One step of smoothing a refined path `raw` (with `cum[j]` the cost of
-/// `raw[..=j]`): from the anchor `raw[i]`, the farthest cell within
-/// [`WINDOW`] that a straight route of `space` reaches more cheaply than the
-/// path (or as cheaply, when the path's stretch is already straight-line
-/// cost) replaces the stretch between them. Appends the cells after the
-/// anchor up to the new anchor to `out`, and returns the new anchor's index
-/// and the cost appended. Never raises the cost; every route taken is legal
-/// in `space`.
-///
-/// The window's last cell is tried first: on open ground it is reached, and
-/// the step costs one route instead of a probe per cell of the window (on
-/// the 600 long sc1 queries of issue #13, 35% fewer instructions in
-/// smoothing, the same mean suboptimality). Otherwise the window is scanned
-/// from the anchor, stopping after [`PATIENCE`] misses in a row.
-pub(crate) fn smooth_step<S: Space>(
-    space: &S,
-    min_weight: Weight,
-    raw: &[Point],
-    cum: &[u64],
-    i: usize,
-    out: &mut Vec<Point>,
-) -> (usize, u64) {
-    let movement = space.movement();
-    let weighted = space.weights().is_some();
-    let last = (raw.len() - 1).min(i + WINDOW);
-    let a = raw[i];
-    let mut best = (i + 1, None::<(Shape, u64)>);
-    // Routes whose first move is illegal need no walk.
-    let legal = legal_moves(space, a);
-    let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
-    // The shortcut to `raw[j]`: `Some(None)` when the path is already as
-    // short as a straight route there, `Some(Some(route))` for a cheaper
-    // straight route, `None` when there is none.
-    let candidate = |j: usize| {
-        let b = raw[j];
-        let stretch = cum[j] - cum[i];
-        let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
-            / Weight::ONE.0 as u64
-            * min_weight.0 as u64;
-        if stretch <= bound {
-            return Some(None);
-        }
-        let line = Line::new(space, a, b);
-        if !weighted {
-            SHAPES
-                .into_iter()
-                .find(|s| may_walk(&line, *s) && line.walk(space, *s, |_, _| {}))
-                .map(|s| Some((s, bound)))
-        } else {
-            SHAPES
-                .into_iter()
-                .filter(|s| may_walk(&line, *s))
-                .filter_map(|s| line.cost(space, s).map(|c| (s, c)))
-                .filter(|(_, c)| *c < stretch)
-                .min_by_key(|(_, c)| *c)
-                .map(Some)
-        }
-    };
-    // On open ground the window's last cell is reached at once: try it
-    // first, and scan from the anchor only when it is not.
-    if let Some(c) = (last >= i + 2).then(|| candidate(last)).flatten() {
-        best = (last, c);
-    } else {
-        let mut misses = 0;
-        for j in i + 2..last {
-            match candidate(j) {
-                Some(c) => {
-                    best = (j, c);
-                    misses = 0;
-                }
-                None => {
-                    misses += 1;
-                    if misses >= PATIENCE {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let (j, shortcut) = best;
-    match shortcut {
-        None => {
-            out.extend_from_slice(&raw[i + 1..=j]);
-            (j, cum[j] - cum[i])
-        }
-        Some((shape, c)) => {
-            cells(space, a, raw[j], shape, out);
-            (j, c)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -483,6 +496,48 @@ mod tests {
             }
             // Both outcomes occur on this map.
             assert!(free > 0 && free < open.len().div_ceil(3) * open.len().div_ceil(5) * 3);
+        }
+    }
+
+    /// A route answered from an anchor's memo of runs is free exactly when
+    /// its walk is, whatever routes the memo answered before (targets taken
+    /// far and near, so that records are both read and extended).
+    #[test]
+    fn routes_read_from_runs_are_free_exactly_when_walked() {
+        let g = Grid::from_fn(40, 33, |p| (p.x * 5 + p.y * 11 + p.x * p.y) % 13 != 0).unwrap();
+        let mut runs = Runs::default();
+        for m in [
+            Movement::default(),
+            Movement::FOUR,
+            Movement {
+                corners: crate::CornerRule::IfOneFree,
+                ..Movement::default()
+            },
+        ] {
+            let space = Plain::new(&g, &m);
+            let open: Vec<Point> = (0..33)
+                .flat_map(|y| (0..40).map(move |x| Point::new(x, y)))
+                .filter(|p| g.is_passable(*p))
+                .collect();
+            let (mut free, mut blocked) = (0, 0);
+            for &a in open.iter().step_by(7) {
+                runs.begin(space.node(a));
+                // Far targets first, then near ones, then far again.
+                let order = open.iter().rev().chain(&open).chain(open.iter().rev());
+                for &b in order.step_by(3) {
+                    let line = Line::new(&space, a, b);
+                    for shape in SHAPES {
+                        let walked = line.walk(&space, shape, |_, _| {});
+                        let read = line.is_free_in(&space, shape, &mut runs);
+                        assert_eq!(read, walked, "{m:?} {a:?} {b:?} {shape:?}");
+                        if walked { free += 1 } else { blocked += 1 }
+                    }
+                }
+            }
+            assert!(
+                free > 100 && blocked > 100,
+                "{free} free, {blocked} blocked"
+            );
         }
     }
 

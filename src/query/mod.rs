@@ -146,6 +146,10 @@ pub struct QueryCache {
     /// The endpoints' connection searches by the in-cluster kernel (start,
     /// goal), kept for the first and last legs.
     pub(crate) ends: ends::Ends,
+    /// Smoothing's memo of the free runs out of its anchor.
+    pub(crate) runs: crate::engine::route::Runs,
+    /// The last finished plan's lists, for the next plan.
+    pub(crate) plan_lists: plan::PlanLists,
 }
 
 impl QueryCache {
@@ -242,16 +246,16 @@ impl Hierarchy {
                 partial: false,
             });
         };
-        let mut cells = Vec::new();
+        // A path has at least a cell per row or column it spans.
+        let span = start.x.abs_diff(goal.x).max(start.y.abs_diff(goal.y));
+        let mut cells = Vec::with_capacity(span as usize + 1);
         while let Some(piece) = plan.next_segment(self, cache) {
             cells.extend_from_slice(piece);
         }
-        let stats = plan.stats();
+        let (stats, cost) = (plan.stats(), plan.cost());
+        cache.plan_lists = plan.into_lists();
         Ok(QueryOutcome {
-            path: Some(Path {
-                cells,
-                cost: plan.cost(),
-            }),
+            path: Some(Path { cells, cost }),
             stats,
             partial: false,
         })
@@ -427,7 +431,7 @@ impl Hierarchy {
                     stats,
                     phases,
                     tree,
-                    &mut cache.ends,
+                    (&mut cache.ends, std::mem::take(&mut cache.plan_lists)),
                 ),
                 _ => {
                     stats.abstract_edges = route.nodes.len() as u32 + 1;
@@ -439,7 +443,7 @@ impl Hierarchy {
                         stats,
                         phases,
                         tree,
-                        &mut cache.ends,
+                        (&mut cache.ends, std::mem::take(&mut cache.plan_lists)),
                     )
                 }
             }
@@ -470,12 +474,10 @@ impl Hierarchy {
                 while let Some(piece) = plan.next_segment(self, cache) {
                     cells.extend_from_slice(piece);
                 }
-                let mut stats = plan.stats();
-                let best = if plan.cost() < near.cost {
-                    Path {
-                        cells,
-                        cost: plan.cost(),
-                    }
+                let (mut stats, cost) = (plan.stats(), plan.cost());
+                cache.plan_lists = plan.into_lists();
+                let best = if cost < near.cost {
+                    Path { cells, cost }
                 } else {
                     stats.method = Method::Near;
                     near

@@ -5,12 +5,12 @@ use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
 use crate::contraction::PackedRoute;
 use crate::engine::Space;
-use crate::engine::route::{self, SHAPES};
+use crate::engine::route::{self, Runs, SHAPES};
 use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::{Path, Rect, SearchCache, path_to};
 
-use crate::engine::route::WINDOW;
+use crate::engine::smooth::{self, WINDOW};
 
 const NO_EDGE: u32 = u32::MAX;
 
@@ -18,6 +18,30 @@ const NO_EDGE: u32 = u32::MAX;
 /// that the per-call work is shared (each edge costs a few hundred
 /// instructions to unpack; 16 of them are a small part of a first move).
 const UNPACK_AHEAD: usize = 16;
+
+/// A plan's growing lists, handed back to the [`QueryCache`] when the plan
+/// is done ([`PathPlan::into_lists`]) so that the next plan starts with room
+/// and a `find_path` allocates nothing once they have grown.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlanLists {
+    waypoints: Vec<Point>,
+    edges: Vec<u32>,
+    raw: Vec<Point>,
+    cum: Vec<u64>,
+    out: Vec<Point>,
+    last_leg: Vec<Point>,
+}
+
+impl PlanLists {
+    fn clear(&mut self) {
+        self.waypoints.clear();
+        self.edges.clear();
+        self.raw.clear();
+        self.cum.clear();
+        self.out.clear();
+        self.last_leg.clear();
+    }
+}
 
 /// A path planned over the cluster graph and refined into cells on demand.
 ///
@@ -117,18 +141,16 @@ impl PathPlan {
         stats: QueryStats,
         phases: PhaseTimes,
         start_tree: Option<&SearchCache>,
-        ends: &mut Ends,
+        (ends, lists): (&mut Ends, PlanLists),
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
-        let mut waypoints = Vec::with_capacity(route.nodes.len() + 2);
-        waypoints.push(start);
-        waypoints.extend(route.nodes.iter().map(|v| point(*v)));
-        waypoints.push(goal);
-        let mut edges = vec![NO_EDGE, NO_EDGE];
-        edges.extend(route.edges.iter().skip(1));
-        edges.push(NO_EDGE);
-        let last = waypoints[waypoints.len() - 2];
-        let plan = PathPlan::begin(size, waypoints, edges, goal, stats, phases);
+        let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
+        plan.waypoints.extend(route.nodes.iter().map(|v| point(*v)));
+        plan.waypoints.push(goal);
+        plan.edges.push(NO_EDGE);
+        plan.edges.extend(route.edges.iter().skip(1));
+        plan.edges.push(NO_EDGE);
+        let last = plan.waypoints[plan.waypoints.len() - 2];
         plan.refine_ends(h, last, start_tree, ends)
     }
 
@@ -145,16 +167,15 @@ impl PathPlan {
         mut stats: QueryStats,
         phases: PhaseTimes,
         start_tree: Option<&SearchCache>,
-        ends: &mut Ends,
+        (ends, lists): (&mut Ends, PlanLists),
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
         // Start to the first node and the last node to the goal; one more
         // per edge as the route is unpacked.
         stats.abstract_edges = 2;
-        let (mut waypoints, mut edges) = (Vec::with_capacity(16), Vec::with_capacity(16));
-        waypoints.extend([start, point(first)]);
-        edges.extend([NO_EDGE; 2]);
-        let mut plan = PathPlan::begin(size, waypoints, edges, goal, stats, phases);
+        let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
+        plan.waypoints.push(point(first));
+        plan.edges.push(NO_EDGE);
         if route.is_empty() {
             plan.waypoints.push(goal);
             plan.edges.push(NO_EDGE);
@@ -165,16 +186,33 @@ impl PathPlan {
         plan.refine_ends(h, point(last), start_tree, ends)
     }
 
-    /// A plan before any refinement: the start cell emitted next.
+    /// A plan before any refinement, its route the start alone so far (the
+    /// caller adds the rest): the start cell emitted next. `lists` give
+    /// their room (a finished plan's, or empty).
     fn begin(
         size: u8,
-        waypoints: Vec<Point>,
-        edges: Vec<u32>,
+        mut lists: PlanLists,
+        start: Point,
         goal: Point,
         stats: QueryStats,
         phases: PhaseTimes,
     ) -> PathPlan {
-        let start = waypoints[0];
+        lists.clear();
+        // Room for the smoothing window ahead of the head and a leg beyond
+        // it, so that the first pieces grow nothing.
+        lists.raw.reserve(4 * WINDOW);
+        lists.cum.reserve(4 * WINDOW);
+        lists.out.reserve(2 * WINDOW);
+        let PlanLists {
+            mut waypoints,
+            mut edges,
+            raw,
+            cum,
+            out,
+            last_leg,
+        } = lists;
+        waypoints.push(start);
+        edges.push(NO_EDGE);
         let mut plan = PathPlan {
             waypoints,
             edges,
@@ -183,18 +221,16 @@ impl PathPlan {
             size,
             partial: false,
             next_leg: 1,
-            // Room for the smoothing window ahead of the head and a leg
-            // beyond it, so that the first pieces grow nothing.
-            raw: Vec::with_capacity(4 * WINDOW),
-            cum: Vec::with_capacity(4 * WINDOW),
+            raw,
+            cum,
             head: 0,
             smooth: true,
-            out: Vec::with_capacity(2 * WINDOW),
+            out,
             started: false,
             cost: 0,
             stats,
             phases,
-            last_leg: Vec::new(),
+            last_leg,
         };
         plan.raw.push(start);
         plan.cum.push(0);
@@ -257,6 +293,18 @@ impl PathPlan {
         if path.cells.first() == Some(&from) {
             self.append(h, &path.cells);
             self.next_leg += 1;
+        }
+    }
+
+    /// The plan's lists, for the next plan to fill (see [`PlanLists`]).
+    pub(crate) fn into_lists(self) -> PlanLists {
+        PlanLists {
+            waypoints: self.waypoints,
+            edges: self.edges,
+            raw: self.raw,
+            cum: self.cum,
+            out: self.out,
+            last_leg: self.last_leg,
         }
     }
 
@@ -358,7 +406,7 @@ impl PathPlan {
             let clock = Clock::start(cache.timing);
             while self.head + 1 < self.raw.len() && (refined || self.raw.len() - self.head > WINDOW)
             {
-                self.smooth_step(h);
+                self.smooth_step(h, &mut cache.runs);
             }
             clock.add_to(&mut self.phases.smooth);
             if !self.out.is_empty() || refined {
@@ -483,13 +531,14 @@ impl PathPlan {
 
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the
     /// window reachable by a cheaper straight route (or the next cell).
-    fn smooth_step(&mut self, h: &Hierarchy) {
-        let (j, cost) = in_space!(h, self.size, |space| route::smooth_step(
+    fn smooth_step(&mut self, h: &Hierarchy, runs: &mut Runs) {
+        let (j, cost) = in_space!(h, self.size, |space| smooth::smooth_step(
             &space,
             h.min_weight(),
             &self.raw,
             &self.cum,
             self.head,
+            runs,
             &mut self.out,
         ));
         self.cost += cost;

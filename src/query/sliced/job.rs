@@ -290,7 +290,7 @@ fn after_abstract(
             *stats,
             PhaseTimes::default(),
             tree,
-            &mut cache.ends,
+            (&mut cache.ends, std::mem::take(&mut cache.plan_lists)),
         );
         Step::Refine {
             plan: Box::new(plan),

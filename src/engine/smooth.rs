@@ -1,0 +1,140 @@
+//! Smoothing: a refined path's detours replaced by straight routes.
+//!
+//! The refined path (stored in-cluster paths and exact searches joined at
+//! the transitions) is optimal within each cluster but bends where it
+//! crosses a border; smoothing walks it anchor by anchor and replaces the
+//! stretch to the farthest cell within [`WINDOW`] that a straight route
+//! ([`route`](super::route)) reaches more cheaply. Its decisions depend only
+//! on the window, so a path smoothed piece by piece as it is refined is the
+//! path smoothed whole.
+
+use super::Space;
+use super::route::{Line, Runs, SHAPES, Shape, legal_moves};
+use crate::grid::{Point, Weight};
+
+/// How far ahead (in cells of the unsmoothed path) smoothing looks for a
+/// shortcut from each anchor. Decisions depend only on this window, which is
+/// what lets lazy refinement reproduce the eager path exactly.
+///
+/// A wider window buys quality with time, since a scan that keeps finding
+/// shortcuts walks a longer route for each. Measured 2026-11-27 on the dao
+/// set's 10 highest buckets (7,800 queries, 50 per map, contracted
+/// hierarchies; mean suboptimality, and `find_path`'s instructions under
+/// callgrind before the run-first walks): 64 gives 0.229% at 2,148 M, 80
+/// 0.201%, 96 0.190% at 2,556 M (+19%), 128 0.183% at 2,780 M (+30%), 256
+/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). An earlier measurement,
+/// before the window's last cell was tried first, found 128 no better than
+/// 64 and 32 about 0.1 point worse on Dragon Age maps. 64 is kept: speed
+/// against exact search comes first (issue #13).
+pub(crate) const WINDOW: usize = 64;
+
+/// Smoothing stops looking ahead after this many candidates in a row offer no
+/// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
+/// winding corridors (no shortcut exists there, yet each anchor probes).
+pub(crate) const PATIENCE: usize = 6;
+
+/// One step of smoothing a refined path `raw` (with `cum[j]` the cost of
+/// `raw[..=j]`): from the anchor `raw[i]`, the farthest cell within
+/// [`WINDOW`] that a straight route of `space` reaches more cheaply than the
+/// path (or as cheaply, when the path's stretch is already straight-line
+/// cost) replaces the stretch between them. Appends the cells after the
+/// anchor up to the new anchor to `out`, and returns the new anchor's index
+/// and the cost appended. Never raises the cost; every route taken is legal
+/// in `space`.
+///
+/// The window's last cell is tried first: on open ground it is reached, and
+/// the step costs one route instead of a probe per cell of the window (on
+/// the 600 long sc1 queries of issue #13, 35% fewer instructions in
+/// smoothing, the same mean suboptimality). Otherwise the window is scanned
+/// from the anchor, stopping after [`PATIENCE`] misses in a row.
+pub(crate) fn smooth_step<S: Space>(
+    space: &S,
+    min_weight: Weight,
+    raw: &[Point],
+    cum: &[u64],
+    i: usize,
+    runs: &mut Runs,
+    out: &mut Vec<Point>,
+) -> (usize, u64) {
+    let movement = space.movement();
+    let weighted = space.weights().is_some();
+    let last = (raw.len() - 1).min(i + WINDOW);
+    let a = raw[i];
+    let mut best = (i + 1, None::<(Option<Shape>, u64)>);
+    // Routes whose first move is illegal need no walk.
+    let legal = legal_moves(space, a);
+    let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
+    runs.begin(space.node(a));
+    // The shortcut to `raw[j]`: `Some(None)` when the path is already as
+    // short as a straight route there, `Some(Some((shape, cost)))` for a
+    // cheaper straight route (the shape left to choose, `None`, when the map
+    // is unweighted: every free shape costs the same), `None` when there is
+    // none.
+    let mut candidate = |j: usize| {
+        let b = raw[j];
+        let stretch = cum[j] - cum[i];
+        let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0
+            / Weight::ONE.0 as u64
+            * min_weight.0 as u64;
+        if stretch <= bound {
+            return Some(None);
+        }
+        let line = Line::new(space, a, b);
+        if !weighted {
+            // Any free shape will do: the run-first ones, read from the
+            // anchor's runs, before the spread one, walked.
+            [Shape::DiagonalFirst, Shape::StraightFirst, Shape::Spread]
+                .into_iter()
+                .any(|s| may_walk(&line, s) && line.is_free_in(space, s, runs))
+                .then_some(Some((None, bound)))
+        } else {
+            SHAPES
+                .into_iter()
+                .filter(|s| may_walk(&line, *s))
+                .filter_map(|s| line.cost(space, s).map(|c| (s, c)))
+                .filter(|(_, c)| *c < stretch)
+                .min_by_key(|(_, c)| *c)
+                .map(|(s, c)| Some((Some(s), c)))
+        }
+    };
+    // On open ground the window's last cell is reached at once: try it
+    // first, and scan from the anchor only when it is not.
+    if let Some(c) = (last >= i + 2).then(|| candidate(last)).flatten() {
+        best = (last, c);
+    } else {
+        let mut misses = 0;
+        for j in i + 2..last {
+            match candidate(j) {
+                Some(c) => {
+                    best = (j, c);
+                    misses = 0;
+                }
+                None => {
+                    misses += 1;
+                    if misses >= PATIENCE {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let (j, shortcut) = best;
+    match shortcut {
+        None => {
+            out.extend_from_slice(&raw[i + 1..=j]);
+            (j, cum[j] - cum[i])
+        }
+        Some((shape, c)) => {
+            // The first free shape in smoothing's order.
+            let line = Line::new(space, a, raw[j]);
+            let shape = shape.unwrap_or_else(|| {
+                SHAPES
+                    .into_iter()
+                    .find(|s| may_walk(&line, *s) && line.is_free_in(space, *s, runs))
+                    .expect("a free shape was found to this cell")
+            });
+            line.walk(space, shape, |m, _| out.push(space.point(m)));
+            (j, c)
+        }
+    }
+}
