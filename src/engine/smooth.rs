@@ -22,11 +22,19 @@ use crate::grid::{Point, Weight};
 /// hierarchies; mean suboptimality, and `find_path`'s instructions under
 /// callgrind before the run-first walks): 64 gives 0.229% at 2,148 M, 80
 /// 0.201%, 96 0.190% at 2,556 M (+19%), 128 0.183% at 2,780 M (+30%), 256
-/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). An earlier measurement,
+/// 0.171% at 3,171 M (+48%; sc1 0.137% -> 0.099%). 64 was kept then: speed
+/// against exact search came first (issue #13). Once the run-first routes
+/// were read from the anchor's [`Runs`] (the same paths in 10.8% fewer
+/// instructions at 64), the wider window came within the old budget: dao
+/// 1,658 M at 64, 1,738 M at 80 (0.201%), **1,800 M at 96** (0.190%), against
+/// 1,859 M at 64 before the memo; mean suboptimality at 96 (64): dao 0.190%
+/// (0.229%), sc1 0.118% (0.151%), mazes 0.198% (0.202%), rooms 0.033%
+/// (0.029%), random 0.854% (0.853%). On the six long sc1 maps of issue #13,
+/// `find_path` takes 406 M at 96 against 368 M at 64 (405 M before the
+/// memo), the first move 175 M against 167 M. An earlier measurement,
 /// before the window's last cell was tried first, found 128 no better than
-/// 64 and 32 about 0.1 point worse on Dragon Age maps. 64 is kept: speed
-/// against exact search comes first (issue #13).
-pub(crate) const WINDOW: usize = 64;
+/// 64 and 32 about 0.1 point worse on Dragon Age maps.
+pub(crate) const WINDOW: usize = 96;
 
 /// Smoothing stops looking ahead after this many candidates in a row offer no
 /// shortcut. Measured: 6 keeps the quality of 16 and halves smoothing time in
