@@ -596,3 +596,46 @@ fn the_first_open_cell_sets_the_smallest_weight() {
         "after opening",
     );
 }
+
+/// Where a side of the square window runs past a notch in a wall, a ring
+/// cell can hang from the window by one move on both sides (here the
+/// bottom-left corner inside, the cell above the notch outside): the square
+/// window of margin 2 cannot repair, one with its bottom pushed out a cell
+/// can, and the repair is the rebuild's.
+#[test]
+fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
+    let map = Grid::from_fn(20, 16, |p| match p.y {
+        8 => p.x != 5,
+        9 => p.x == 6 || p.x >= 8,
+        10.. => p.x >= 8,
+        _ => true,
+    })
+    .unwrap();
+    let cell = Point::new(6, 6);
+    let movement = Grid::topology_movement(&Movement::default());
+    let outcome = |margins: [u32; 4]| {
+        let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+        let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
+        dead_end_repair::try_window(
+            grid,
+            &movement,
+            dead_ends,
+            &mut world.forest,
+            &[cell],
+            margins,
+            &mut world.window,
+        )
+    };
+    assert_eq!(outcome([2; 4]), Outcome::Grow);
+    assert!(matches!(outcome([2, 2, 2, 3]), Outcome::Repaired { .. }));
+    assert!(dead_end_repair::boxes(2).any(|b| b == [2, 2, 2, 3]));
+
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    for open in [false, true] {
+        let report = world.set_passable(&[cell], open).unwrap();
+        assert_eq!(report.dead_ends, DeadEndRepair::Local);
+        let edits = [Edit::Passable(cell, open)];
+        let rebuilt = Hierarchy::build(edited(&map, if open { &[] } else { &edits })).unwrap();
+        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
+    }
+}
