@@ -80,9 +80,14 @@
 //! build's.
 //!
 //! A window that does not meet the conditions is grown (2, 6, 14, ... cells
-//! around the edit) up to a size bound; the edits that still fail (an
-//! island split whose both halves are large, a core that changes) run stages
-//! 1 and 2 again over the map, which equals a rebuild by construction.
+//! around the edit) up to a size bound; up to a margin of 14, each size is
+//! also tried with one side pushed out by one or two cells ([`boxes`]: the
+//! rule holds for any box, and a side that runs past a notch or a diagonal
+//! wall leaves a ring cell hanging by one move on both sides, which a side
+//! one cell further out does not). The edits that still fail (an island
+//! split whose both halves are large, a core that changes, a ring that
+//! hangs apart at every size tried) run stages 1 and 2 again over the map,
+//! which equals a rebuild by construction.
 //!
 //! # Cost
 //! Two searches of the window (before and after; a band around it and two
@@ -112,8 +117,8 @@ pub(crate) const PUSHED_UP_TO: u32 = 14;
 /// neither the inside nor the outside joins the ring in one block; a side
 /// one or two cells further out crosses the wall elsewhere.
 pub(crate) fn boxes(margin: u32) -> impl Iterator<Item = [u32; 4]> {
-    let pushes = if margin <= PUSHED_UP_TO { 1..=2 } else { 1..=0 };
-    std::iter::once([margin; 4]).chain(pushes.flat_map(move |d| {
+    let furthest = if margin <= PUSHED_UP_TO { 2 } else { 0 };
+    std::iter::once([margin; 4]).chain((1..=furthest).flat_map(move |d| {
         (0..4).map(move |side| {
             let mut m = [margin; 4];
             m[side] += d;

@@ -445,24 +445,34 @@ mod tests {
         );
     }
 
-    /// The run-first shapes walk as runs; the reference here takes every
-    /// move by `uses_first`, one at a time, as the spread shape does.
-    #[test]
-    fn runs_take_the_moves_of_the_shape_rule() {
-        let g = Grid::from_fn(24, 19, |p| (p.x * 7 + p.y * 13 + p.x * p.y) % 9 != 0).unwrap();
-        for m in [
+    /// The movement rules the walks are checked under.
+    fn rules() -> [Movement; 3] {
+        [
             Movement::default(),
             Movement::FOUR,
             Movement {
                 corners: crate::CornerRule::IfOneFree,
                 ..Movement::default()
             },
-        ] {
+        ]
+    }
+
+    /// The passable cells of `g`, row by row.
+    fn open_cells(g: &Grid) -> Vec<Point> {
+        (0..g.height())
+            .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
+            .filter(|p| g.is_passable(*p))
+            .collect()
+    }
+
+    /// The run-first shapes walk as runs; the reference here takes every
+    /// move by `uses_first`, one at a time, as the spread shape does.
+    #[test]
+    fn runs_take_the_moves_of_the_shape_rule() {
+        let g = Grid::from_fn(24, 19, |p| (p.x * 7 + p.y * 13 + p.x * p.y) % 9 != 0).unwrap();
+        for m in rules() {
             let space = Plain::new(&g, &m);
-            let open: Vec<Point> = (0..19)
-                .flat_map(|y| (0..24).map(move |x| Point::new(x, y)))
-                .filter(|p| g.is_passable(*p))
-                .collect();
+            let open = open_cells(&g);
             let mut free = 0;
             for &a in open.iter().step_by(3) {
                 for &b in open.iter().step_by(5) {
@@ -506,19 +516,9 @@ mod tests {
     fn routes_read_from_runs_are_free_exactly_when_walked() {
         let g = Grid::from_fn(40, 33, |p| (p.x * 5 + p.y * 11 + p.x * p.y) % 13 != 0).unwrap();
         let mut runs = Runs::default();
-        for m in [
-            Movement::default(),
-            Movement::FOUR,
-            Movement {
-                corners: crate::CornerRule::IfOneFree,
-                ..Movement::default()
-            },
-        ] {
+        for m in rules() {
             let space = Plain::new(&g, &m);
-            let open: Vec<Point> = (0..33)
-                .flat_map(|y| (0..40).map(move |x| Point::new(x, y)))
-                .filter(|p| g.is_passable(*p))
-                .collect();
+            let open = open_cells(&g);
             let (mut free, mut blocked) = (0, 0);
             for &a in open.iter().step_by(7) {
                 runs.begin(space.node(a));
