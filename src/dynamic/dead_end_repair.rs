@@ -80,11 +80,11 @@
 //! build's.
 //!
 //! A window that does not meet the conditions is grown (2, 6, 14, ... cells
-//! around the edit) up to a size bound; up to a margin of 14, each size is
-//! also tried with one side pushed out by one or two cells ([`boxes`]: the
-//! rule holds for any box, and a side that runs past a notch or a diagonal
-//! wall leaves a ring cell hanging by one move on both sides, which a side
-//! one cell further out does not). The edits that still fail (an island
+//! around the edit) up to a size bound; when none of those does, the small
+//! ones are tried again with one side pushed out by one or two cells
+//! ([`boxes`]: the rule holds for any box, and a side that runs past a
+//! notch or a diagonal wall leaves a ring cell hanging by one move on both
+//! sides, which a side one cell further out does not). The edits that still fail (an island
 //! split whose both halves are large, a core that changes, a ring that
 //! hangs apart at every size tried) run stages 1 and 2 again over the map,
 //! which equals a rebuild by construction.
@@ -103,28 +103,35 @@ use crate::preprocess::{DeadEnds, NO_NODE};
 
 /// Margins tried around an edit, smallest first.
 pub(crate) const MARGINS: [u32; 7] = [2, 6, 14, 30, 62, 126, 254];
-/// The largest margin around which [`boxes`] also tries boxes with a side
+/// The largest margin around which [`boxes`] also gives boxes with a side
 /// pushed out: measured on TheFrozenSea (600 random 1x1 and 10x10 edits),
-/// every edit a pushed side saved was saved at a margin of 2 or 6, and
-/// larger windows are dear to search nine times over.
+/// every edit a pushed side saved was saved at a margin of 2 or 6.
 pub(crate) const PUSHED_UP_TO: u32 = 14;
 
-/// The boxes tried with `margin` cells around an edit (left, top, right,
-/// bottom): the square one, then, up to [`PUSHED_UP_TO`], each side pushed
-/// out by one cell and by two. The rule holds for any box. Where a side
-/// crosses a diagonal wall (no corner cutting) or a notch in a wall, a ring
-/// cell may hang from the rest by one move on both sides of the ring, and
-/// neither the inside nor the outside joins the ring in one block; a side
-/// one or two cells further out crosses the wall elsewhere.
-pub(crate) fn boxes(margin: u32) -> impl Iterator<Item = [u32; 4]> {
-    let furthest = if margin <= PUSHED_UP_TO { 2 } else { 0 };
-    std::iter::once([margin; 4]).chain((1..=furthest).flat_map(move |d| {
-        (0..4).map(move |side| {
-            let mut m = [margin; 4];
-            m[side] += d;
-            m
-        })
-    }))
+/// The boxes a repair tries around an edit, in order, as margins (left,
+/// top, right, bottom): the square ones of [`MARGINS`], then, for the
+/// margins up to [`PUSHED_UP_TO`], each side pushed out by one cell and by
+/// two. The rule holds for any box. Where a side crosses a diagonal wall
+/// (no corner cutting) or a notch in a wall, a ring cell may hang from the
+/// rest by one move on both sides of the ring, and neither the inside nor
+/// the outside joins the ring in one block; a side one or two cells
+/// further out crosses the wall elsewhere. The pushed boxes come last, so
+/// an edit that a square box repairs costs what it did without them.
+pub(crate) fn boxes() -> impl Iterator<Item = [u32; 4]> {
+    let squares = MARGINS.into_iter().map(|m| [m; 4]);
+    let pushed = MARGINS
+        .into_iter()
+        .filter(|m| *m <= PUSHED_UP_TO)
+        .flat_map(|m| {
+            (1..=2).flat_map(move |d| {
+                (0..4).map(move |side| {
+                    let mut box_ = [m; 4];
+                    box_[side] += d;
+                    box_
+                })
+            })
+        });
+    squares.chain(pushed)
 }
 
 /// The largest window searched, in cells, unless it is the whole map.

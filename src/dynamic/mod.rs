@@ -548,31 +548,30 @@ impl DynamicHierarchy {
         for p in cells {
             (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
         }
-        for m in dead_end_repair::MARGINS {
-            for margins in dead_end_repair::boxes(m) {
-                let cols = (x1 + margins[2]).min(w - 1) - x0.saturating_sub(margins[0]) + 1;
-                let rows = (y1 + margins[3]).min(h - 1) - y0.saturating_sub(margins[1]) + 1;
-                if cols as u64 * rows as u64 > dead_end_repair::MAX_WINDOW {
-                    return None;
-                }
-                let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();
-                let outcome = dead_end_repair::try_window(
-                    grid,
-                    &movement,
-                    dead_ends,
-                    &mut self.forest,
-                    cells,
-                    margins,
-                    &mut self.window,
-                );
-                match outcome {
-                    Outcome::Repaired { renumbered } => return Some(renumbered),
-                    Outcome::Grow => {}
-                    Outcome::Global => return None,
-                }
-                if cols == w && rows == h {
-                    return None;
-                }
+        for margins in dead_end_repair::boxes() {
+            let cols = (x1 + margins[2]).min(w - 1) - x0.saturating_sub(margins[0]) + 1;
+            let rows = (y1 + margins[3]).min(h - 1) - y0.saturating_sub(margins[1]) + 1;
+            if cols as u64 * rows as u64 > dead_end_repair::MAX_WINDOW {
+                // Too large to search; the pushed small boxes follow.
+                continue;
+            }
+            let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();
+            let outcome = dead_end_repair::try_window(
+                grid,
+                &movement,
+                dead_ends,
+                &mut self.forest,
+                cells,
+                margins,
+                &mut self.window,
+            );
+            match outcome {
+                Outcome::Repaired { renumbered } => return Some(renumbered),
+                Outcome::Grow => {}
+                Outcome::Global => return None,
+            }
+            if cols == w && rows == h {
+                return None;
             }
         }
         None

@@ -628,7 +628,7 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
     };
     assert_eq!(outcome([2; 4]), Outcome::Grow);
     assert!(matches!(outcome([2, 2, 2, 3]), Outcome::Repaired { .. }));
-    assert!(dead_end_repair::boxes(2).any(|b| b == [2, 2, 2, 3]));
+    assert!(dead_end_repair::boxes().any(|b| b == [2, 2, 2, 3]));
 
     let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
     for open in [false, true] {
