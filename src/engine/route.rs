@@ -223,6 +223,8 @@ impl Line {
 /// The longest run a [`Runs`] memo holds: a route of the smoothing window
 /// (at most [`WINDOW`](super::smooth::WINDOW) moves) has no longer run.
 const MAX_RUN: i64 = super::smooth::WINDOW as i64;
+// A record counts a run's free moves in a byte.
+const _: () = assert!(MAX_RUN <= u8::MAX as i64);
 
 /// What is known of one run: a straight or diagonal line of moves of one
 /// kind out of a cell.
