@@ -84,10 +84,10 @@
 //! ones are tried again with one side pushed out by one or two cells
 //! ([`boxes`]: the rule holds for any box, and a side that runs past a
 //! notch or a diagonal wall leaves a ring cell hanging by one move on both
-//! sides, which a side one cell further out does not). The edits that still fail (an island
-//! split whose both halves are large, a core that changes, a ring that
-//! hangs apart at every size tried) run stages 1 and 2 again over the map,
-//! which equals a rebuild by construction.
+//! sides, which a side one cell further out does not). The edits that
+//! still fail (an island split whose both halves are large, a core that
+//! changes, a ring that hangs apart at every size tried) run stages 1 and 2
+//! again over the map, which equals a rebuild by construction.
 //!
 //! # Cost
 //! Two searches of the window (before and after; a band around it and two
