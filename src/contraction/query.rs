@@ -58,6 +58,11 @@ impl PackedRoute {
     pub(crate) fn is_empty(&self) -> bool {
         self.legs.is_empty()
     }
+
+    /// Drops the arcs not taken, keeping the room.
+    pub(crate) fn clear(&mut self) {
+        self.legs.clear();
+    }
 }
 
 /// A shortest route found by [`Contraction::query`], in the input graph.

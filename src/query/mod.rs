@@ -55,7 +55,6 @@ use std::time::{Duration, Instant};
 
 use abstract_search::{AbstractRoute, AbstractScratch};
 
-use crate::contraction::PackedRoute;
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
 use crate::search::{Path, Pricing, QueryError, SearchCache};
@@ -395,7 +394,7 @@ impl Hierarchy {
         let mut route = std::mem::take(&mut cache.route);
         // A contracted search leaves its route packed, to be unpacked as
         // refinement reaches it (the plan returns before that).
-        let mut packed = PackedRoute::default();
+        let mut packed = cache.plan_lists.take_packed();
         let contracted = self.contracted_start(&mut cache.cch, size, &starts, &goals, &mut packed);
         let (found, expanded) = match contracted {
             Some(ends) => (ends.is_some(), cache.cch.settled()),

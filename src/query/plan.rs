@@ -30,6 +30,7 @@ pub(crate) struct PlanLists {
     cum: Vec<u64>,
     out: Vec<Point>,
     last_leg: Vec<Point>,
+    packed: PackedRoute,
 }
 
 impl PlanLists {
@@ -40,6 +41,13 @@ impl PlanLists {
         self.cum.clear();
         self.out.clear();
         self.last_leg.clear();
+        self.packed.clear();
+    }
+
+    /// The room for a contracted search's packed route, taken out for the
+    /// search (see [`PathPlan::packed`]).
+    pub(crate) fn take_packed(&mut self) -> PackedRoute {
+        std::mem::take(&mut self.packed)
     }
 }
 
@@ -70,8 +78,8 @@ pub struct PathPlan {
     edges: Vec<u32>,
     /// The rest of a contracted search's route, unpacked into `waypoints`
     /// as refinement needs them (the goal follows its last transition);
-    /// `None` once the whole route is in `waypoints`.
-    packed: Option<PackedRoute>,
+    /// empty once the whole route is in `waypoints`.
+    packed: PackedRoute,
     /// The goal cell (the last waypoint once the route is unpacked).
     goal: Point,
     /// The unit's size.
@@ -106,7 +114,7 @@ impl PathPlan {
         let n = path.cells.len();
         PathPlan {
             edges: vec![NO_EDGE; 2],
-            packed: None,
+            packed: PackedRoute::default(),
             goal: waypoints[1],
             size: 1,
             partial: false,
@@ -181,7 +189,7 @@ impl PathPlan {
             plan.edges.push(NO_EDGE);
         } else {
             // The goal goes on once the last edge is unpacked.
-            plan.packed = Some(route);
+            plan.packed = route;
         }
         plan.refine_ends(h, point(last), start_tree, ends)
     }
@@ -210,13 +218,14 @@ impl PathPlan {
             cum,
             out,
             last_leg,
+            packed,
         } = lists;
         waypoints.push(start);
         edges.push(NO_EDGE);
         let mut plan = PathPlan {
             waypoints,
             edges,
-            packed: None,
+            packed,
             goal,
             size,
             partial: false,
@@ -305,6 +314,7 @@ impl PathPlan {
             cum: self.cum,
             out: self.out,
             last_leg: self.last_leg,
+            packed: self.packed,
         }
     }
 
@@ -334,15 +344,12 @@ impl PathPlan {
     /// (the goal appended after its last transition), a few edges ahead of
     /// `i` at a time.
     fn unpack_through(&mut self, h: &Hierarchy, i: usize) {
-        if self.waypoints.len() > i {
+        if self.waypoints.len() > i || self.packed.is_empty() {
             return;
         }
-        let Some(packed) = self.packed.as_mut() else {
-            return;
-        };
         let until = i.saturating_add(UNPACK_AHEAD);
         let (waypoints, edges, stats) = (&mut self.waypoints, &mut self.edges, &mut self.stats);
-        let ended = h.contracted_unpack(self.size, packed, |edge, head| {
+        let ended = h.contracted_unpack(self.size, &mut self.packed, |edge, head| {
             waypoints.push(h.node_points()[head as usize]);
             edges.push(edge);
             stats.abstract_edges += 1;
@@ -351,7 +358,6 @@ impl PathPlan {
         if ended {
             self.waypoints.push(self.goal);
             self.edges.push(NO_EDGE);
-            self.packed = None;
         }
     }
 
@@ -423,7 +429,7 @@ impl PathPlan {
 
     /// Whether some leg of the route is still to be refined.
     pub(crate) fn has_legs_left(&self) -> bool {
-        self.packed.is_some() || self.next_leg < self.waypoints.len()
+        !self.packed.is_empty() || self.next_leg < self.waypoints.len()
     }
 
     /// Refines the next leg of the route without a search when it can: a
@@ -580,10 +586,10 @@ mod tests {
         let whole = h.find_path(&mut cache, s, g).unwrap();
 
         let mut plan = h.plan(&mut cache, s, g).unwrap().unwrap();
-        assert!(plan.packed.is_some(), "the route is left packed");
+        assert!(!plan.packed.is_empty(), "the route is left packed");
         let first = plan.next_segment(&h, &mut cache).unwrap().to_vec();
         assert!(
-            plan.packed.is_some(),
+            !plan.packed.is_empty(),
             "the first piece unpacks only its part: {} waypoints known",
             plan.waypoints.len()
         );
@@ -601,7 +607,7 @@ mod tests {
         // pieces.
         let mut plan = h.plan(&mut cache, s, g).unwrap().unwrap();
         assert_eq!(plan.waypoints(&h), waypoints);
-        assert!(plan.packed.is_none());
+        assert!(plan.packed.is_empty());
         assert_eq!(cells(&mut plan, &h, &mut cache), path.cells);
     }
 }
