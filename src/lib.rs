@@ -106,7 +106,7 @@ pub use preprocess::{
 };
 pub use query::{
     Method, NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats, PathPlan,
-    PathQueue, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats, QueueFrame,
+    PathQueue, PhaseTimes, Polish, QueryCache, QueryOptions, QueryOutcome, QueryStats, QueueFrame,
     RequestId, RequestStatus, SlicedQuery,
 };
 pub use search::{

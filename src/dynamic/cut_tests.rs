@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use super::tests::{assert_same, edited};
 use super::*;
-use crate::{HierarchyBuilder, Movement, QueryCache};
+use crate::{HierarchyBuilder, Movement, Polish, QueryCache};
 
 /// A map and the edits made to it, in order.
 #[derive(Debug, Clone)]
@@ -117,6 +117,8 @@ impl CutCase {
             .movement(Movement::every_rule()[self.movement])
             .max_unit_size(self.max_size)
             .landmarks(0)
+            // Not `Auto`: a rebuild would decide it again from the edited map.
+            .polish(Polish::Never)
     }
 }
 

@@ -8,7 +8,7 @@ use crate::mapgen::{self, MapKind, MapParams};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, EntrancePolicy, Landmarks, NO_NODE, SizeTransitions,
 };
-use crate::{CornerRule, Grid, Movement, QueryCache};
+use crate::{CornerRule, Grid, Movement, Polish, QueryCache};
 
 /// The block forest as a value independent of block numbering: per cell,
 /// its anchor block, that block's parent, its island and the island's core,
@@ -138,6 +138,15 @@ pub(super) fn assert_landmarks_exact(h: &Hierarchy, graph: &ClusterGraph, contex
     assert_eq!(*l, want, "landmark distances {context}");
 }
 
+/// A hierarchy built from `grid` with `world`'s settings, the decisions of
+/// its build included (a build with `Polish::Auto` decides from its own map,
+/// a repair keeps the decision made for the first).
+pub(super) fn rebuild_as(world: &DynamicHierarchy, grid: Grid) -> Hierarchy {
+    HierarchyBuilder::with_settings(*world.settings())
+        .build(grid)
+        .unwrap()
+}
+
 /// A grid copy of `grid` with `edits` applied (for tests and callers that
 /// want to rebuild from scratch to compare).
 pub(super) fn edited(grid: &Grid, edits: &[Edit]) -> Grid {
@@ -235,6 +244,14 @@ impl Case {
             .landmarks(landmarks)
             .max_unit_size(self.max_size)
             .larger_sizes(self.larger)
+            // Fixed per case, not `Auto` (which a rebuild would decide
+            // again from the edited map, while a repair keeps the decision):
+            // half the cases polish their paths.
+            .polish(if self.cluster.is_multiple_of(2) {
+                Polish::Always
+            } else {
+                Polish::Never
+            })
     }
 
     pub(super) fn edits(&self, step: &Step, grid: &Grid) -> Vec<Edit> {
@@ -402,7 +419,7 @@ fn cutting_an_island_repairs_in_a_window() {
     let mut cache = QueryCache::new();
     assert!(world.find_path(&mut cache, a, b).unwrap().path.is_none());
     let edits: Vec<Edit> = cut.iter().map(|p| Edit::Passable(*p, false)).collect();
-    let rebuilt = Hierarchy::build(edited(&grid, &edits)).unwrap();
+    let rebuilt = rebuild_as(&world, edited(&grid, &edits));
     world.refresh_landmarks();
     assert_same(world.hierarchy(), &rebuilt, "after the cut");
 }
@@ -419,7 +436,7 @@ fn a_core_that_changes_recomputes() {
     let report = world.set_passable(&block, false).unwrap();
     assert_eq!(report.dead_ends, DeadEndRepair::Recomputed);
     let edits: Vec<Edit> = block.iter().map(|p| Edit::Passable(*p, false)).collect();
-    let rebuilt = Hierarchy::build(edited(&grid, &edits)).unwrap();
+    let rebuilt = rebuild_as(&world, edited(&grid, &edits));
     world.refresh_landmarks();
     assert_same(world.hierarchy(), &rebuilt, "after the shrink");
 }
@@ -635,7 +652,7 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
         let report = world.set_passable(&[cell], open).unwrap();
         assert_eq!(report.dead_ends, DeadEndRepair::Local);
         let edits = [Edit::Passable(cell, open)];
-        let rebuilt = Hierarchy::build(edited(&map, if open { &[] } else { &edits })).unwrap();
+        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
         assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
     }
 }

@@ -14,6 +14,7 @@ use crate::preprocess::{
     ClusterGraph, EntrancePolicy, Entrances, MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph,
     find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
+use crate::query::Polish;
 
 /// Settings a hierarchy is built with (saved with it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,6 +41,10 @@ pub struct BuildSettings {
     /// Where the sizes above 1 get their transitions (used when
     /// `max_unit_size > 1`).
     pub larger_sizes: SizeTransitions,
+    /// Whether queries polish their paths by exact searches over short
+    /// windows ([`Polish`]). The build decides [`Polish::Auto`] from the
+    /// map: a built hierarchy's settings hold `Always` or `Never`.
+    pub polish: Polish,
 }
 
 /// The default cluster side, chosen by benchmark: swept over 8, 12, 16, 24
@@ -76,6 +81,7 @@ impl Default for BuildSettings {
             landmarks: DEFAULT_LANDMARKS,
             max_unit_size: 1,
             larger_sizes: SizeTransitions::default(),
+            polish: Polish::default(),
         }
     }
 }
@@ -283,6 +289,24 @@ impl HierarchyBuilder {
         self
     }
 
+    /// Sets whether queries polish their paths ([`Polish`]; `Auto` by
+    /// default: where the map's obstacles are scattered).
+    ///
+    /// ```
+    /// use tierpath::{Grid, HierarchyBuilder, Polish};
+    /// // Pillars everywhere: scattered obstacles.
+    /// let grid = Grid::from_fn(64, 64, |p| p.x % 3 != 1 || p.y % 4 != 2).unwrap();
+    /// let h = HierarchyBuilder::new().build(grid.clone())?;
+    /// assert_eq!(h.settings().polish, Polish::Always);
+    /// let h = HierarchyBuilder::new().polish(Polish::Never).build(grid)?;
+    /// assert_eq!(h.settings().polish, Polish::Never);
+    /// # Ok::<(), tierpath::BuildError>(())
+    /// ```
+    pub fn polish(mut self, polish: Polish) -> Self {
+        self.settings.polish = polish;
+        self
+    }
+
     /// Keeps the cell paths behind abstract edges.
     pub fn keep_paths(mut self, on: bool) -> Self {
         self.settings.keep_paths = on;
@@ -296,7 +320,8 @@ impl HierarchyBuilder {
 
     /// Runs the stages on `grid` and returns the hierarchy, which owns the grid.
     pub fn build(&self, grid: Grid) -> Result<Hierarchy, BuildError> {
-        let s = self.settings;
+        let mut s = self.settings;
+        s.polish = s.polish.resolve(&grid);
         s.movement.validate()?;
         if !(2..=1024).contains(&s.cluster_size) {
             return Err(BuildError::ClusterSize(s.cluster_size));

@@ -25,6 +25,7 @@ pub(crate) mod graph;
 mod graph_stream;
 mod islands;
 pub(crate) mod landmarks;
+pub(crate) mod scatter;
 pub(crate) mod sizes;
 
 pub use clusters::{ClusterLayout, EntrancePolicy, Entrances, find_entrances};

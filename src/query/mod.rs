@@ -39,6 +39,7 @@ mod local;
 mod nearest;
 mod partial;
 mod plan;
+mod polish;
 mod queue;
 mod sliced;
 pub(crate) mod unit;
@@ -46,6 +47,7 @@ pub(crate) mod unit;
 pub use nearest::{NEAREST_LOCAL_EXPANSIONS, NearestMethod, NearestOutcome, NearestStats};
 pub use partial::QueryOptions;
 pub use plan::PathPlan;
+pub use polish::Polish;
 pub use queue::{PathQueue, QueueFrame, RequestId, RequestStatus};
 pub use sliced::SlicedQuery;
 

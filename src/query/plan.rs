@@ -1,6 +1,7 @@
 //! A planned path, refined into cells lazily and smoothed as it goes.
 
 use super::ends::Ends;
+use super::polish::{self, Polish};
 use super::unit::in_space;
 use super::{AbstractRoute, Clock, PhaseTimes, QueryCache, QueryStats};
 use crate::contraction::PackedRoute;
@@ -29,6 +30,7 @@ pub(crate) struct PlanLists {
     raw: Vec<Point>,
     cum: Vec<u64>,
     out: Vec<Point>,
+    pending: Vec<Point>,
     last_leg: Vec<Point>,
     packed: PackedRoute,
 }
@@ -40,6 +42,7 @@ impl PlanLists {
         self.raw.clear();
         self.cum.clear();
         self.out.clear();
+        self.pending.clear();
         self.last_leg.clear();
         self.packed.clear();
     }
@@ -94,6 +97,11 @@ pub struct PathPlan {
     cum: Vec<u64>,
     head: usize,
     smooth: bool,
+    /// Whether smoothed cells are polished (`polish`) before they are
+    /// emitted; they wait in `pending`, whose first cell is the last one
+    /// emitted.
+    polish: bool,
+    pending: Vec<Point>,
     out: Vec<Point>,
     started: bool,
     cost: u64,
@@ -124,6 +132,8 @@ impl PathPlan {
             cum: vec![0; n],
             head: 0,
             smooth: false,
+            polish: false,
+            pending: Vec::new(),
             out: Vec::new(),
             started: false,
             cost: path.cost.0,
@@ -153,6 +163,7 @@ impl PathPlan {
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
         let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
+        plan.polish = h.settings().polish == Polish::Always;
         plan.waypoints.extend(route.nodes.iter().map(|v| point(*v)));
         plan.waypoints.push(goal);
         plan.edges.push(NO_EDGE);
@@ -182,6 +193,7 @@ impl PathPlan {
         // per edge as the route is unpacked.
         stats.abstract_edges = 2;
         let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
+        plan.polish = h.settings().polish == Polish::Always;
         plan.waypoints.push(point(first));
         plan.edges.push(NO_EDGE);
         if route.is_empty() {
@@ -217,6 +229,7 @@ impl PathPlan {
             raw,
             cum,
             out,
+            pending,
             last_leg,
             packed,
         } = lists;
@@ -234,6 +247,8 @@ impl PathPlan {
             cum,
             head: 0,
             smooth: true,
+            polish: false,
+            pending,
             out,
             started: false,
             cost: 0,
@@ -313,6 +328,7 @@ impl PathPlan {
             raw: self.raw,
             cum: self.cum,
             out: self.out,
+            pending: self.pending,
             last_leg: self.last_leg,
             packed: self.packed,
         }
@@ -396,6 +412,9 @@ impl PathPlan {
         if !self.started {
             self.started = true;
             self.out.push(self.raw[0]);
+            if self.polish {
+                self.pending.push(self.raw[0]);
+            }
         }
         loop {
             let refined = !self.has_legs_left();
@@ -410,9 +429,14 @@ impl PathPlan {
                 break;
             }
             let clock = Clock::start(cache.timing);
+            let emitted = self.out.len();
             while self.head + 1 < self.raw.len() && (refined || self.raw.len() - self.head > WINDOW)
             {
                 self.smooth_step(h, &mut cache.runs);
+            }
+            if self.polish {
+                self.pending.extend(self.out.drain(emitted..));
+                self.polish_pending(h, cache, refined);
             }
             clock.add_to(&mut self.phases.smooth);
             if !self.out.is_empty() || refined {
@@ -533,6 +557,34 @@ impl PathPlan {
         self.cum
             .push(self.cum.last().expect("cum tracks raw") + step);
         self.raw.push(c);
+    }
+
+    /// Polishes the smoothed cells waiting in `pending` window by window
+    /// (see `polish`) and moves those that are final to `out`: with a whole
+    /// window ahead, its first half; at the end of the path (`done`), the
+    /// rest.
+    fn polish_pending(&mut self, h: &Hierarchy, cache: &mut QueryCache, done: bool) {
+        while self.pending.len() > polish::WINDOW || (done && self.pending.len() > 1) {
+            let j = (self.pending.len() - 1).min(polish::WINDOW);
+            let to_end = j + 1 == self.pending.len();
+            let before = self.pending.len();
+            let (saved, expanded) =
+                polish::polish_window(h, &mut cache.grid, self.size, &mut self.pending, j);
+            if expanded > 0 {
+                cache.collect_fine();
+            }
+            self.stats.fine_expanded += expanded;
+            self.cost -= saved;
+            // The window's end, where it is now.
+            let end = j + self.pending.len() - before;
+            let last = if to_end {
+                end
+            } else {
+                end.min(polish::WINDOW / 2)
+            };
+            self.out.extend_from_slice(&self.pending[1..=last]);
+            self.pending.drain(..last);
+        }
     }
 
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the

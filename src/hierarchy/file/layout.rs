@@ -5,7 +5,8 @@
 //! settings            cluster size u32, connectivity u8, corner rule u8,
 //!                     straight u32, diagonal u32, single_below u32,
 //!                     max_gap u32, keep_paths u8, landmarks u32,
-//!                     max_unit_size u8, larger_sizes u8 (0 Ends, 1 One)
+//!                     max_unit_size u8, larger_sizes u8 (0 Ends, 1 One),
+//!                     polish u8 (0 Never, 1 Always; since version 4)
 //! dead ends           the cell table in canonical tile form (cells u64,
 //!                     per tile its open-cell mask, shared value and mixed
 //!                     row, then the mixed rows), block ends and islands,
@@ -35,6 +36,7 @@ use crate::hierarchy::{BuildSettings, Hierarchy};
 use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, SizeTransitions,
 };
+use crate::query::Polish;
 use crate::tiled::{TILE, TileColumn};
 
 /// Most stages a file may list.
@@ -79,6 +81,15 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     w.u8(match s.larger_sizes {
         SizeTransitions::Ends => 0,
         SizeTransitions::One => 1,
+    });
+    w.u8(match s.polish {
+        Polish::Never => 0,
+        Polish::Always => 1,
+        // A build decides it; written as a build of this map would.
+        Polish::Auto => match s.polish.resolve(h.grid()) {
+            Polish::Always => 1,
+            _ => 0,
+        },
     });
     let sized = s.max_unit_size > 1;
 
@@ -170,6 +181,15 @@ fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadErr
         1 => SizeTransitions::One,
         k => return Err(invalid(format!("unknown placement {k} of larger sizes"))),
     };
+    let polish = match r.u8("settings")? {
+        0 => Polish::Never,
+        1 => Polish::Always,
+        k => {
+            return Err(invalid(format!(
+                "polish is {k}, not 0 (never) or 1 (always)"
+            )));
+        }
+    };
     if max_unit_size == 0 {
         return Err(invalid("largest unit size 0 is out of range"));
     }
@@ -189,6 +209,7 @@ fn parse_settings<S: Source>(r: &mut Reader<S>) -> Result<BuildSettings, LoadErr
         landmarks,
         max_unit_size,
         larger_sizes,
+        polish,
     })
 }
 

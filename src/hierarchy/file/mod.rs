@@ -106,7 +106,7 @@ const HEADER: usize = 12;
 /// The first eight bytes of a saved hierarchy.
 pub const MAGIC: &[u8; 8] = b"TIERPATH";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Why a saved hierarchy could not be loaded.
 #[derive(Debug, Error)]

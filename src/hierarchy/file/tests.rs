@@ -397,6 +397,33 @@ fn forged_content_is_rejected_in_order() {
 }
 
 #[test]
+fn the_polish_setting_is_saved_and_a_forged_one_named() {
+    use crate::Polish;
+    for polish in [Polish::Always, Polish::Never] {
+        let h = HierarchyBuilder::new()
+            .polish(polish)
+            .build(sample().grid().clone())
+            .unwrap();
+        let back = Hierarchy::from_bytes(h.grid().clone(), &h.to_bytes()).unwrap();
+        assert_eq!(back.settings().polish, polish);
+    }
+    // The settings' 30th byte, then the checksum remade.
+    let h = sample();
+    let mut bytes = h.to_bytes();
+    let at = 8 + 4 + 8 + 8 + 29;
+    assert!(bytes[at] <= 1, "layout moved");
+    bytes[at] = 2;
+    let body = bytes.len() - 8;
+    let mut hasher = WordHasher::new();
+    hasher.write(&bytes[..body]);
+    bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+    match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
+        Err(e @ LoadError::Invalid(_)) => assert!(e.to_string().contains("polish is 2"), "{e}"),
+        other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[test]
 fn forged_stored_paths_are_rejected() {
     let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 48, 3).unwrap();
     let h = Hierarchy::builder().cluster_size(16).build(grid).unwrap();
@@ -462,8 +489,8 @@ fn foreign_map_and_version_are_named() {
 }
 
 /// Offset of the cell table's mask-array length: magic, version,
-/// fingerprint, size, 29 bytes of settings, the cell count.
-const MASKS_LENGTH_AT: usize = 8 + 4 + 8 + 8 + 29 + 8;
+/// fingerprint, size, 30 bytes of settings, the cell count.
+const MASKS_LENGTH_AT: usize = 8 + 4 + 8 + 8 + 30 + 8;
 
 #[test]
 fn a_sparse_file_claiming_a_huge_array_stops_at_the_length() {

@@ -235,11 +235,17 @@ impl Job {
                         *leg = Some((est, goal, area));
                     }
                 } else {
-                    // Every leg refined: smoothing expands nothing.
+                    // Every leg refined: smoothing expands nothing, and a
+                    // polished plan's searches run in this slice, charged
+                    // to it when done.
+                    let before = plan.stats().fine_expanded;
                     let mut cells = Vec::new();
                     while let Some(piece) = plan.next_segment(h, cache) {
                         cells.extend_from_slice(piece);
                     }
+                    let used = plan.stats().fine_expanded - before;
+                    *left -= used.min(*left);
+                    *spent += used;
                     let path = Path {
                         cells,
                         cost: plan.cost(),
