@@ -41,6 +41,7 @@ mod map;
 mod report;
 
 use super::CliResult;
+use super::polish::PolishArg;
 use super::solver::Algo;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use inputs::{file_label, scenario_files};
@@ -77,6 +78,10 @@ pub struct Args {
     /// Build hierarchies with clusters of N x N cells (default 16).
     #[arg(long, value_name = "N")]
     pub cluster_size: Option<u32>,
+    /// Whether the hierarchy's queries polish their paths (`auto`: where a
+    /// map's obstacles are scattered).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
+    pub polish: PolishArg,
     /// Also run this planner of `tierpath solve --algo` on the same queries
     /// (repeatable; flat A* and the hierarchy always run, and JPS unless
     /// `--no-jps`).
@@ -168,9 +173,10 @@ pub fn run(args: Args) -> CliResult {
     );
     let _ = writeln!(
         header,
-        "planners: {} (hierarchy: cluster {cluster_size}, {}); rules: 8-connected, \
+        "planners: {} (hierarchy: cluster {cluster_size}, polish {:?}, {}); rules: 8-connected, \
          straight 1, diagonal sqrt 2, no corner cutting{}",
         planners.join(", "),
+        args.polish,
         if args.contract {
             "cluster graph contracted"
         } else {
@@ -270,6 +276,7 @@ pub fn run(args: Args) -> CliResult {
                 "max_queries": args.max_queries,
                 "runs": args.runs,
                 "cluster_size": cluster_size,
+                "polish": format!("{:?}", args.polish).to_lowercase(),
                 "planners": planners,
             },
             "sets": per_set.iter().map(summary_json).collect::<Vec<_>>(),

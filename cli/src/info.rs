@@ -161,6 +161,10 @@ pub fn run(args: Args) -> CliResult {
         m.insert("movement".into(), describe_movement(&set.movement).into());
         m.insert("keep_paths".into(), set.keep_paths.into());
         m.insert("landmarks".into(), set.landmarks.into());
+        m.insert(
+            "polish".into(),
+            (set.polish == tierpath::Polish::Always).into(),
+        );
         m.extend(stats_json(s));
         writeln!(out, "{}", serde_json::Value::Object(m))?;
     }
@@ -343,7 +347,7 @@ fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super:
 fn settings_text(set: &tierpath::BuildSettings) -> String {
     format!(
         "cluster size {}, unit sizes 1..={}{}, {}, entrances: one transition below {} cells, \
-         max gap {}, {} landmarks, cell paths {}",
+         max gap {}, {} landmarks, cell paths {}, paths {}",
         set.cluster_size,
         set.max_unit_size,
         match set.max_unit_size {
@@ -355,6 +359,10 @@ fn settings_text(set: &tierpath::BuildSettings) -> String {
         set.entrances.max_gap,
         set.landmarks,
         if set.keep_paths { "kept" } else { "not kept" },
+        match set.polish {
+            tierpath::Polish::Always => "polished",
+            _ => "smoothed only",
+        },
     )
 }
 

@@ -10,6 +10,7 @@ mod info;
 mod nearest;
 mod optimum;
 mod path;
+mod polish;
 mod preprocess;
 mod queue_demo;
 mod render;

@@ -27,6 +27,7 @@ mod stats;
 pub use stats::{Table, headers, per_size_table, round3, stage_columns, stats_json, stats_row};
 
 use super::CliResult;
+use crate::polish::PolishArg;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::Write;
@@ -62,6 +63,10 @@ pub struct Args {
     /// `render` and `bench` then take `--size` up to K with this file.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::unit::parse)]
     pub max_size: u32,
+    /// Whether queries on these files polish their paths: `auto` decides
+    /// per map (on where obstacles are scattered).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
+    pub polish: PolishArg,
     /// Maps built at once (default: the number of cores). Each build is itself
     /// parallel.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -97,7 +102,8 @@ pub fn run(args: Args) -> CliResult {
     }
     let builder = HierarchyBuilder::new()
         .cluster_size(args.cluster_size)
-        .max_unit_size(args.max_size);
+        .max_unit_size(args.max_size)
+        .polish(args.polish.into());
     let n = args.maps.len();
     let jobs = args
         .jobs
@@ -449,6 +455,7 @@ mod tests {
             out_dir: dir.map(PathBuf::from),
             cluster_size: 16,
             max_size: 1,
+            polish: PolishArg::Auto,
             jobs: None,
             json: false,
         };

@@ -15,6 +15,9 @@
 //!    paths) and smooth the cells: wherever a straight octile route between two
 //!    cells of the path is free and cheaper than the stretch it replaces, it
 //!    replaces it. Smoothing never raises the cost and keeps the path valid.
+//!    Where the map's obstacles are scattered ([`Polish`]), each window of
+//!    the smoothed path is then searched again exactly and replaced where
+//!    that is cheaper (`polish`).
 //!
 //! Refinement is lazy: [`Hierarchy::plan`] returns a [`PathPlan`] holding the
 //! abstract route (still packed on a contracted hierarchy, unpacked as

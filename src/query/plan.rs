@@ -564,27 +564,27 @@ impl PathPlan {
     /// window ahead, its first half; at the end of the path (`done`), the
     /// rest.
     fn polish_pending(&mut self, h: &Hierarchy, cache: &mut QueryCache, done: bool) {
-        while self.pending.len() > polish::WINDOW || (done && self.pending.len() > 1) {
-            let j = (self.pending.len() - 1).min(polish::WINDOW);
-            let to_end = j + 1 == self.pending.len();
-            let before = self.pending.len();
-            let (saved, expanded) =
-                polish::polish_window(h, &mut cache.grid, self.size, &mut self.pending, j);
+        loop {
+            let (last, saved, expanded) =
+                polish::polish_next(h, &mut cache.grid, self.size, &mut self.pending, done);
+            if last == 0 {
+                break;
+            }
             if expanded > 0 {
                 cache.collect_fine();
             }
             self.stats.fine_expanded += expanded;
             self.cost -= saved;
-            // The window's end, where it is now.
-            let end = j + self.pending.len() - before;
-            let last = if to_end {
-                end
-            } else {
-                end.min(polish::WINDOW / 2)
-            };
             self.out.extend_from_slice(&self.pending[1..=last]);
             self.pending.drain(..last);
         }
+    }
+
+    /// Turns polishing off for the rest of this plan, saying whether it was
+    /// on: a time-sliced query polishes the path itself, its searches
+    /// spread over updates (`sliced::job`).
+    pub(crate) fn take_polish(&mut self) -> bool {
+        std::mem::take(&mut self.polish)
     }
 
     /// Emits the cells from the anchor `raw[head]` to the farthest cell in the

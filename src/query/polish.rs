@@ -14,15 +14,23 @@
 //! the path polished whole.
 //!
 //! Measured on the Moving AI random maps (the 10 highest buckets, 50
-//! queries per map, 700 queries; an untracked probe, 27 Nov 2026), mean /
-//! p95 suboptimality: smoothed only 0.864% / 1.84%; polished with windows
-//! of 32 cells 0.38%, 64 cells 0.251% / 0.86%, **96 cells 0.190% / 0.72%**
-//! (about 14,000 cells expanded per query), 128 cells (two passes) 0.151% /
-//! 0.70%. The margin matters little (96 cells: 0.188% with 2, the same with
-//! 0). On the other sets polishing would help little (dao 0.199% -> 0.050%,
-//! sc1 0.127% -> 0.058%, mazes 0.197% -> 0.011%) at many times their query
-//! time (mazes: 41,000 cells expanded per query), so [`Polish::Auto`] turns
-//! it on for maps of scattered obstacles only
+//! queries per map, 700 queries, `tierpath bench`; the two maps with 40% of
+//! their cells blocked are not polished by `Auto` and count unpolished),
+//! mean / p95 suboptimality and cells expanded per query: smoothed only
+//! 0.854% / 1.81% (about 300 expanded); windows of 80 cells (a new window
+//! every 40) 0.245% / 0.82%; 96 (every 48) 0.213% / 0.72% at 13,400; 96
+//! (every 64) 0.231%; **128 (every 64) 0.175% / 0.71% at 16,900**; 160
+//! (every 80) 0.144% / 0.62% at 20,300. A cap on each window's search
+//! loses most of the gain (2,000 cells: 0.487%), as the windows that
+//! improve are the ones whose searches are large. The time goes into those
+//! searches (three quarters of a polished query's instructions under
+//! callgrind on random512-20-0): random maps' queries take about ten times
+//! as long as smoothed only, still faster than exact jump point search
+//! there. On the other sets polishing would help little (an earlier probe
+//! with 96-cell windows: dao 0.199% -> 0.050%, sc1 0.127% -> 0.058%, mazes
+//! 0.197% -> 0.011%) at many times their query time (mazes: 41,000 cells
+//! expanded per query), so [`Polish::Auto`] turns it on for maps of
+//! scattered obstacles only
 //! (`preprocess::scatter`).
 
 use crate::grid::{FastDiv, Grid, Point, Weight};
@@ -30,13 +38,13 @@ use crate::hierarchy::Hierarchy;
 use crate::search::{Rect, SearchCache};
 
 /// Cells of the smoothed path searched again at a time.
-pub(crate) const WINDOW: usize = 96;
+pub(crate) const WINDOW: usize = 128;
 
 /// Cells the search may stray beyond the window's bounding box.
 pub(crate) const MARGIN: u32 = 2;
 
 /// Whether queries polish their paths (see the module docs of
-/// `query::polish`: an exact search over each window of 96 cells of the
+/// `query::polish`: an exact search over each window of 128 cells of the
 /// smoothed path, kept where cheaper). A [`BuildSettings`] field, saved
 /// with the hierarchy: a built hierarchy's settings hold `Always` or
 /// `Never`, `Auto` being decided by the build from its map.
@@ -48,7 +56,7 @@ pub enum Polish {
     /// its blocked cells lie in clumps of eight cells or fewer (random
     /// obstacle fields; none of the benchmarks' game maps, mazes or rooms).
     /// There straight routes seldom get through and polishing brings paths
-    /// from about 0.9% to 0.2% above optimal on average; elsewhere smoothing
+    /// from about 0.85% to 0.18% above optimal on average; elsewhere smoothing
     /// alone is within a few tenths of a percent, and polishing would
     /// multiply the query time.
     #[default]
@@ -76,18 +84,37 @@ impl Polish {
     }
 }
 
-/// Searches the window `cells[..=j]` of a smoothed path again: an exact A*
-/// from `cells[0]` to `cells[j]` for a unit of `size`, inside the cells'
-/// bounding box grown by [`MARGIN`]; when its path is cheaper it replaces
-/// `cells[1..j]`. Returns the cost saved and the cells expanded. A window
-/// already at the straight-line bound is not searched.
-pub(super) fn polish_window(
-    h: &Hierarchy,
-    cache: &mut SearchCache,
-    size: u8,
-    cells: &mut Vec<Point>,
+/// Cells of a window that become final after it is searched (when the
+/// path goes on past it): the next window starts this far on.
+pub(crate) const STEP: usize = WINDOW / 2;
+
+/// The search a window needs: from `a` to `b`, inside `area`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    pub(crate) a: Point,
+    pub(crate) b: Point,
+    pub(crate) area: Rect,
+    /// The window's last index in the cells from its anchor.
     j: usize,
-) -> (u64, u64) {
+    /// The cost of the window's stretch as it is.
+    old: u64,
+}
+
+/// The next window of `cells` (a smoothed path from its anchor,
+/// `cells[0]`), when a whole one is there or `done` says the path ends
+/// with `cells`: its last index, and whether it reaches that end. `None`
+/// when no window is due.
+pub(crate) fn next_window(cells: &[Point], done: bool) -> Option<(usize, bool)> {
+    let rest = cells.len().checked_sub(1)?;
+    (rest >= WINDOW || (done && rest > 0)).then(|| {
+        let j = rest.min(WINDOW);
+        (j, j == rest)
+    })
+}
+
+/// The search for the window `cells[..=j]`: `None` when its stretch costs
+/// the straight-line bound already (nothing can be cheaper).
+pub(crate) fn window_search(h: &Hierarchy, cells: &[Point], j: usize) -> Option<Window> {
     let grid = h.grid();
     let movement = &h.settings().movement;
     let (a, b) = (cells[0], cells[j]);
@@ -98,7 +125,7 @@ pub(super) fn polish_window(
     let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0 / Weight::ONE.0 as u64
         * h.min_weight().0 as u64;
     if old <= bound {
-        return (0, 0);
+        return None;
     }
     let (mut x0, mut y0, mut x1, mut y1) = (a.x, a.y, a.x, a.y);
     for c in &cells[1..=j] {
@@ -112,24 +139,69 @@ pub(super) fn polish_window(
         x1: (x1 + MARGIN).min(grid.width() - 1) + 1,
         y1: (y1 + MARGIN).min(grid.height() - 1) + 1,
     };
-    let found = h.bounded_astar(cache, size, a, b, area);
-    let expanded = cache.stats().expanded;
+    Some(Window { a, b, area, j, old })
+}
+
+/// Replaces the window's stretch of `cells` (the window anchored at
+/// `cells[at]`) by `found` (the exact search's path, `None` when it found
+/// none) when that is cheaper. Returns the cost saved.
+pub(crate) fn apply(
+    h: &Hierarchy,
+    cells: &mut Vec<Point>,
+    at: usize,
+    w: &Window,
+    found: Option<&[Point]>,
+) -> u64 {
     let Some(path) = found else {
-        // The window itself lies inside: unreachable only if the smoothed
-        // path were illegal, which smoothing never makes it.
+        // The window's own cells lie inside its area: the search finds a
+        // path unless the smoothed path were illegal, which it never is.
         debug_assert!(false, "a window's own cells join its ends");
-        return (0, expanded);
+        return 0;
     };
+    let movement = &h.settings().movement;
     let new: u64 = path
-        .cells
         .windows(2)
-        .map(|w| grid.step_cost(movement, w[0], w[1]))
+        .map(|m| h.grid().step_cost(movement, m[0], m[1]))
         .sum();
-    if new >= old {
-        return (0, expanded);
+    if new >= w.old {
+        return 0;
     }
-    cells.splice(1..j, path.cells[1..path.cells.len() - 1].iter().copied());
-    (old - new, expanded)
+    cells.splice(at + 1..at + w.j, path[1..path.len() - 1].iter().copied());
+    w.old - new
+}
+
+/// Where the next window's anchor is, after the window `cells[..=j]`
+/// (before it was searched; `cells` now `len` long, `before` long then):
+/// half a window on, or the window's end when it reached the path's end.
+pub(crate) fn advance(j: usize, to_end: bool, len: usize, before: usize) -> usize {
+    let end = j + len - before;
+    if to_end { end } else { end.min(STEP) }
+}
+
+/// Polishes the next window of `cells` when one is due (see
+/// [`next_window`]), searching at once: returns the number of cells from
+/// the anchor that are now final (the new anchor's index; 0 when no window
+/// was due), the cost saved and the cells expanded.
+pub(super) fn polish_next(
+    h: &Hierarchy,
+    cache: &mut SearchCache,
+    size: u8,
+    cells: &mut Vec<Point>,
+    done: bool,
+) -> (usize, u64, u64) {
+    let Some((j, to_end)) = next_window(cells, done) else {
+        return (0, 0, 0);
+    };
+    let before = cells.len();
+    let (saved, expanded) = match window_search(h, cells, j) {
+        None => (0, 0),
+        Some(w) => {
+            let found = h.bounded_astar(cache, size, w.a, w.b, w.area);
+            let saved = apply(h, cells, 0, &w, found.as_ref().map(|p| &p.cells[..]));
+            (saved, cache.stats().expanded)
+        }
+    };
+    (advance(j, to_end, cells.len(), before), saved, expanded)
 }
 
 #[cfg(test)]
@@ -192,6 +264,46 @@ mod tests {
         assert!(pairs >= 30, "{pairs} pairs");
         // Mutation check: a polish that never replaces leaves this at 0.
         assert!(cheaper * 3 >= pairs, "{cheaper} of {pairs} cheaper");
+    }
+
+    #[test]
+    fn a_sliced_query_polishes_within_its_budget_and_gives_the_same_answer() {
+        let grid = scattered(5, 100, 25);
+        let h = HierarchyBuilder::new().build(grid.clone()).unwrap();
+        assert_eq!(h.settings().polish, Polish::Always);
+        let mut cache = QueryCache::new();
+        let mut q = crate::SlicedQuery::new();
+        let mut polished = 0;
+        for i in 0..12u32 {
+            let (a, b) = (Point::new(i % 7, 3 * i), Point::new(99 - i, 90 - 2 * i));
+            if !grid.is_passable(a) || !grid.is_passable(b) {
+                continue;
+            }
+            let want = h.find_path(&mut cache, a, b).unwrap();
+            q.start(&h, a, b).unwrap();
+            let n = 40 + 7 * i as u64;
+            loop {
+                let before = q.expanded();
+                let status = q.update(&h, n).unwrap();
+                assert!(q.expanded() - before <= n, "a call of {n} expanded more");
+                if status == crate::SliceStatus::Done {
+                    break;
+                }
+            }
+            let got = q.finish().unwrap();
+            assert_eq!(got, want, "{a:?} -> {b:?}");
+            let plain = HierarchyBuilder::new()
+                .polish(Polish::Never)
+                .build(grid.clone());
+            let plain = plain.unwrap().find_path(&mut cache, a, b).unwrap();
+            if let (Some(p), Some(s)) = (&got.path, &plain.path) {
+                polished += (p.cost < s.cost) as u32;
+            }
+        }
+        assert!(
+            polished > 0,
+            "no query was improved: the sliced polish went untested"
+        );
     }
 
     #[test]

@@ -110,7 +110,8 @@ pub(super) fn bench_map(
     let builder = HierarchyBuilder::new()
         .movement(movement)
         .cluster_size(cluster_size)
-        .max_unit_size(size);
+        .max_unit_size(size)
+        .polish(args.polish.into());
     let copy = grid.clone();
     let t = Instant::now();
     let mut hierarchy = builder.build(copy)?;

@@ -6,6 +6,7 @@ use super::HierarchyKey;
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::query::abstract_search::Progress;
+use crate::query::polish;
 use crate::query::{
     Method, PathPlan, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats,
 };
@@ -49,6 +50,15 @@ pub(super) enum Step {
     Refine {
         plan: Box<PathPlan>,
         leg: Option<(Estimator, Node, Rect)>,
+    },
+    /// Polishing the smoothed path window by window (`query::polish`):
+    /// `cells[at]` is the anchor, `search` the window's search under way.
+    Polish {
+        cells: Vec<Point>,
+        at: usize,
+        cost: u64,
+        stats: QueryStats,
+        search: Option<(polish::Window, Estimator, Node, (usize, bool, usize))>,
     },
     /// A partial path to the reachable cell closest to an unreachable goal,
     /// found whole in one step.
@@ -235,23 +245,66 @@ impl Job {
                         *leg = Some((est, goal, area));
                     }
                 } else {
-                    // Every leg refined: smoothing expands nothing, and a
-                    // polished plan's searches run in this slice, charged
-                    // to it when done.
-                    let before = plan.stats().fine_expanded;
+                    // Every leg refined: smoothing expands nothing. A
+                    // polished plan's window searches come next, sliced.
+                    let polish = plan.take_polish();
                     let mut cells = Vec::new();
                     while let Some(piece) = plan.next_segment(h, cache) {
                         cells.extend_from_slice(piece);
                     }
-                    let used = plan.stats().fine_expanded - before;
-                    *left -= used.min(*left);
-                    *spent += used;
-                    let path = Path {
-                        cells,
-                        cost: plan.cost(),
+                    self.step = if polish {
+                        Step::Polish {
+                            cells,
+                            at: 0,
+                            cost: plan.cost().0,
+                            stats: plan.stats(),
+                            search: None,
+                        }
+                    } else {
+                        let path = Path {
+                            cells,
+                            cost: plan.cost(),
+                        };
+                        Step::Done(against_near(self.near.take(), path, plan.stats()))
                     };
-                    let out = against_near(self.near.take(), path, plan.stats());
-                    self.step = Step::Done(out);
+                }
+            }
+            Step::Polish {
+                cells,
+                at,
+                cost,
+                stats,
+                search,
+            } => {
+                if let Some((w, est, goal, (j, to_end, before))) = *search {
+                    let Some(status) = grid_run(spent, cache, left, |c, budget| {
+                        h.bounded_run(c, size, est, goal, w.area, budget)
+                    }) else {
+                        return Flow::Yield;
+                    };
+                    stats.fine_expanded += cache.grid.stats().expanded;
+                    let found = match status {
+                        Status::Found(n) => Some(path_to(&cache.grid, h.grid(), n).cells),
+                        _ => None,
+                    };
+                    *cost -= polish::apply(h, cells, *at, &w, found.as_deref());
+                    *at += polish::advance(j, to_end, cells.len(), before);
+                    *search = None;
+                } else if let Some((j, to_end)) = polish::next_window(&cells[*at..], true) {
+                    match polish::window_search(h, &cells[*at..], j) {
+                        Some(w) => {
+                            let (est, goal) = h.bounded_begin(&mut cache.grid, w.a, w.b);
+                            let before = cells.len();
+                            *search = Some((w, est, goal, (j, to_end, before)));
+                        }
+                        None => *at += polish::advance(j, to_end, 0, 0),
+                    }
+                } else {
+                    let path = Path {
+                        cells: std::mem::take(cells),
+                        cost: crate::Cost(*cost),
+                    };
+                    self.step = Step::Done(against_near(self.near.take(), path, *stats));
                 }
             }
             Step::Partial(options) => {
