@@ -58,7 +58,7 @@ pub(super) enum Step {
         at: usize,
         cost: u64,
         stats: QueryStats,
-        search: Option<(polish::Window, Estimator, Node, (usize, bool, usize))>,
+        search: Option<WindowSearch>,
     },
     /// A partial path to the reachable cell closest to an unreachable goal,
     /// found whole in one step.
@@ -66,6 +66,11 @@ pub(super) enum Step {
     /// The answer.
     Done(QueryOutcome),
 }
+
+/// A polish window's search under way: the window, the search's estimate
+/// and goal, and the window's last index, whether it reaches the path's
+/// end, and the path's length before it.
+pub(super) type WindowSearch = (polish::Window, Estimator, Node, (usize, bool, usize));
 
 /// What one step of [`Job::advance`] did.
 pub(super) enum Flow {
