@@ -429,13 +429,15 @@ impl PathPlan {
                 break;
             }
             let clock = Clock::start(cache.timing);
-            let emitted = self.out.len();
+            let (emitted, cost) = (self.out.len(), self.cost);
             while self.head + 1 < self.raw.len() && (refined || self.raw.len() - self.head > WINDOW)
             {
                 self.smooth_step(h, &mut cache.runs);
             }
             if self.polish {
+                // The smoothed cells wait to be polished, not emitted yet.
                 self.pending.extend(self.out.drain(emitted..));
+                self.cost = cost;
                 self.polish_pending(h, cache, refined);
             }
             clock.add_to(&mut self.phases.smooth);
@@ -565,7 +567,7 @@ impl PathPlan {
     /// rest.
     fn polish_pending(&mut self, h: &Hierarchy, cache: &mut QueryCache, done: bool) {
         loop {
-            let (last, saved, expanded) =
+            let (last, expanded) =
                 polish::polish_next(h, &mut cache.grid, self.size, &mut self.pending, done);
             if last == 0 {
                 break;
@@ -574,8 +576,12 @@ impl PathPlan {
                 cache.collect_fine();
             }
             self.stats.fine_expanded += expanded;
-            self.cost -= saved;
-            self.out.extend_from_slice(&self.pending[1..=last]);
+            let final_cells = &self.pending[..=last];
+            self.cost += final_cells
+                .windows(2)
+                .map(|m| step_cost(h, m[0], m[1]))
+                .sum::<u64>();
+            self.out.extend_from_slice(&final_cells[1..]);
             self.pending.drain(..last);
         }
     }

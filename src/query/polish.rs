@@ -181,27 +181,25 @@ pub(crate) fn advance(j: usize, to_end: bool, len: usize, before: usize) -> usiz
 /// Polishes the next window of `cells` when one is due (see
 /// [`next_window`]), searching at once: returns the number of cells from
 /// the anchor that are now final (the new anchor's index; 0 when no window
-/// was due), the cost saved and the cells expanded.
+/// was due) and the cells expanded.
 pub(super) fn polish_next(
     h: &Hierarchy,
     cache: &mut SearchCache,
     size: u8,
     cells: &mut Vec<Point>,
     done: bool,
-) -> (usize, u64, u64) {
+) -> (usize, u64) {
     let Some((j, to_end)) = next_window(cells, done) else {
-        return (0, 0, 0);
+        return (0, 0);
     };
     let before = cells.len();
-    let (saved, expanded) = match window_search(h, cells, j) {
-        None => (0, 0),
-        Some(w) => {
-            let found = h.bounded_astar(cache, size, w.a, w.b, w.area);
-            let saved = apply(h, cells, 0, &w, found.as_ref().map(|p| &p.cells[..]));
-            (saved, cache.stats().expanded)
-        }
-    };
-    (advance(j, to_end, cells.len(), before), saved, expanded)
+    let mut expanded = 0;
+    if let Some(w) = window_search(h, cells, j) {
+        let found = h.bounded_astar(cache, size, w.a, w.b, w.area);
+        apply(h, cells, 0, &w, found.as_ref().map(|p| &p.cells[..]));
+        expanded = cache.stats().expanded;
+    }
+    (advance(j, to_end, cells.len(), before), expanded)
 }
 
 #[cfg(test)]
@@ -257,6 +255,9 @@ mod tests {
             let mut cells = Vec::new();
             while let Some(piece) = plan.next_segment(&polished, &mut cache) {
                 cells.extend_from_slice(piece);
+                // The cost of what has been emitted, not of what waits.
+                let so_far = crate::path_cost(&grid, &movement, &cells).unwrap();
+                assert_eq!(plan.cost(), so_far);
             }
             assert_eq!(cells, path.cells, "{a:?} -> {b:?}");
             assert_eq!(plan.cost(), path.cost);
