@@ -4,7 +4,8 @@
 //! Smoothing (`engine::smooth`) replaces detours by straight routes. Among
 //! scattered obstacles those are nearly always blocked, so a path keeps the
 //! bends it took where it crossed cluster borders at their transitions. A
-//! polished plan takes the smoothed path [`WINDOW`] cells at a time: an
+//! polished plan takes the smoothed path [`window`] cells at a time (128
+//! with the default clusters of 16, fewer with larger clusters): an
 //! exact A* from the window's first cell to its last, bounded to the
 //! window's cells' bounding box grown by [`MARGIN`], replaces the stretch
 //! when it is cheaper; the first half of the window is then final and the
@@ -37,15 +38,29 @@ use crate::grid::{FastDiv, Grid, Point, Weight};
 use crate::hierarchy::Hierarchy;
 use crate::search::{Rect, SearchCache};
 
-/// Cells of the smoothed path searched again at a time.
+/// Cells of the smoothed path searched again at a time with clusters of
+/// 16 cells (the default): see [`window`].
 pub(crate) const WINDOW: usize = 128;
+
+/// Cells of the smoothed path searched again at a time on a hierarchy of
+/// clusters `cluster_size` cells wide: [`WINDOW`] at 16, shorter for larger
+/// clusters (`2048 / cluster_size`, 32 to [`WINDOW`]). Larger clusters
+/// leave fewer bends at borders to polish: on the random maps, clusters of
+/// 32 with 64-cell windows give 0.140% above optimal at 10,100 cells
+/// expanded per query, 48-cell windows 0.169% at 8,200, against 0.175% at
+/// 16,900 for clusters of 16 with 128-cell windows (and 24 with 96-cell
+/// windows, 0.138% at 13,200).
+pub(crate) fn window(cluster_size: u32) -> usize {
+    (2048 / cluster_size.max(1) as usize).clamp(32, WINDOW)
+}
 
 /// Cells the search may stray beyond the window's bounding box.
 pub(crate) const MARGIN: u32 = 2;
 
 /// Whether queries polish their paths (see the module docs of
 /// `query::polish`: an exact search over each window of 128 cells of the
-/// smoothed path, kept where cheaper). A [`BuildSettings`] field, saved
+/// smoothed path with clusters of 16, fewer with larger clusters, kept
+/// where cheaper). A [`BuildSettings`] field, saved
 /// with the hierarchy: a built hierarchy's settings hold `Always` or
 /// `Never`, `Auto` being decided by the build from its map.
 ///
@@ -56,9 +71,13 @@ pub enum Polish {
     /// its blocked cells lie in clumps of eight cells or fewer (random
     /// obstacle fields; none of the benchmarks' game maps, mazes or rooms).
     /// There straight routes seldom get through and polishing brings paths
-    /// from about 0.85% to 0.18% above optimal on average; elsewhere smoothing
-    /// alone is within a few tenths of a percent, and polishing would
-    /// multiply the query time.
+    /// from about 0.85% to 0.17% above optimal on average, at about ten
+    /// times the query time with the default clusters of 16; clusters of
+    /// 32 (`HierarchyBuilder::cluster_size(32)`) need shorter windows and
+    /// take about half that (on the random maps, contracted: 3.4x exact
+    /// JPS's speed by median against 1.8x, 0.15% above optimal). Elsewhere
+    /// smoothing alone is within a few tenths of a percent, and polishing
+    /// would multiply the query time.
     #[default]
     Auto,
     /// Always polish: the closest paths, at the most time.
@@ -84,10 +103,6 @@ impl Polish {
     }
 }
 
-/// Cells of a window that become final after it is searched (when the
-/// path goes on past it): the next window starts this far on.
-pub(crate) const STEP: usize = WINDOW / 2;
-
 /// The search a window needs: from `a` to `b`, inside `area`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Window {
@@ -101,13 +116,13 @@ pub(crate) struct Window {
 }
 
 /// The next window of `cells` (a smoothed path from its anchor,
-/// `cells[0]`), when a whole one is there or `done` says the path ends
-/// with `cells`: its last index, and whether it reaches that end. `None`
-/// when no window is due.
-pub(crate) fn next_window(cells: &[Point], done: bool) -> Option<(usize, bool)> {
+/// `cells[0]`; windows of `window` cells), when a whole one is there or
+/// `done` says the path ends with `cells`: its last index, and whether it
+/// reaches that end. `None` when no window is due.
+pub(crate) fn next_window(cells: &[Point], done: bool, window: usize) -> Option<(usize, bool)> {
     let rest = cells.len().checked_sub(1)?;
-    (rest >= WINDOW || (done && rest > 0)).then(|| {
-        let j = rest.min(WINDOW);
+    (rest >= window || (done && rest > 0)).then(|| {
+        let j = rest.min(window);
         (j, j == rest)
     })
 }
@@ -171,11 +186,17 @@ pub(crate) fn apply(
 }
 
 /// Where the next window's anchor is, after the window `cells[..=j]`
-/// (before it was searched; `cells` now `len` long, `before` long then):
-/// half a window on, or the window's end when it reached the path's end.
-pub(crate) fn advance(j: usize, to_end: bool, len: usize, before: usize) -> usize {
+/// (before it was searched; `cells` now `len` long, `before` long then;
+/// windows of `window` cells): half a window on (the first half is final),
+/// or the window's end when it reached the path's end.
+pub(crate) fn advance(
+    j: usize,
+    to_end: bool,
+    (len, before): (usize, usize),
+    window: usize,
+) -> usize {
     let end = j + len - before;
-    if to_end { end } else { end.min(STEP) }
+    if to_end { end } else { end.min(window / 2) }
 }
 
 /// Polishes the next window of `cells` when one is due (see
@@ -189,17 +210,18 @@ pub(super) fn polish_next(
     cells: &mut Vec<Point>,
     done: bool,
 ) -> (usize, u64) {
-    let Some((j, to_end)) = next_window(cells, done) else {
+    let w = window(h.settings().cluster_size);
+    let Some((j, to_end)) = next_window(cells, done, w) else {
         return (0, 0);
     };
     let before = cells.len();
     let mut expanded = 0;
-    if let Some(w) = window_search(h, cells, j) {
-        let found = h.bounded_astar(cache, size, w.a, w.b, w.area);
-        apply(h, cells, 0, &w, found.as_ref().map(|p| &p.cells[..]));
+    if let Some(search) = window_search(h, cells, j) {
+        let found = h.bounded_astar(cache, size, search.a, search.b, search.area);
+        apply(h, cells, 0, &search, found.as_ref().map(|p| &p.cells[..]));
         expanded = cache.stats().expanded;
     }
-    (advance(j, to_end, cells.len(), before), expanded)
+    (advance(j, to_end, (cells.len(), before), w), expanded)
 }
 
 #[cfg(test)]
@@ -220,11 +242,29 @@ mod tests {
     }
 
     #[test]
+    fn windows_shrink_with_larger_clusters() {
+        assert_eq!(window(16), WINDOW);
+        assert_eq!(window(8), WINDOW);
+        assert_eq!(window(32), 64);
+        assert_eq!(window(1024), 32);
+    }
+
+    #[test]
     fn polished_paths_are_legal_never_dearer_and_alike_piece_by_piece() {
+        for cluster in [16, 32] {
+            polished_paths_on(cluster);
+        }
+    }
+
+    fn polished_paths_on(cluster: u32) {
         let grid = scattered(11, 120, 22);
-        let polished = HierarchyBuilder::new().build(grid.clone()).unwrap();
+        let polished = HierarchyBuilder::new()
+            .cluster_size(cluster)
+            .build(grid.clone())
+            .unwrap();
         assert_eq!(polished.settings().polish, Polish::Always, "Auto decides");
         let plain = HierarchyBuilder::new()
+            .cluster_size(cluster)
             .polish(Polish::Never)
             .build(grid.clone())
             .unwrap();

@@ -293,16 +293,24 @@ impl Job {
                         _ => None,
                     };
                     *cost -= polish::apply(h, cells, *at, &w, found.as_deref());
-                    *at += polish::advance(j, to_end, cells.len(), before);
+                    let window = polish::window(h.settings().cluster_size);
+                    *at += polish::advance(j, to_end, (cells.len(), before), window);
                     *search = None;
-                } else if let Some((j, to_end)) = polish::next_window(&cells[*at..], true) {
+                } else if let Some((j, to_end)) = polish::next_window(
+                    &cells[*at..],
+                    true,
+                    polish::window(h.settings().cluster_size),
+                ) {
                     match polish::window_search(h, &cells[*at..], j) {
                         Some(w) => {
                             let (est, goal) = h.bounded_begin(&mut cache.grid, w.a, w.b);
                             let before = cells.len();
                             *search = Some((w, est, goal, (j, to_end, before)));
                         }
-                        None => *at += polish::advance(j, to_end, 0, 0),
+                        None => {
+                            let window = polish::window(h.settings().cluster_size);
+                            *at += polish::advance(j, to_end, (0, 0), window);
+                        }
                     }
                 } else {
                     let path = Path {
