@@ -509,17 +509,25 @@ mod tests {
     use super::*;
     use crate::{AStar, Grid, HierarchyBuilder};
 
-    /// A deterministic maze-ish map: walls on a lattice with random gaps.
-    fn lattice(seed: u64, w: u32, h: u32) -> Grid {
+    /// A `w x h` map whose cell `p` is passable when `open(p, r)` says so,
+    /// `r` a seeded pseudo-random number below 100 drawn per cell in row
+    /// order.
+    pub(super) fn seeded(seed: u64, w: u32, h: u32, open: impl Fn(Point, u64) -> bool) -> Grid {
         let mut x = seed;
         Grid::from_fn(w, h, |p| {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let r = (x >> 33) % 100;
-            !((p.x % 5 == 0 || p.y % 7 == 0) && r < 75)
+            open(p, (x >> 33) % 100)
         })
         .unwrap()
+    }
+
+    /// A deterministic maze-ish map: walls on a lattice with random gaps.
+    fn lattice(seed: u64, w: u32, h: u32) -> Grid {
+        seeded(seed, w, h, |p, r| {
+            !((p.x % 5 == 0 || p.y % 7 == 0) && r < 75)
+        })
     }
 
     #[test]

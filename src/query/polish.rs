@@ -231,14 +231,7 @@ mod tests {
 
     /// A map of scattered single obstacles (`percent` of the cells).
     fn scattered(seed: u64, side: u32, percent: u64) -> Grid {
-        let mut x = seed;
-        Grid::from_fn(side, side, |_| {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 33) % 100 >= percent
-        })
-        .unwrap()
+        crate::query::tests::seeded(seed, side, side, |_, r| r >= percent)
     }
 
     #[test]
