@@ -94,8 +94,8 @@ pub use grid::{
 };
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION,
-    FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC, SizeClassStats, StageStats,
-    TOTAL_STAGE,
+    FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC, SCATTERED_CLUSTER_SIZE,
+    SizeClassStats, StageStats, TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
 pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};

@@ -75,7 +75,8 @@ pub struct Args {
     /// Time every query N times and keep the median of its times.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub runs: usize,
-    /// Build hierarchies with clusters of N x N cells (default 16).
+    /// Build hierarchies with clusters of N x N cells (default: 16, or 32 on maps
+    /// of scattered obstacles).
     #[arg(long, value_name = "N")]
     pub cluster_size: Option<u32>,
     /// Whether the hierarchy's queries polish their paths (`auto`: where a
@@ -141,7 +142,7 @@ pub fn run(args: Args) -> CliResult {
     let extras = extra_algos(&args.algos, !args.no_jps && args.size == 1);
     let mut planners: Vec<String> = vec![FLAT.to_string(), HPA.to_string()];
     planners.extend(extras.iter().map(|a| algo_name(*a)));
-    let cluster_size = args.cluster_size.unwrap_or(tierpath::DEFAULT_CLUSTER_SIZE);
+    let cluster_size = args.cluster_size;
 
     let machine = Machine::detect();
     let mut header = String::new();
@@ -173,9 +174,10 @@ pub fn run(args: Args) -> CliResult {
     );
     let _ = writeln!(
         header,
-        "planners: {} (hierarchy: cluster {cluster_size}, polish {:?}, {}); rules: 8-connected, \
+        "planners: {} (hierarchy: cluster {}, polish {:?}, {}); rules: 8-connected, \
          straight 1, diagonal sqrt 2, no corner cutting{}",
         planners.join(", "),
+        cluster_size.map_or_else(|| "by map".to_string(), |c| c.to_string()),
         args.polish,
         if args.contract {
             "cluster graph contracted"

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use tierpath::{BuildStats, DEFAULT_CLUSTER_SIZE, HierarchyBuilder, TOTAL_STAGE};
+use tierpath::{BuildStats, HierarchyBuilder, TOTAL_STAGE};
 
 /// Arguments of `tierpath preprocess`.
 #[derive(Debug, clap::Args)]
@@ -55,10 +55,10 @@ pub struct Args {
     /// `DIR/<map file name>.tph` (default: each beside its map).
     #[arg(long, value_name = "DIR", conflicts_with = "output")]
     pub out_dir: Option<PathBuf>,
-    /// Side of a cluster, in cells (2 to 1024).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CLUSTER_SIZE,
-          value_parser = clap::value_parser!(u32).range(2..=1024))]
-    pub cluster_size: u32,
+    /// Side of a cluster, in cells (2 to 1024; by default 16, or 32 on a
+    /// map of scattered obstacles).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1024))]
+    pub cluster_size: Option<u32>,
     /// Serve units of 1x1 up to K x K cells (1 to 255): `solve`, `path`,
     /// `render` and `bench` then take `--size` up to K with this file.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::unit::parse)]
@@ -100,10 +100,12 @@ pub fn run(args: Args) -> CliResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create output folder {}: {e}", dir.display()))?;
     }
-    let builder = HierarchyBuilder::new()
-        .cluster_size(args.cluster_size)
+    let mut builder = HierarchyBuilder::new()
         .max_unit_size(args.max_size)
         .polish(args.polish.into());
+    if let Some(side) = args.cluster_size {
+        builder = builder.cluster_size(side);
+    }
     let n = args.maps.len();
     let jobs = args
         .jobs
@@ -213,7 +215,8 @@ pub fn run(args: Args) -> CliResult {
         if n == 1 { "" } else { "s" },
         failed.len(),
         wall,
-        args.cluster_size,
+        args.cluster_size
+            .map_or_else(|| "by map".to_string(), |c| c.to_string()),
         args.max_size,
     )?;
     if args.json {
@@ -453,7 +456,7 @@ mod tests {
             maps: maps.iter().map(PathBuf::from).collect(),
             output: output.map(PathBuf::from),
             out_dir: dir.map(PathBuf::from),
-            cluster_size: 16,
+            cluster_size: Some(16),
             max_size: 1,
             polish: PolishArg::Auto,
             jobs: None,

@@ -13,7 +13,7 @@ mod repair;
 
 pub use build::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS,
-    HierarchyBuilder, SizeClassStats, StageStats, TOTAL_STAGE,
+    HierarchyBuilder, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats, TOTAL_STAGE,
 };
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]

@@ -87,17 +87,17 @@ pub enum Polish {
 }
 
 impl Polish {
-    /// `Auto` decided for `grid` (see [`Polish::Auto`]); the others as they are.
-    pub(crate) fn resolve(self, grid: &Grid) -> Polish {
+    /// Whether `grid`'s obstacles are scattered (see [`Polish::Auto`]).
+    pub(crate) fn scattered(grid: &Grid) -> bool {
+        crate::preprocess::scatter::small_clump_share(grid) >= crate::preprocess::scatter::SCATTERED
+    }
+
+    /// `Auto` decided for a map whose obstacles are `scattered` or not; the
+    /// others as they are.
+    pub(crate) fn resolve_for(self, scattered: bool) -> Polish {
         match self {
-            Polish::Auto => {
-                let share = crate::preprocess::scatter::small_clump_share(grid);
-                if share >= crate::preprocess::scatter::SCATTERED {
-                    Polish::Always
-                } else {
-                    Polish::Never
-                }
-            }
+            Polish::Auto if scattered => Polish::Always,
+            Polish::Auto => Polish::Never,
             other => other,
         }
     }
@@ -338,6 +338,26 @@ mod tests {
             polished > 0,
             "no query was improved: the sliced polish went untested"
         );
+    }
+
+    #[test]
+    fn a_builder_picks_coarser_clusters_for_scattered_obstacles_unless_told() {
+        use crate::{BuildSettings, DEFAULT_CLUSTER_SIZE, SCATTERED_CLUSTER_SIZE};
+        let side =
+            |b: HierarchyBuilder, g: &Grid| b.build(g.clone()).unwrap().settings().cluster_size;
+        let grid = scattered(3, 96, 20);
+        assert_eq!(side(HierarchyBuilder::new(), &grid), SCATTERED_CLUSTER_SIZE);
+        assert_eq!(side(HierarchyBuilder::new().cluster_size(16), &grid), 16);
+        let settings = BuildSettings::default();
+        assert_eq!(
+            side(HierarchyBuilder::with_settings(settings), &grid),
+            DEFAULT_CLUSTER_SIZE
+        );
+        // Polishing off does not change what the map is like.
+        let never = HierarchyBuilder::new().polish(Polish::Never);
+        assert_eq!(side(never, &grid), SCATTERED_CLUSTER_SIZE);
+        let walls = Grid::from_fn(96, 96, |p| p.x % 24 != 0 || p.y % 24 == 12).unwrap();
+        assert_eq!(side(HierarchyBuilder::new(), &walls), DEFAULT_CLUSTER_SIZE);
     }
 
     #[test]

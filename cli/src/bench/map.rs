@@ -93,7 +93,7 @@ pub(super) fn timed<R>(runs: usize, mut f: impl FnMut() -> R) -> (f64, R) {
 pub(super) fn bench_map(
     file: &Path,
     args: &Args,
-    cluster_size: u32,
+    cluster_size: Option<u32>,
     extras: &[Algo],
     problems: &mut Vec<String>,
 ) -> CliResult<MapRun> {
@@ -107,11 +107,13 @@ pub(super) fn bench_map(
 
     let size = args.size;
     let unit = Footprint::new(&grid, size);
-    let builder = HierarchyBuilder::new()
+    let mut builder = HierarchyBuilder::new()
         .movement(movement)
-        .cluster_size(cluster_size)
         .max_unit_size(size)
         .polish(args.polish.into());
+    if let Some(side) = cluster_size {
+        builder = builder.cluster_size(side);
+    }
     let copy = grid.clone();
     let t = Instant::now();
     let mut hierarchy = builder.build(copy)?;

@@ -86,10 +86,7 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
         Polish::Never => 0,
         Polish::Always => 1,
         // A build decides it; written as a build of this map would.
-        Polish::Auto => match s.polish.resolve(h.grid()) {
-            Polish::Always => 1,
-            _ => 0,
-        },
+        Polish::Auto => u8::from(Polish::scattered(h.grid())),
     });
     let sized = s.max_unit_size > 1;
 
