@@ -26,8 +26,9 @@
 //! improve are the ones whose searches are large. The time goes into those
 //! searches (three quarters of a polished query's instructions under
 //! callgrind on random512-20-0): random maps' queries take about ten times
-//! as long as smoothed only, still faster than exact jump point search
-//! there. On the other sets polishing would help little (an earlier probe
+//! as long as smoothed only with clusters of 16, about six times with the
+//! clusters of 32 a builder picks there (see [`window`]), still faster than
+//! exact jump point search. On the other sets polishing would help little (an earlier probe
 //! with 96-cell windows: dao 0.199% -> 0.050%, sc1 0.127% -> 0.058%, mazes
 //! 0.197% -> 0.011%) at many times their query time (mazes: 41,000 cells
 //! expanded per query), so [`Polish::Auto`] turns it on for maps of
