@@ -400,7 +400,14 @@ impl SearchCache {
         x: u32,
         y: u32,
     ) {
-        if !p.region.allows(to) {
+        // `(x, y)` are `to`'s padded coordinates unless the estimate is zero
+        // (then they were not computed).
+        let allowed = if p.estimator.is_zero() {
+            p.region.allows(to)
+        } else {
+            p.region.allows_at(to, x, y)
+        };
+        if !allowed {
             return;
         }
         let ng = g + p.step.cost(base, from, to);

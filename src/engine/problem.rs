@@ -72,6 +72,13 @@ impl StepCost for WeightedReverse<'_> {
 /// Which nodes a search may enter.
 pub(crate) trait Region {
     fn allows(&self, n: Node) -> bool;
+
+    /// [`allows`](Self::allows) for a node whose padded coordinates
+    /// `(x, y)` the caller knows (no division).
+    #[inline(always)]
+    fn allows_at(&self, n: Node, _x: u32, _y: u32) -> bool {
+        self.allows(n)
+    }
 }
 
 /// The whole map.
@@ -98,6 +105,11 @@ impl Region for Rect {
     #[inline(always)]
     fn allows(&self, n: Node) -> bool {
         let (y, x) = self.padded_width.div_rem(n.0);
+        self.allows_at(n, x, y)
+    }
+
+    #[inline(always)]
+    fn allows_at(&self, _n: Node, x: u32, y: u32) -> bool {
         x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
     }
 }
