@@ -162,8 +162,7 @@ impl PathPlan {
         (ends, lists): (&mut Ends, PlanLists),
     ) -> PathPlan {
         let point = |v: u32| h.node_points()[v as usize];
-        let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
-        plan.polish = h.settings().polish == Polish::Always;
+        let mut plan = PathPlan::begin(h, size, lists, start, goal, stats, phases);
         plan.waypoints.extend(route.nodes.iter().map(|v| point(*v)));
         plan.waypoints.push(goal);
         plan.edges.push(NO_EDGE);
@@ -192,8 +191,7 @@ impl PathPlan {
         // Start to the first node and the last node to the goal; one more
         // per edge as the route is unpacked.
         stats.abstract_edges = 2;
-        let mut plan = PathPlan::begin(size, lists, start, goal, stats, phases);
-        plan.polish = h.settings().polish == Polish::Always;
+        let mut plan = PathPlan::begin(h, size, lists, start, goal, stats, phases);
         plan.waypoints.push(point(first));
         plan.edges.push(NO_EDGE);
         if route.is_empty() {
@@ -210,6 +208,7 @@ impl PathPlan {
     /// caller adds the rest): the start cell emitted next. `lists` give
     /// their room (a finished plan's, or empty).
     fn begin(
+        h: &Hierarchy,
         size: u8,
         mut lists: PlanLists,
         start: Point,
@@ -247,7 +246,7 @@ impl PathPlan {
             cum,
             head: 0,
             smooth: true,
-            polish: false,
+            polish: h.settings().polish == Polish::Always,
             pending,
             out,
             started: false,
@@ -576,12 +575,8 @@ impl PathPlan {
                 cache.collect_fine();
             }
             self.stats.fine_expanded += expanded;
-            let final_cells = &self.pending[..=last];
-            self.cost += final_cells
-                .windows(2)
-                .map(|m| step_cost(h, m[0], m[1]))
-                .sum::<u64>();
-            self.out.extend_from_slice(&final_cells[1..]);
+            self.cost += polish::stretch_cost(h, &self.pending[..=last]);
+            self.out.extend_from_slice(&self.pending[1..=last]);
             self.pending.drain(..last);
         }
     }

@@ -104,47 +104,89 @@ impl Polish {
     }
 }
 
+/// Where a window lies in a smoothed path's cells from its anchor
+/// (`cells[0]`), as [`next_window`] found it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    /// The window's last index.
+    j: usize,
+    /// Whether the window reaches the path's end.
+    to_end: bool,
+    /// How many cells there were from the anchor.
+    len: usize,
+    /// The window length in force ([`window`]).
+    window: usize,
+}
+
+impl Span {
+    /// The next window's anchor, once the window is done and the cells from
+    /// this anchor are `len` long: half a window on (the first half is
+    /// final), or the window's end when it reached the path's end.
+    pub(crate) fn next_anchor(&self, len: usize) -> usize {
+        let end = self.j + len - self.len;
+        if self.to_end {
+            end
+        } else {
+            end.min(self.window / 2)
+        }
+    }
+}
+
 /// The search a window needs: from `a` to `b`, inside `area`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Window {
     pub(crate) a: Point,
     pub(crate) b: Point,
     pub(crate) area: Rect,
-    /// The window's last index in the cells from its anchor.
-    j: usize,
+    pub(crate) span: Span,
     /// The cost of the window's stretch as it is.
     old: u64,
 }
 
 /// The next window of `cells` (a smoothed path from its anchor,
-/// `cells[0]`; windows of `window` cells), when a whole one is there or
-/// `done` says the path ends with `cells`: its last index, and whether it
-/// reaches that end. `None` when no window is due.
-pub(crate) fn next_window(cells: &[Point], done: bool, window: usize) -> Option<(usize, bool)> {
+/// `cells[0]`) on a hierarchy `h`, when a whole one is there or `done`
+/// says the path ends with `cells`. `None` when no window is due.
+pub(crate) fn next_window(h: &Hierarchy, cells: &[Point], done: bool) -> Option<Span> {
+    let window = window(h.settings().cluster_size);
     let rest = cells.len().checked_sub(1)?;
     (rest >= window || (done && rest > 0)).then(|| {
         let j = rest.min(window);
-        (j, j == rest)
+        Span {
+            j,
+            to_end: j == rest,
+            len: cells.len(),
+            window,
+        }
     })
 }
 
-/// The search for the window `cells[..=j]`: `None` when its stretch costs
-/// the straight-line bound already (nothing can be cheaper).
-pub(crate) fn window_search(h: &Hierarchy, cells: &[Point], j: usize) -> Option<Window> {
-    let grid = h.grid();
+/// The cost of the moves along `cells`.
+pub(crate) fn stretch_cost(h: &Hierarchy, cells: &[Point]) -> u64 {
     let movement = &h.settings().movement;
-    let (a, b) = (cells[0], cells[j]);
-    let old: u64 = cells[..=j]
+    cells
         .windows(2)
-        .map(|w| grid.step_cost(movement, w[0], w[1]))
-        .sum();
-    let bound = movement.distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y)).0 / Weight::ONE.0 as u64
+        .map(|m| h.grid().step_cost(movement, m[0], m[1]))
+        .sum()
+}
+
+/// The search for the window `span` of `cells`: `None` when its stretch
+/// costs the straight-line bound already (nothing can be cheaper).
+pub(crate) fn window_search(h: &Hierarchy, cells: &[Point], span: Span) -> Option<Window> {
+    let grid = h.grid();
+    let (a, b) = (cells[0], cells[span.j]);
+    let old = stretch_cost(h, &cells[..=span.j]);
+    let bound = h
+        .settings()
+        .movement
+        .distance(a.x.abs_diff(b.x), a.y.abs_diff(b.y))
+        .0
+        / Weight::ONE.0 as u64
         * h.min_weight().0 as u64;
     if old <= bound {
         return None;
     }
     let (mut x0, mut y0, mut x1, mut y1) = (a.x, a.y, a.x, a.y);
-    for c in &cells[1..=j] {
+    for c in &cells[1..=span.j] {
         (x0, y0) = (x0.min(c.x), y0.min(c.y));
         (x1, y1) = (x1.max(c.x), y1.max(c.y));
     }
@@ -155,7 +197,13 @@ pub(crate) fn window_search(h: &Hierarchy, cells: &[Point], j: usize) -> Option<
         x1: (x1 + MARGIN).min(grid.width() - 1) + 1,
         y1: (y1 + MARGIN).min(grid.height() - 1) + 1,
     };
-    Some(Window { a, b, area, j, old })
+    Some(Window {
+        a,
+        b,
+        area,
+        span,
+        old,
+    })
 }
 
 /// Replaces the window's stretch of `cells` (the window anchored at
@@ -174,30 +222,15 @@ pub(crate) fn apply(
         debug_assert!(false, "a window's own cells join its ends");
         return 0;
     };
-    let movement = &h.settings().movement;
-    let new: u64 = path
-        .windows(2)
-        .map(|m| h.grid().step_cost(movement, m[0], m[1]))
-        .sum();
+    let new = stretch_cost(h, path);
     if new >= w.old {
         return 0;
     }
-    cells.splice(at + 1..at + w.j, path[1..path.len() - 1].iter().copied());
+    cells.splice(
+        at + 1..at + w.span.j,
+        path[1..path.len() - 1].iter().copied(),
+    );
     w.old - new
-}
-
-/// Where the next window's anchor is, after the window `cells[..=j]`
-/// (before it was searched; `cells` now `len` long, `before` long then;
-/// windows of `window` cells): half a window on (the first half is final),
-/// or the window's end when it reached the path's end.
-pub(crate) fn advance(
-    j: usize,
-    to_end: bool,
-    (len, before): (usize, usize),
-    window: usize,
-) -> usize {
-    let end = j + len - before;
-    if to_end { end } else { end.min(window / 2) }
 }
 
 /// Polishes the next window of `cells` when one is due (see
@@ -211,18 +244,16 @@ pub(super) fn polish_next(
     cells: &mut Vec<Point>,
     done: bool,
 ) -> (usize, u64) {
-    let w = window(h.settings().cluster_size);
-    let Some((j, to_end)) = next_window(cells, done, w) else {
+    let Some(span) = next_window(h, cells, done) else {
         return (0, 0);
     };
-    let before = cells.len();
     let mut expanded = 0;
-    if let Some(search) = window_search(h, cells, j) {
-        let found = h.bounded_astar(cache, size, search.a, search.b, search.area);
-        apply(h, cells, 0, &search, found.as_ref().map(|p| &p.cells[..]));
+    if let Some(w) = window_search(h, cells, span) {
+        let found = h.bounded_astar(cache, size, w.a, w.b, w.area);
+        apply(h, cells, 0, &w, found.as_ref().map(|p| &p.cells[..]));
         expanded = cache.stats().expanded;
     }
-    (advance(j, to_end, (cells.len(), before), w), expanded)
+    (span.next_anchor(cells.len()), expanded)
 }
 
 #[cfg(test)]

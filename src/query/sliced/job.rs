@@ -58,7 +58,7 @@ pub(super) enum Step {
         at: usize,
         cost: u64,
         stats: QueryStats,
-        search: Option<WindowSearch>,
+        search: Option<(polish::Window, Estimator, Node)>,
     },
     /// A partial path to the reachable cell closest to an unreachable goal,
     /// found whole in one step.
@@ -66,11 +66,6 @@ pub(super) enum Step {
     /// The answer.
     Done(QueryOutcome),
 }
-
-/// A polish window's search under way: the window, the search's estimate
-/// and goal, and the window's last index, whether it reaches the path's
-/// end, and the path's length before it.
-pub(super) type WindowSearch = (polish::Window, Estimator, Node, (usize, bool, usize));
 
 /// What one step of [`Job::advance`] did.
 pub(super) enum Flow {
@@ -281,7 +276,7 @@ impl Job {
                 stats,
                 search,
             } => {
-                if let Some((w, est, goal, (j, to_end, before))) = *search {
+                if let Some((w, est, goal)) = *search {
                     let Some(status) = grid_run(spent, cache, left, |c, budget| {
                         h.bounded_run(c, size, est, goal, w.area, budget)
                     }) else {
@@ -293,24 +288,15 @@ impl Job {
                         _ => None,
                     };
                     *cost -= polish::apply(h, cells, *at, &w, found.as_deref());
-                    let window = polish::window(h.settings().cluster_size);
-                    *at += polish::advance(j, to_end, (cells.len(), before), window);
+                    *at += w.span.next_anchor(cells.len() - *at);
                     *search = None;
-                } else if let Some((j, to_end)) = polish::next_window(
-                    &cells[*at..],
-                    true,
-                    polish::window(h.settings().cluster_size),
-                ) {
-                    match polish::window_search(h, &cells[*at..], j) {
+                } else if let Some(span) = polish::next_window(h, &cells[*at..], true) {
+                    match polish::window_search(h, &cells[*at..], span) {
                         Some(w) => {
                             let (est, goal) = h.bounded_begin(&mut cache.grid, w.a, w.b);
-                            let before = cells.len();
-                            *search = Some((w, est, goal, (j, to_end, before)));
+                            *search = Some((w, est, goal));
                         }
-                        None => {
-                            let window = polish::window(h.settings().cluster_size);
-                            *at += polish::advance(j, to_end, (0, 0), window);
-                        }
+                        None => *at += span.next_anchor(cells.len() - *at),
                     }
                 } else {
                     let path = Path {
