@@ -11,7 +11,9 @@
 //! the goals: the whole build under 50 ms, at least 5x faster than
 //! `PathCache::new`, at most 8 bytes of hierarchy per map cell, and loading
 //! the saved file at least 5x faster than building (it checks what the file
-//! says against the map).
+//! says against the map). A second line per map compares loading a file
+//! saved contracted (`Hierarchy::contract`, saved with it) with loading the
+//! plain file and contracting again, measured in the same runs.
 //!
 //! `cargo bench --bench build`. Skips with a notice when `../shared/movingai`
 //! is absent.
@@ -81,6 +83,10 @@ fn saved_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-build-{name}.tph"))
 }
 
+fn contracted_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-build-{name}-contracted.tph"))
+}
+
 fn main() {
     common::help_first();
     let Some(maps) = setup() else {
@@ -110,6 +116,11 @@ fn main() {
     for (bm, h) in maps.iter().zip(&built) {
         h.save_file(saved_file(&bm.name))
             .expect("save the hierarchy");
+        let mut contracted = h.clone();
+        contracted.contract().expect("contracts");
+        contracted
+            .save_file(contracted_file(&bm.name))
+            .expect("save the contracted hierarchy");
     }
 
     // Plots cost seconds per benchmark on this machine; the numbers suffice.
@@ -189,6 +200,14 @@ fn main() {
                     BatchSize::LargeInput,
                 );
             });
+            let contracted = contracted_file(&bm.name);
+            group.bench_function(format!("load_file_contracted/{}", bm.name), |b| {
+                b.iter_batched(
+                    || bm.grid.clone(),
+                    |g| Hierarchy::load_file(g, &contracted).expect("valid file"),
+                    BatchSize::LargeInput,
+                );
+            });
         }
         group.finish();
     }
@@ -200,6 +219,7 @@ fn main() {
         // Round-robin, so a burst of load elsewhere on the machine hits all
         // three alike and the ratios stay fair.
         let (mut build, mut load, mut hpf) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut load_contracted, mut load_then_contract) = (Vec::new(), Vec::new());
         for _ in 0..SUMMARY_RUNS {
             build.push(time_ms(bm.grid.clone(), |g| {
                 builder.build(g).expect("valid settings")
@@ -208,8 +228,17 @@ fn main() {
                 Hierarchy::load_file(g, &file).expect("valid file")
             }));
             hpf.push(time_ms(&bm.grid, |g| hpf_cache(g, HPF_CHUNK)));
+            load_contracted.push(time_ms(bm.grid.clone(), |g| {
+                Hierarchy::load_file(g, contracted_file(&bm.name)).expect("valid file")
+            }));
+            load_then_contract.push(time_ms(bm.grid.clone(), |g| {
+                let mut h = Hierarchy::load_file(g, &file).expect("valid file");
+                h.contract().expect("contracts");
+                h
+            }));
         }
         let (build_ms, load_ms, hpf_ms) = (median(build), median(load), median(hpf));
+        let (contracted_ms, recontract_ms) = (median(load_contracted), median(load_then_contract));
         let bpc = h.stats().bytes_per_cell();
         let verdict = |ok: bool| if ok { "ok" } else { "MISSED" };
         println!(
@@ -224,6 +253,12 @@ fn main() {
             hpf_ms / build_ms,
             verdict(hpf_ms / build_ms >= GOAL_VS_HPF),
             verdict(bpc <= GOAL_BYTES_PER_CELL),
+        );
+        println!(
+            "  {}: contracted file: load_file {contracted_ms:.2} ms, against load_file + \
+             contract {recontract_ms:.2} ms: {:.1}x faster",
+            bm.name,
+            recontract_ms / contracted_ms,
         );
         let cells = (bm.grid.width() * bm.grid.height()) as f64;
         let parts: Vec<String> = h
@@ -241,5 +276,6 @@ fn main() {
     }
     for bm in &maps {
         let _ = std::fs::remove_file(saved_file(&bm.name));
+        let _ = std::fs::remove_file(contracted_file(&bm.name));
     }
 }

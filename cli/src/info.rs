@@ -133,6 +133,15 @@ pub fn run(args: Args) -> CliResult {
     )?;
     kv(
         &mut out,
+        "contracted",
+        if h.is_contracted() {
+            "yes (saved in the file: queries search the contraction)".to_string()
+        } else {
+            "no (`tierpath preprocess --contract` saves one)".to_string()
+        },
+    )?;
+    kv(
+        &mut out,
         "memory",
         format!(
             "{} bytes ({:.2} bytes/cell); on disk {} bytes",
@@ -161,6 +170,7 @@ pub fn run(args: Args) -> CliResult {
         m.insert("movement".into(), describe_movement(&set.movement).into());
         m.insert("keep_paths".into(), set.keep_paths.into());
         m.insert("landmarks".into(), set.landmarks.into());
+        m.insert("contracted".into(), h.is_contracted().into());
         m.insert(
             "polish".into(),
             (set.polish == tierpath::Polish::Always).into(),
@@ -252,6 +262,7 @@ fn header_only(args: &Args, file_bytes: u64, version: Option<u32>, why: &str) ->
             "map_fingerprint": map.map(|m| format!("{:016x}", m.0)),
             "cluster_size": summary.as_ref().map(|x| x.settings.cluster_size),
             "landmarks": summary.as_ref().map(|x| x.settings.landmarks),
+            "contraction_graphs": summary.as_ref().map(|x| x.contraction_graphs),
             "islands": summary.as_ref().map(|x| x.islands),
             "dead_end_cells": summary.as_ref().map(|x| x.dead_end_cells),
             "nodes": summary.as_ref().map(|x| x.transitions),

@@ -1,8 +1,9 @@
 //! `tierpath preprocess MAP... [-o FILE | --out-dir DIR] [--cluster-size N]
-//! [--max-size K] [--jobs N] [--json]`: builds the hierarchy of one map or
-//! many (for units of 1x1 to KxK cells), saves each to a `.tph` file, and
-//! prints what every build cost and produced (with `--max-size` above 1, a
-//! table per map of what each unit size uses).
+//! [--max-size K] [--contract] [--jobs N] [--json]`: builds the hierarchy of
+//! one map or many (for units of 1x1 to KxK cells), contracts its cluster
+//! graph when asked (saved with it, so a load needs no contraction), saves
+//! each to a `.tph` file, and prints what every build cost and produced
+//! (with `--max-size` above 1, a table per map of what each unit size uses).
 //!
 //! # Where files go
 //! * `-o FILE`: one map only, saved to FILE.
@@ -67,6 +68,11 @@ pub struct Args {
     /// per map (on where obstacles are scattered).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
     pub polish: PolishArg,
+    /// Also contract each cluster graph (`Hierarchy::contract`: queries
+    /// then search the contraction), saved in the file: loading it takes
+    /// no contraction.
+    #[arg(long)]
+    pub contract: bool,
     /// Maps built at once (default: the number of cores). Each build is itself
     /// parallel.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -87,6 +93,8 @@ pub struct Built {
     pub stats: BuildStats,
     /// Milliseconds reading the map.
     pub read_ms: f64,
+    /// Milliseconds contracting the cluster graph, when asked.
+    pub contract_ms: Option<f64>,
     /// Milliseconds serialising and writing the file.
     pub save_ms: f64,
     /// Size of the file written.
@@ -139,7 +147,7 @@ pub fn run(args: Args) -> CliResult {
                         break;
                     }
                     let map = &args.maps[i];
-                    let result = preprocess_one(&builder, map, &outputs[i]);
+                    let result = preprocess_one(&builder, map, &outputs[i], args.contract);
                     match &result {
                         Ok(_) => progress.set_message(file_name(map)),
                         Err(e) => progress.suspend(|| eprintln!("error: {e}")),
@@ -189,6 +197,15 @@ pub fn run(args: Args) -> CliResult {
         table.row(totals.row(&stage_names, built.len()));
     }
     table.print(&mut out)?;
+    for b in &built {
+        if let Some(c) = b.contract_ms {
+            writeln!(
+                out,
+                "{}: cluster graph contracted in {c:.1} ms (after the build; saved in the file)",
+                file_name(&b.map)
+            )?;
+        }
+    }
     if args.max_size > 1 {
         for b in &built {
             writeln!(
@@ -295,13 +312,26 @@ pub fn file_name(p: &Path) -> String {
 }
 
 /// Reads, builds and saves one map.
-fn preprocess_one(builder: &HierarchyBuilder, map: &Path, output: &Path) -> Result<Built, String> {
+fn preprocess_one(
+    builder: &HierarchyBuilder,
+    map: &Path,
+    output: &Path,
+    contract: bool,
+) -> Result<Built, String> {
     let t = Instant::now();
     let grid = crate::read_grid(map).map_err(|e| e.to_string())?;
     let read_ms = ms(t.elapsed().as_secs_f64());
-    let h = builder
+    let mut h = builder
         .build(grid)
         .map_err(|e| format!("{}: {e}", map.display()))?;
+    let contract_ms = if contract {
+        let t = Instant::now();
+        h.contract()
+            .map_err(|e| format!("{}: contraction: {e}", map.display()))?;
+        Some(ms(t.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
     let t = Instant::now();
     h.save_file(output).map_err(|e| e.to_string())?;
     let save_ms = ms(t.elapsed().as_secs_f64());
@@ -313,6 +343,7 @@ fn preprocess_one(builder: &HierarchyBuilder, map: &Path, output: &Path) -> Resu
         output: output.to_path_buf(),
         stats: h.stats().clone(),
         read_ms,
+        contract_ms,
         save_ms,
         file_bytes,
     })
@@ -330,6 +361,9 @@ fn built_json(b: &Built) -> serde_json::Value {
     m.insert("file_bytes".into(), b.file_bytes.into());
     m.insert("read_ms".into(), round3(b.read_ms).into());
     m.insert("save_ms".into(), round3(b.save_ms).into());
+    if let Some(c) = b.contract_ms {
+        m.insert("contract_ms".into(), round3(c).into());
+    }
     serde_json::Value::Object(m)
 }
 
@@ -459,6 +493,7 @@ mod tests {
             cluster_size: Some(16),
             max_size: 1,
             polish: PolishArg::Auto,
+            contract: false,
             jobs: None,
             json: false,
         };

@@ -50,11 +50,13 @@ mod pruned;
 mod pruned_query;
 mod query;
 mod searches;
+mod stored;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
 pub use pruned::{QueryGraph, QuerySearch};
 pub(crate) use query::PackedRoute;
 pub use query::{ContractionRoute, ContractionScratch};
+pub(crate) use stored::{StoredInts, StoredQueryGraph, StoredSide};
 
 /// No node / no edge.
 const NONE: u32 = u32::MAX;
@@ -477,3 +479,5 @@ mod tests;
 mod tests_classic;
 #[cfg(test)]
 mod tests_pruned;
+#[cfg(test)]
+mod tests_stored;

@@ -113,7 +113,7 @@ impl Ranks {
         }
     }
 
-    fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         match self {
             Ranks::Narrow(v) => 2 * v.len(),
             Ranks::Wide(v) => 4 * v.len(),
@@ -221,6 +221,13 @@ impl Makeups {
                 DIRECT | up | (down << OFFSET_BITS)
             }
             Makeups::Wide(v) => v[i],
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Makeups::Narrow(v) => v.len(),
+            Makeups::Wide(v) => v.len(),
         }
     }
 
@@ -401,12 +408,13 @@ impl QueryGraph {
 /// 15 (as narrow [`Makeups`]), else 64.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct UnpackOnly {
-    keys: Keys,
-    how: Makeups,
+    pub(super) keys: Keys,
+    pub(super) how: Makeups,
 }
 
+/// The keys of [`UnpackOnly`]: [`narrow_key`]s or [`wide_key`]s.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Keys {
+pub(super) enum Keys {
     Narrow(Vec<u32>),
     Wide(Vec<u64>),
 }
@@ -434,11 +442,28 @@ impl UnpackOnly {
 
     /// The make-up of edge direction `low -> high`, if kept.
     fn find(&self, low: u32, high: u32, downward: bool) -> Option<u32> {
-        let at = match &self.keys {
+        self.position(low, high, downward).map(|i| self.how.get(i))
+    }
+
+    /// Where edge direction `low -> high` is in the list, if kept.
+    pub(super) fn position(&self, low: u32, high: u32, downward: bool) -> Option<usize> {
+        match &self.keys {
             Keys::Narrow(k) => k.binary_search(&narrow_key(low, high, downward)),
             Keys::Wide(k) => k.binary_search(&wide_key(low, high, downward)),
-        };
-        at.ok().map(|i| self.how.get(i))
+        }
+        .ok()
+    }
+
+    /// The direction at `i`: `(low, high, downward)`.
+    pub(super) fn key(&self, i: usize) -> (u32, u32, bool) {
+        match &self.keys {
+            Keys::Narrow(k) => (k[i] >> 16, (k[i] >> 1) & 0x7fff, k[i] & 1 == 1),
+            Keys::Wide(k) => (
+                (k[i] >> 33) as u32,
+                ((k[i] >> 1) & 0xffff_ffff) as u32,
+                k[i] & 1 == 1,
+            ),
+        }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -454,6 +479,14 @@ impl UnpackOnly {
                 Keys::Narrow(k) => 4 * k.len(),
                 Keys::Wide(k) => 8 * k.len(),
             }
+    }
+
+    /// Whether no key repeats and each follows the one before.
+    pub(super) fn is_strictly_ascending(&self) -> bool {
+        match &self.keys {
+            Keys::Narrow(k) => k.windows(2).all(|w| w[0] < w[1]),
+            Keys::Wide(k) => k.windows(2).all(|w| w[0] < w[1]),
+        }
     }
 
     fn is_sorted(&self) -> bool {

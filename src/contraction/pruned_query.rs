@@ -111,23 +111,48 @@ impl<F: Fn(u32) -> u64> Unpack for WithArcs<'_, F> {
             return Ok(None);
         }
         let (tail, head) = if downward { (high, low) } else { (low, high) };
-        let (tail, head) = (self.node(tail), self.node(head));
         let off = direct_offset(how, downward);
-        if off != 0 && (tail as usize) < self.graph.nodes() {
-            let arc = self.graph.first[tail as usize] + off - 1;
-            if self.graph.has_arc(tail, arc, head) && (self.cost)(arc) < FORBIDDEN {
-                return Ok(Some(arc));
-            }
-        }
-        self.graph
-            .out(tail)
-            .filter(|(arc, w)| *w == head && (self.cost)(*arc) < FORBIDDEN)
-            .min_by_key(|(arc, _)| (self.cost)(*arc))
-            .map(|(arc, _)| Some(arc))
-            .ok_or(ContractionError::BadOffsets(
-                "not the graph and costs this query graph was built from",
-            ))
+        direct_arc(
+            self.graph,
+            &self.cost,
+            self.node(tail),
+            self.node(head),
+            off,
+        )
+        .map(Some)
+        .ok_or(ContractionError::BadOffsets(
+            "not the graph and costs this query graph was built from",
+        ))
     }
+}
+
+/// The input arc of a direct edge direction from input node `tail` to
+/// `head`: the one at `off` in the tail's out-arcs (plus one; 0 for none)
+/// when it leads there and is allowed, else the cheapest allowed one from
+/// `tail` to `head` (the customization priced a direct edge so, and no
+/// triangle beat it); `None` when there is none.
+pub(super) fn direct_arc(
+    graph: &ArcGraph,
+    cost: &impl Fn(u32) -> u64,
+    tail: u32,
+    head: u32,
+    off: u32,
+) -> Option<u32> {
+    if (tail as usize) >= graph.nodes() {
+        return None;
+    }
+    if off != 0
+        && let Some(arc) = graph.first[tail as usize].checked_add(off - 1)
+        && graph.has_arc(tail, arc, head)
+        && cost(arc) < FORBIDDEN
+    {
+        return Some(arc);
+    }
+    graph
+        .out(tail)
+        .filter(|(arc, w)| *w == head && cost(*arc) < FORBIDDEN)
+        .min_by_key(|(arc, _)| cost(*arc))
+        .map(|(arc, _)| arc)
 }
 
 impl QueryGraph {

@@ -89,8 +89,9 @@ use thiserror::Error;
 pub use fog::PlayerView;
 pub use layers::{CostLayers, ForeignLayer, LayerId};
 
+use crate::contraction::{ContractionError, ContractionKind};
 use crate::grid::{Grid, GridError, Point, Weight};
-use crate::hierarchy::Hierarchy;
+use crate::hierarchy::{ContractionDone, Hierarchy};
 use crate::preprocess::ClusterLayout;
 use crate::preprocess::cluster_search::ClusterSearch;
 use crate::preprocess::sizes::ClusterScratch;
@@ -268,6 +269,48 @@ impl DynamicHierarchy {
     /// The hierarchy as it stands.
     pub fn hierarchy(&self) -> &Hierarchy {
         &self.h
+    }
+
+    /// Contracts the cluster graph as it stands
+    /// ([`Hierarchy::contract_with`]): queries search the contraction until
+    /// the next repair, which ends it (they then run A* over the repaired
+    /// graph, with the landmark distances repairs keep up to date, until
+    /// contracted again). Takes what a contraction takes (about 350 ms on a
+    /// 1024x1024 StarCraft map): between frames of a game, take a
+    /// [`contraction_job`](Hierarchy::contraction_job) instead and run it on
+    /// another thread.
+    pub fn contract(&mut self, kind: ContractionKind) -> Result<(), ContractionError> {
+        let done = self.h.contraction_job(kind).run()?;
+        let installed = self.install_contraction(done);
+        debug_assert!(installed, "made for the hierarchy as it stands");
+        Ok(())
+    }
+
+    /// Installs the contraction a [`ContractionJob`] taken from this
+    /// hierarchy made, when no repair came since the job was taken (else
+    /// it is stale: take another): whether it was installed. Unlike
+    /// [`Hierarchy::install_contraction`], keeps the landmark distances,
+    /// which repairs keep up to date for the A* that runs once a repair has
+    /// ended the contraction.
+    ///
+    /// ```
+    /// use tierpath::{ContractionKind, DynamicHierarchy, Grid, Hierarchy, Point};
+    /// let grid = Grid::from_fn(120, 80, |p| p.x != 60 || p.y < 5).unwrap();
+    /// let mut world = DynamicHierarchy::new(Hierarchy::build(grid)?);
+    /// let job = world.contraction_job(ContractionKind::default());
+    /// let worker = std::thread::spawn(move || job.run());
+    /// // A door closes while the job runs: its result is then stale.
+    /// world.set_passable(&[Point::new(60, 2)], false)?;
+    /// assert!(!world.install_contraction(worker.join().unwrap()?));
+    /// let job = world.contraction_job(ContractionKind::default());
+    /// assert!(world.install_contraction(job.run()?));
+    /// assert!(world.is_contracted());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`ContractionJob`]: crate::ContractionJob
+    pub fn install_contraction(&mut self, done: ContractionDone) -> bool {
+        self.h.put_contraction(done, false)
     }
 
     /// Gives the hierarchy back (for saving, or sharing between threads).

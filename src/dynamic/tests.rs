@@ -656,3 +656,56 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
         assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
     }
 }
+
+/// A dynamic hierarchy contracted (in place, or by a job run on another
+/// thread) searches the contraction until its next repair, which ends it;
+/// a job taken before a repair is stale; contracted again after repairs, it
+/// holds the very contraction of a hierarchy built from the edited map, and
+/// answers alike, for every unit size. The landmarks stay, kept up to date
+/// by the repairs.
+#[test]
+fn contracted_again_after_repairs_as_a_rebuilt_map() {
+    use crate::{ContractionKind, QueryOptions};
+    let grid = mapgen::generate(MapKind::Rooms, 72, 56, 11).unwrap();
+    for max_size in [1, 2] {
+        let base = HierarchyBuilder::new()
+            .cluster_size(8)
+            .max_unit_size(max_size)
+            .build(grid.clone())
+            .unwrap();
+        let mut world = DynamicHierarchy::new(base);
+        world.contract(ContractionKind::default()).unwrap();
+        assert!(world.is_contracted());
+        assert_eq!(world.landmarks().count, world.settings().landmarks);
+        let cells: Vec<Point> = world.grid().passable_points().step_by(97).collect();
+        world.set_passable(&cells[3..5], false).unwrap();
+        assert!(!world.is_contracted(), "a repair ends the contraction");
+        let stale = world.contraction_job(ContractionKind::default());
+        world.set_passable(&cells[6..7], false).unwrap();
+        let stale = std::thread::spawn(move || stale.run())
+            .join()
+            .unwrap()
+            .unwrap();
+        assert!(!world.install_contraction(stale));
+        assert!(!world.is_contracted());
+        let job = world.contraction_job(ContractionKind::default());
+        assert!(world.install_contraction(job.run().unwrap()));
+        assert_eq!(world.landmarks().count, world.settings().landmarks);
+        let mut rebuilt = rebuild_as(&world, world.grid().clone());
+        rebuilt.contract().unwrap();
+        assert_eq!(
+            world.contracted().unwrap().graphs(),
+            rebuilt.contracted().unwrap().graphs()
+        );
+        let mut cache = QueryCache::new();
+        let open: Vec<Point> = world.grid().passable_points().step_by(41).collect();
+        for w in open.windows(2) {
+            for size in 1..=max_size {
+                let opts = QueryOptions::new().unit_size(size);
+                let a = world.find_path_with(&mut cache, w[0], w[1], &opts);
+                let b = rebuilt.find_path_with(&mut cache, w[0], w[1], &opts);
+                assert_eq!(a.map(|o| o.path), b.map(|o| o.path), "size {size}");
+            }
+        }
+    }
+}

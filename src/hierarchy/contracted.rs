@@ -4,9 +4,10 @@
 
 use crate::contraction::{
     ArcGraph, Contraction, ContractionError, ContractionKind, ContractionRoute, ContractionScratch,
-    FORBIDDEN, PackedRoute, QueryGraph,
+    FORBIDDEN, PackedRoute, QueryGraph, StoredQueryGraph,
 };
 use crate::hierarchy::Hierarchy;
+use crate::preprocess::ClusterGraph;
 
 /// A contraction of one hierarchy's cluster graph, as its queries read it:
 /// one pruned query graph per band of unit sizes.
@@ -25,6 +26,12 @@ pub(crate) struct Contracted {
 }
 
 impl Contracted {
+    /// The query graphs, one per band of unit sizes.
+    #[cfg(test)]
+    pub(crate) fn graphs(&self) -> &[QueryGraph] {
+        &self.graphs
+    }
+
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.graphs
@@ -36,9 +43,75 @@ impl Contracted {
     }
 }
 
+/// The work of contracting a hierarchy's cluster graph, taken by
+/// [`Hierarchy::contraction_job`] and run anywhere (it owns a copy of what
+/// it needs: `Send`), to be installed on that hierarchy if it has not been
+/// repaired since.
+#[derive(Debug, Clone)]
+pub struct ContractionJob {
+    kind: ContractionKind,
+    /// The identity of the hierarchy as the job was taken.
+    made_for: u64,
+    /// The cluster graph (CSR), its nodes' cells, and the costs of each band
+    /// of unit sizes.
+    first: Vec<u32>,
+    to: Vec<u32>,
+    coords: Vec<(u32, u32)>,
+    costs: Vec<Vec<u64>>,
+    bands: Vec<u8>,
+    graph_of: Vec<u8>,
+}
+
+impl ContractionJob {
+    /// Contracts: orders and contracts the graph once, then customizes and
+    /// prunes one query graph per band (or builds a classic hierarchy per
+    /// band). Takes what [`Hierarchy::contract`] takes.
+    pub fn run(self) -> Result<ContractionDone, ContractionError> {
+        let arcs = ArcGraph::new(&self.first, &self.to)?;
+        let contraction = match self.kind {
+            ContractionKind::Customizable => Some(Contraction::new(&arcs, Some(&self.coords))?),
+            ContractionKind::Classic => None,
+        };
+        let graphs = self
+            .costs
+            .iter()
+            .map(|costs| match &contraction {
+                Some(cch) => cch.query_graph(&cch.customize(costs)?),
+                None => QueryGraph::classic(&arcs, costs),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let contracted = Contracted {
+            built_for: self.made_for,
+            graphs,
+            bands: self.bands,
+            graph_of: self.graph_of,
+        };
+        Ok(ContractionDone { contracted })
+    }
+}
+
+/// A finished [`ContractionJob`], to install on the hierarchy it was taken
+/// from ([`Hierarchy::install_contraction`]).
+#[derive(Debug, Clone)]
+pub struct ContractionDone {
+    contracted: Contracted,
+}
+
 /// Whether edge `e` serves units of `band` (every edge does without sizes).
 fn serves(edge_clear: &[u8], e: usize, band: u8) -> bool {
     edge_clear.is_empty() || edge_clear[e] >= band
+}
+
+/// The costs of `band`'s metric: an edge's cost where it serves the band,
+/// else [`FORBIDDEN`].
+fn band_cost(graph: &ClusterGraph, band: u8) -> impl Fn(u32) -> u64 + '_ {
+    move |e: u32| {
+        if serves(&graph.edge_clear, e as usize, band) {
+            graph.edge_cost.get(e as usize)
+        } else {
+            FORBIDDEN
+        }
+    }
 }
 
 impl Hierarchy {
@@ -50,8 +123,10 @@ impl Hierarchy {
     /// instead of A* over the graph. Paths are those of an exact search over
     /// the same graph (equal in cost to the A* route).
     ///
-    /// It is not saved with the hierarchy: call it again after
-    /// [`load_file`](Hierarchy::load_file). A repair
+    /// It is saved with the hierarchy ([`save_file`](Hierarchy::save_file)),
+    /// and a contracted file loads contracted: each query graph is checked
+    /// against the cluster graph as it loads, in a fraction of the time a
+    /// contraction takes (see `docs/hostile-input.md`). A repair
     /// ([`DynamicHierarchy`](crate::DynamicHierarchy)) leaves the copy it
     /// repaired uncontracted (its queries use A* until contracted again).
     ///
@@ -59,8 +134,8 @@ impl Hierarchy {
     /// each transition's place in the dead-end forest) is let go of here,
     /// since no contracted query runs it: [`DynamicHierarchy::new`]
     /// derives it again (about a build's landmark stage), and
-    /// [`save`](Hierarchy::save) writes the landmarks a build would, so the
-    /// file is the uncontracted hierarchy's.
+    /// [`save`](Hierarchy::save) writes the landmarks a build would: the
+    /// file is the uncontracted hierarchy's, then the contraction.
     ///
     /// [`DynamicHierarchy::new`]: crate::DynamicHierarchy::new
     ///
@@ -92,52 +167,134 @@ impl Hierarchy {
     /// [`contract`](Hierarchy::contract) with a chosen kind of contraction
     /// (see [`ContractionKind`]): the same least costs either way.
     pub fn contract_with(&mut self, kind: ContractionKind) -> Result<(), ContractionError> {
+        let done = self.contraction_job(kind).run()?;
+        let installed = self.install_contraction(done);
+        debug_assert!(installed, "made for this hierarchy as it is");
+        Ok(())
+    }
+
+    /// The work of [`contract_with`](Hierarchy::contract_with), detached
+    /// from the hierarchy (a copy of its cluster graph, about 10 bytes per
+    /// edge and band), so that it can run on another thread while this
+    /// hierarchy keeps answering queries; its result is installed by
+    /// [`install_contraction`](Hierarchy::install_contraction) (or
+    /// [`DynamicHierarchy::install_contraction`], which keeps it across
+    /// nothing: a repair made after the job was taken makes it stale).
+    ///
+    /// [`DynamicHierarchy::install_contraction`]: crate::DynamicHierarchy::install_contraction
+    ///
+    /// ```
+    /// use tierpath::{ContractionKind, Grid, Hierarchy};
+    /// let mut h = Hierarchy::build(Grid::from_fn(120, 80, |p| p.x != 60 || p.y < 5).unwrap())?;
+    /// let job = h.contraction_job(ContractionKind::default());
+    /// let done = std::thread::spawn(move || job.run()).join().unwrap()?;
+    /// assert!(h.install_contraction(done));
+    /// assert!(h.is_contracted());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contraction_job(&self, kind: ContractionKind) -> ContractionJob {
         let graph = self.graph();
-        let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
-        let contraction = match kind {
-            ContractionKind::Customizable => {
-                let coords: Vec<(u32, u32)> =
-                    self.node_points().iter().map(|p| (p.x, p.y)).collect();
-                Some(Contraction::new(&arcs, Some(&coords))?)
-            }
-            ContractionKind::Classic => None,
-        };
+        let (bands, graph_of) = self.bands();
+        let costs = bands
+            .iter()
+            .map(|&band| {
+                let cost = band_cost(graph, band);
+                (0..graph.edges() as u32).map(cost).collect()
+            })
+            .collect();
+        ContractionJob {
+            kind,
+            made_for: self.identity().id,
+            first: graph.edge_first.clone(),
+            to: graph.edge_to.clone(),
+            coords: self.node_points().iter().map(|p| (p.x, p.y)).collect(),
+            costs,
+            bands,
+            graph_of,
+        }
+    }
+
+    /// Installs a contraction a [`ContractionJob`] taken from this
+    /// hierarchy made, when the hierarchy is still as it was then (no
+    /// repair since): whether it was installed. As
+    /// [`contract`](Hierarchy::contract), lets go of what only the A* over
+    /// the cluster graph reads.
+    pub fn install_contraction(&mut self, done: ContractionDone) -> bool {
+        self.put_contraction(done, true)
+    }
+
+    /// Installs `done` when made for this hierarchy as it is, letting go of
+    /// the A*'s aids when `release_aids` (a dynamic hierarchy keeps them up
+    /// to date for the A* that runs after its next repair): whether it was.
+    pub(crate) fn put_contraction(&mut self, done: ContractionDone, release_aids: bool) -> bool {
+        if done.contracted.built_for != self.identity().id {
+            return false;
+        }
+        if release_aids {
+            self.release_astar_aids();
+        }
+        self.set_contracted(Some(done.contracted));
+        true
+    }
+
+    /// The bands of unit sizes that share a metric (the distinct edge
+    /// annotations, ascending, and the largest size when no annotation
+    /// reaches it: its metric then forbids every edge), and the band of each
+    /// size (index 0 unused).
+    fn bands(&self) -> (Vec<u8>, Vec<u8>) {
         let max = self.max_unit_size() as usize;
-        // The distinct annotations: sizes up to each share a metric.
-        let mut bands: Vec<u8> = graph.edge_clear.clone();
+        let mut bands: Vec<u8> = self.graph().edge_clear.clone();
         bands.sort_unstable();
         bands.dedup();
         if bands.last().is_none_or(|b| (*b as usize) < max) {
-            // Sizes above every annotation get a metric too (every edge
-            // forbidden when none serves them).
             bands.push(max as u8);
-        }
-        let mut graphs = Vec::with_capacity(bands.len());
-        let mut costs = vec![0u64; graph.edges()];
-        for &band in &bands {
-            for (e, c) in costs.iter_mut().enumerate() {
-                *c = if serves(&graph.edge_clear, e, band) {
-                    graph.edge_cost.get(e)
-                } else {
-                    FORBIDDEN
-                };
-            }
-            graphs.push(match &contraction {
-                Some(cch) => cch.query_graph(&cch.customize(&costs)?)?,
-                None => QueryGraph::classic(&arcs, &costs)?,
-            });
         }
         // Size k uses the graph of the least band >= k.
         let graph_of = (0..=max)
             .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
             .collect();
-        self.release_astar_aids();
-        self.set_contracted(Some(Contracted {
+        (bands, graph_of)
+    }
+
+    /// The contraction as a file stores it: one query graph per band, when
+    /// contracted.
+    pub(crate) fn contraction_to_save(&self) -> Option<Vec<StoredQueryGraph>> {
+        self.contracted()
+            .map(|c| c.graphs.iter().map(QueryGraph::to_stored).collect())
+    }
+
+    /// Installs a contraction read from a file, each query graph checked
+    /// against this hierarchy's cluster graph and its band's costs (see
+    /// `contraction::stored`); lets go of the A*'s aids, as
+    /// [`contract`](Hierarchy::contract) does. An error names what is
+    /// inconsistent.
+    pub(crate) fn install_saved_contraction(
+        &mut self,
+        stored: Vec<StoredQueryGraph>,
+    ) -> Result<(), String> {
+        let (bands, graph_of) = self.bands();
+        if stored.len() != bands.len() {
+            return Err(format!(
+                "{} query graphs for {} bands of unit sizes",
+                stored.len(),
+                bands.len()
+            ));
+        }
+        let graph = self.graph();
+        let arcs = ArcGraph::trusted(&graph.edge_first, &graph.edge_to);
+        let mut graphs = Vec::with_capacity(stored.len());
+        for (i, (s, &band)) in stored.into_iter().zip(&bands).enumerate() {
+            let qg = QueryGraph::from_stored(s, &arcs, band_cost(graph, band))
+                .map_err(|e| format!("contraction, query graph {i}: {e}"))?;
+            graphs.push(qg);
+        }
+        let contracted = Contracted {
             built_for: self.identity().id,
             graphs,
             bands,
             graph_of,
-        }));
+        };
+        self.put_contraction(ContractionDone { contracted }, true);
         Ok(())
     }
 
@@ -227,14 +384,7 @@ impl Hierarchy {
         let g = c.graph_of[size as usize] as usize;
         let (graph, band) = (self.graph(), c.bands[g]);
         let arcs = ArcGraph::trusted(&graph.edge_first, &graph.edge_to);
-        let cost = move |e: u32| {
-            if serves(&graph.edge_clear, e as usize, band) {
-                graph.edge_cost.get(e as usize)
-            } else {
-                FORBIDDEN
-            }
-        };
-        Some((&c.graphs[g], arcs, cost))
+        Some((&c.graphs[g], arcs, band_cost(graph, band)))
     }
 
     /// The contraction, when made for this hierarchy as it is.
@@ -313,6 +463,37 @@ mod tests {
         path.validate(kinds[0].grid(), kinds[0].movement()).unwrap();
     }
 
+    /// A job run on another thread installs the contraction `contract`
+    /// makes, on the hierarchy it was taken from (and its clones), not on
+    /// another.
+    #[test]
+    fn a_job_run_elsewhere_installs_where_it_was_taken() {
+        let base = hierarchy();
+        for kind in [ContractionKind::Customizable, ContractionKind::Classic] {
+            let mut direct = base.clone();
+            direct.contract_with(kind).unwrap();
+            let job = base.contraction_job(kind);
+            let done = std::thread::spawn(move || job.run())
+                .join()
+                .unwrap()
+                .unwrap();
+            let mut other = Hierarchy::builder()
+                .cluster_size(8)
+                .max_unit_size(3)
+                .build(base.grid().clone())
+                .unwrap();
+            assert!(!other.install_contraction(done.clone()), "another build");
+            assert!(!other.is_contracted());
+            let mut h = base.clone();
+            assert!(h.install_contraction(done));
+            assert_eq!(
+                h.contracted().unwrap().graphs(),
+                direct.contracted().unwrap().graphs()
+            );
+            assert_eq!(h.memory_bytes(), direct.memory_bytes());
+        }
+    }
+
     /// Bytes of the larger sizes' own landmark distances.
     fn levels_bytes(h: &Hierarchy) -> usize {
         h.sizes().map_or(0, |s| {
@@ -321,9 +502,10 @@ mod tests {
     }
 
     /// Contracting lets go of the A*'s landmarks and node anchors (no
-    /// contracted query reads them); a save still writes the build's
-    /// landmarks, and a `DynamicHierarchy`, whose repairs end the
-    /// contraction, derives them again exactly.
+    /// contracted query reads them); a save writes the build's landmarks
+    /// and the contraction, and loads back contracted, and a
+    /// `DynamicHierarchy`, whose repairs end the contraction, derives them
+    /// again exactly.
     #[test]
     fn contracting_releases_the_astar_aids_and_they_come_back() {
         for max_size in [1, 3] {
@@ -348,10 +530,19 @@ mod tests {
             let (s, t) = (Point::new(1, 1), Point::new(94, 78));
             let path = h.find_path(&mut cache, s, t).unwrap().path.unwrap();
             path.validate(h.grid(), h.movement()).unwrap();
-            // The file is the uncontracted hierarchy's.
-            let mut again = Vec::new();
-            h.save(&mut again).unwrap();
-            assert!(again == saved, "size {max_size}: a contracted save differs");
+            // The file is the uncontracted hierarchy's, then the contraction.
+            let again = h.to_bytes();
+            let plain = Hierarchy::from_bytes(h.grid().clone(), &saved).unwrap();
+            assert!(!plain.is_contracted());
+            let loaded = Hierarchy::from_bytes(h.grid().clone(), &again).unwrap();
+            assert_eq!(
+                loaded.contracted().unwrap().graphs,
+                h.contracted().unwrap().graphs,
+                "size {max_size}"
+            );
+            assert_eq!(loaded.memory_bytes(), h.memory_bytes());
+            let from_file = loaded.find_path(&mut cache, s, t).unwrap().path.unwrap();
+            assert_eq!(from_file, path);
             // A dynamic hierarchy has them back, as built.
             let world = crate::DynamicHierarchy::new(h);
             assert_eq!(world.landmarks(), base.landmarks());

@@ -15,6 +15,7 @@ pub use build::{
     BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS,
     HierarchyBuilder, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats, TOTAL_STAGE,
 };
+pub use contracted::{ContractionDone, ContractionJob};
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]
 pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
@@ -118,7 +119,7 @@ pub struct Hierarchy {
     landmarks: Landmarks,
     /// Clearance and components, when built for units above one cell.
     sizes: Option<UnitSizes>,
-    /// The cluster graph contracted, when asked for (not saved).
+    /// The cluster graph contracted, when asked for (saved with it).
     contracted: Option<Box<contracted::Contracted>>,
     /// Whether [`Hierarchy::contract`] let go of what only the A* over the
     /// cluster graph reads (landmark distances and node anchors): contracted

@@ -240,10 +240,14 @@ impl Hierarchy {
         true
     }
 
-    /// Records a change of content (a repair): the revision goes up and the
-    /// identity takes a fresh id in the same lineage.
+    /// Records a change of content (a repair): the revision goes up, the
+    /// identity takes a fresh id in the same lineage, and a contraction,
+    /// made for the hierarchy as it was, is dropped.
     pub(crate) fn mark_changed(&mut self) {
         self.revision += 1;
         self.identity = self.identity.repaired();
+        if self.contracted.is_some() {
+            self.set_contracted(None);
+        }
     }
 }

@@ -1,4 +1,5 @@
 mod abuse;
+mod contracted;
 mod header;
 mod programs;
 mod sizes;

@@ -9,19 +9,19 @@ use tierpath_ffi::*;
 
 use TierpathStatus::*;
 
-const W: u32 = 48;
-const H: u32 = 32;
+pub(crate) const W: u32 = 48;
+pub(crate) const H: u32 = 32;
 
 /// Two rooms joined by a 1-cell door (x = 24, y = 8) and a 3-cell one
 /// (x = 24, y = 20..=22), and a pocket a 2x2 unit cannot enter (x 40..=47,
 /// y 0..=1 behind a wall at y = 2 with a 1-cell gap at x = 44).
-fn passable(p: Point) -> bool {
+pub(crate) fn passable(p: Point) -> bool {
     let wall = p.x == 24 && !(p.y == 8 || (20..=22).contains(&p.y));
     let pocket = p.y == 2 && p.x >= 40 && p.x != 44;
     !(wall || pocket)
 }
 
-fn answer(
+pub(crate) fn answer(
     h: *mut TierpathHierarchy,
     cache: *mut TierpathCache,
     s: Point,
@@ -53,6 +53,17 @@ fn path_of(handle: *mut TierpathPath) -> (TierpathStatus, Vec<Point>, TierpathPa
     }
 }
 
+/// The map of [`passable`] through the C ABI.
+pub(crate) fn map_handle() -> *mut TierpathMap {
+    let cells: Vec<u8> = (0..H)
+        .flat_map(|y| (0..W).map(move |x| u8::from(passable(Point::new(x, y)))))
+        .collect();
+    let mut map = null_mut();
+    let status = unsafe { tierpath_map_from_cells(W, H, cells.as_ptr(), null(), &mut map) };
+    assert_eq!(status, Ok);
+    map
+}
+
 #[test]
 fn every_query_serves_a_unit_size_and_partial_paths_as_the_rust_api_does() {
     let grid = Grid::from_fn(W, H, passable).unwrap();
@@ -61,15 +72,9 @@ fn every_query_serves_a_unit_size_and_partial_paths_as_the_rust_api_does() {
         .max_unit_size(2)
         .build(grid.clone())
         .unwrap();
-    let cells: Vec<u8> = (0..H)
-        .flat_map(|y| (0..W).map(move |x| u8::from(passable(Point::new(x, y)))))
-        .collect();
+    let map = map_handle();
     unsafe {
-        let (mut map, mut h, mut cache) = (null_mut(), null_mut(), null_mut());
-        assert_eq!(
-            tierpath_map_from_cells(W, H, cells.as_ptr(), null(), &mut map),
-            Ok
-        );
+        let (mut h, mut cache) = (null_mut(), null_mut());
         let mut settings = std::mem::zeroed();
         assert_eq!(tierpath_build_settings_default(&mut settings), Ok);
         assert_eq!(settings.max_unit_size, 1);

@@ -8,6 +8,7 @@
 
 use super::LoadError;
 use crate::checksum::WordHasher;
+use crate::contraction::StoredInts;
 use crate::packed::{Column32, Column64};
 
 /// Writes a file front to back through a buffer of about [`CHUNK`] bytes,
@@ -127,6 +128,25 @@ impl<'a> Writer<'a> {
     pub(super) fn str(&mut self, s: &str) {
         self.u64(s.len() as u64);
         self.raw(s.as_bytes());
+    }
+    /// Integers of a width the list names: its byte width (2, 4 or 8), then
+    /// the array.
+    pub(super) fn ints(&mut self, v: &StoredInts) {
+        match v {
+            StoredInts::U16(v) => {
+                self.u8(2);
+                self.u64(v.len() as u64);
+                self.array(v, u16::to_le_bytes);
+            }
+            StoredInts::U32(v) => {
+                self.u8(4);
+                self.u32s(v);
+            }
+            StoredInts::U64(v) => {
+                self.u8(8);
+                self.u64s(v);
+            }
+        }
     }
 }
 
@@ -413,6 +433,19 @@ impl<S: Source> Reader<S> {
             4 => Ok(Column64::Narrow(self.u32s(what, max)?)),
             8 => Ok(Column64::Wide(self.u64s(what, max)?)),
             w => Err(invalid(format!("{what}: unknown column width {w}"))),
+        }
+    }
+    /// At most `max` integers written by [`Writer::ints`].
+    pub(super) fn ints_any(
+        &mut self,
+        what: &'static str,
+        max: usize,
+    ) -> Result<StoredInts, LoadError> {
+        match self.u8(what)? {
+            2 => Ok(StoredInts::U16(self.u16s(what, max)?)),
+            4 => Ok(StoredInts::U32(self.u32s(what, max)?)),
+            8 => Ok(StoredInts::U64(self.u64s(what, max)?)),
+            w => Err(invalid(format!("{what}: unknown integer width {w}"))),
         }
     }
     /// A UTF-8 string of at most `max` bytes.

@@ -18,6 +18,15 @@
 //!                     two counts; built for several sizes, per edge the
 //!                     largest size it serves (bytes)
 //! landmarks           count, nodes, distances
+//! contraction         a tag byte (0 none, 1 contracted; since version 5),
+//!                     then the count of query graphs (one per band of unit
+//!                     sizes) and each: cost unit u64, search u8, input arcs
+//!                     u64, ranks, nodes by rank, elimination tree, the
+//!                     forward direction (offsets, targets, costs, make-ups),
+//!                     a tag byte and the backward one when it differs, the
+//!                     unpack-only directions and their make-ups; integer
+//!                     lists of a graph's own width carry it in a byte (2, 4
+//!                     or 8) before the array
 //! stats               the build's per-stage names, times and sizes
 //! ```
 //!
@@ -25,12 +34,15 @@
 //! what the map and the settings allow ([`Bounds`]) before the array is
 //! allocated. The size annotations are written only when `max_unit_size >
 //! 1` (a one-size file is two bytes longer than before them), and their
-//! lengths must equal the transitions, links and edges read before them. A
-//! new optional section goes after the landmarks and before the stats,
-//! behind a tag byte, so files without it keep their layout.
+//! lengths must equal the transitions, links and edges read before them.
+//! The contraction is an optional section behind a tag byte (a file without
+//! it is one byte longer than a version 4 file); it is checked against the
+//! cluster graph once the hierarchy is assembled
+//! (`Hierarchy::install_saved_contraction`).
 
 use super::codec::{Reader, Source, Writer, invalid};
 use super::{LoadError, StageStats};
+use crate::contraction::{StoredQueryGraph, StoredSide};
 use crate::grid::{Connectivity, CornerRule, Movement};
 use crate::hierarchy::{BuildSettings, Hierarchy};
 use crate::preprocess::{
@@ -47,6 +59,9 @@ pub(super) const MAX_STAGE_NAME: usize = 256;
 pub(super) const MAX_LANDMARKS: u32 = 16;
 /// Most moves a cell has (eight neighbours).
 const MAX_MOVES: usize = 8;
+/// Most query graphs a contraction has (one per band of unit sizes, and
+/// sizes fit in a byte).
+const MAX_CONTRACTION_GRAPHS: usize = 256;
 
 /// Everything a file holds after its header, parsed (not yet checked).
 pub(super) type Content = (
@@ -55,6 +70,7 @@ pub(super) type Content = (
     Entrances,
     ClusterGraph,
     Landmarks,
+    Option<Vec<StoredQueryGraph>>,
     Vec<StageStats>,
 );
 
@@ -132,12 +148,95 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
     w.u32s(&l.nodes);
     w.col64(&l.dist);
 
+    match h.contraction_to_save() {
+        None => w.u8(0),
+        Some(graphs) => {
+            w.u8(1);
+            w.u64(graphs.len() as u64);
+            graphs.iter().for_each(|g| write_query_graph(g, w));
+        }
+    }
+
     w.u64(h.stats.stages.len() as u64);
     for st in &h.stats.stages {
         w.str(&st.name);
         w.f64(st.seconds);
         w.u64(st.bytes);
     }
+}
+
+/// Writes one query graph of a contraction.
+fn write_query_graph(g: &StoredQueryGraph, w: &mut Writer) {
+    w.u64(g.scale);
+    w.u8(g.search);
+    w.u64(g.input_arcs);
+    w.ints(&g.rank);
+    w.ints(&g.node_of);
+    w.ints(&g.parent);
+    let side = |s: &StoredSide, w: &mut Writer| {
+        w.u32s(&s.first);
+        w.ints(&s.to);
+        w.u32s(&s.cost);
+        w.ints(&s.how);
+    };
+    side(&g.fwd, w);
+    match &g.bwd {
+        None => w.u8(0),
+        Some(b) => {
+            w.u8(1);
+            side(b, w);
+        }
+    }
+    w.ints(&g.extra_keys);
+    w.ints(&g.extra_how);
+}
+
+/// Reads the contraction section (after its tag byte said one follows) for
+/// a cluster graph of `nodes` nodes: its query graphs, each list bounded by
+/// what that many ranks allow.
+fn parse_contraction<S: Source>(
+    r: &mut Reader<S>,
+    nodes: usize,
+) -> Result<Vec<StoredQueryGraph>, LoadError> {
+    // Each direction's edges join two ranks, the lower first.
+    let pairs = (nodes as u64 * nodes.saturating_sub(1) as u64 / 2).min(u32::MAX as u64) as usize;
+    let count = r.len(1, MAX_CONTRACTION_GRAPHS, "contraction")?;
+    let mut graphs = Vec::with_capacity(count);
+    for _ in 0..count {
+        let scale = r.u64("contraction")?;
+        let search = r.u8("contraction")?;
+        let input_arcs = r.u64("contraction")?;
+        let rank = r.ints_any("contraction ranks", nodes)?;
+        let node_of = r.ints_any("contraction nodes by rank", nodes)?;
+        let parent = r.ints_any("contraction elimination tree", nodes)?;
+        let side = |r: &mut Reader<S>| -> Result<StoredSide, LoadError> {
+            Ok(StoredSide {
+                first: r.u32s("contraction edge offsets", nodes + 1)?,
+                to: r.ints_any("contraction edge targets", pairs)?,
+                cost: r.u32s("contraction edge costs", pairs)?,
+                how: r.ints_any("contraction make-ups", pairs)?,
+            })
+        };
+        let fwd = side(r)?;
+        let bwd = match r.u8("contraction")? {
+            0 => None,
+            1 => Some(side(r)?),
+            k => return Err(invalid(format!("contraction: unknown backward tag {k}"))),
+        };
+        graphs.push(StoredQueryGraph {
+            scale,
+            search,
+            input_arcs,
+            rank,
+            node_of,
+            parent,
+            fwd,
+            bwd,
+            extra_keys: r.ints_any("contraction unpack-only directions", 2 * pairs)?,
+            extra_how: r.ints_any("contraction unpack-only make-ups", 2 * pairs)?,
+        });
+    }
+    Ok(graphs)
 }
 
 /// The settings, checked to be in range (the bounds of the sections depend
@@ -277,14 +376,36 @@ pub(super) fn parse_content<S: Source>(
     size: (u32, u32),
     r: &mut Reader<S>,
 ) -> Result<Content, LoadError> {
-    let (settings, dead_ends) = parse_cells(size, r)?;
-    let (entrances, graph, landmarks, stages) = parse_rest(size, &settings, r)?;
-    Ok((settings, dead_ends, entrances, graph, landmarks, stages))
+    let cells = parse_cells(size, r)?;
+    let rest = parse_rest(size, &cells.0, r)?;
+    Ok(content_of(cells, rest))
+}
+
+/// The content from its two parts ([`parse_cells`], [`parse_rest`]).
+pub(super) fn content_of(
+    (settings, dead_ends): (BuildSettings, DeadEnds),
+    (entrances, graph, landmarks, contraction, stages): Rest,
+) -> Content {
+    (
+        settings,
+        dead_ends,
+        entrances,
+        graph,
+        landmarks,
+        contraction,
+        stages,
+    )
 }
 
 /// What follows the cell table: the entrances, the cluster graph, the
 /// landmarks and the stats.
-pub(super) type Rest = (Entrances, ClusterGraph, Landmarks, Vec<StageStats>);
+pub(super) type Rest = (
+    Entrances,
+    ClusterGraph,
+    Landmarks,
+    Option<Vec<StoredQueryGraph>>,
+    Vec<StageStats>,
+);
 
 /// The first part of [`parse_content`]: the settings and the cell table
 /// (dead ends and islands), which a load checks while the rest is parsed.
@@ -393,6 +514,11 @@ pub(super) fn parse_rest<S: Source>(
         nodes: landmark_nodes,
         dist: r.col64("landmark distances", nodes * count as usize)?,
     };
+    let contraction = match r.u8("contraction")? {
+        0 => None,
+        1 => Some(parse_contraction(r, nodes)?),
+        k => return Err(invalid(format!("unknown contraction tag {k}"))),
+    };
     let n_stages = r.len(1, MAX_STAGES, "stats")?;
     let mut stages = Vec::with_capacity(n_stages);
     for _ in 0..n_stages {
@@ -410,5 +536,5 @@ pub(super) fn parse_rest<S: Source>(
             max: 0,
         });
     }
-    Ok((entrances, graph, landmarks, stages))
+    Ok((entrances, graph, landmarks, contraction, stages))
 }

@@ -94,6 +94,9 @@ pub struct FileSummary {
     pub inter_edges: u64,
     /// Landmarks stored.
     pub landmarks: u32,
+    /// Query graphs of the contraction stored ([`Hierarchy::contract`]; one
+    /// per band of unit sizes), 0 when the file holds none.
+    pub contraction_graphs: u32,
     /// The build's stages, timed when it was built.
     pub stages: Vec<StageStats>,
     /// The file's size in bytes.
@@ -106,7 +109,7 @@ const HEADER: usize = 12;
 /// The first eight bytes of a saved hierarchy.
 pub const MAGIC: &[u8; 8] = b"TIERPATH";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Why a saved hierarchy could not be loaded.
 #[derive(Debug, Error)]
@@ -320,7 +323,7 @@ impl Hierarchy {
             });
         }
         let (fingerprint, width, height, content) = parsed?;
-        let (settings, dead_ends, entrances, graph, landmarks, stages) = content;
+        let (settings, dead_ends, entrances, graph, landmarks, contraction, stages) = content;
         Ok(FileSummary {
             version,
             fingerprint,
@@ -333,6 +336,7 @@ impl Hierarchy {
             intra_edges: graph.intra_edges,
             inter_edges: graph.inter_edges,
             landmarks: landmarks.count,
+            contraction_graphs: contraction.map_or(0, |c| c.len() as u32),
             stages,
             file_bytes: len,
         })
@@ -393,7 +397,7 @@ impl Hierarchy {
                 map_height: grid.height(),
             });
         }
-        let ((settings, dead_ends, entrances, graph, landmarks, stages), sizes) =
+        let ((settings, dead_ends, entrances, graph, landmarks, contraction, stages), sizes) =
             content.expect("read for a map of the same size")?;
         let products = Products {
             dead_ends,
@@ -404,6 +408,10 @@ impl Hierarchy {
         };
         let mut h = Hierarchy::assemble(grid, settings, products, stages);
         h.stats.stages.shrink_to_fit();
+        if let Some(graphs) = contraction {
+            h.install_saved_contraction(graphs)
+                .map_err(LoadError::Invalid)?;
+        }
         Ok(h)
     }
 }
@@ -429,8 +437,7 @@ fn parse_and_check_cells<S: Source + Send>(
                 .then(|| UnitSizes::build(grid, &s.movement, s.max_unit_size as u8)))
         },
     );
-    let (entrances, graph, landmarks, stages) = rest?;
-    let content = (settings, dead_ends, entrances, graph, landmarks, stages);
+    let content = layout::content_of((settings, dead_ends), rest?);
     Ok((content, early))
 }
 

@@ -3,7 +3,7 @@ use super::*;
 use crate::checksum::WordHasher;
 use crate::preprocess::NO_NODE;
 use crate::tiled::{TILE, TileColumn};
-use crate::{CornerRule, DeadEnds, HierarchyBuilder, Movement, Point};
+use crate::{CornerRule, DeadEnds, HierarchyBuilder, Movement, Point, QueryCache};
 
 fn sample() -> Hierarchy {
     let grid = Grid::from_fn(40, 30, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
@@ -617,4 +617,85 @@ fn a_file_alone_says_its_settings_and_counts() {
         "{dir_itself:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A contracted hierarchy saves its contraction (either kind, one size or
+/// several) and loads back contracted, with the same query graphs and
+/// paths; a repaired one, whose contraction ended, saves without.
+#[test]
+fn a_contracted_hierarchy_loads_contracted() {
+    use crate::{ContractionKind, DynamicHierarchy};
+    let grid = crate::mapgen::generate(crate::mapgen::MapKind::Rooms, 96, 80, 7).unwrap();
+    for (max_size, kind) in [
+        (1, ContractionKind::Customizable),
+        (1, ContractionKind::Classic),
+        (3, ContractionKind::Customizable),
+    ] {
+        let mut h = Hierarchy::builder()
+            .cluster_size(8)
+            .max_unit_size(max_size)
+            .build(grid.clone())
+            .unwrap();
+        h.contract_with(kind).unwrap();
+        let dir = std::env::temp_dir().join(format!("tierpath-contracted-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{max_size}-{kind:?}.tph"));
+        h.save_file(&path).unwrap();
+        let summary = Hierarchy::inspect_file(&path).unwrap();
+        let back = Hierarchy::load_file(grid.clone(), &path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let graphs = h.contracted().unwrap().graphs().len();
+        assert_eq!(summary.contraction_graphs as usize, graphs);
+        assert_eq!(
+            back.contracted().unwrap().graphs(),
+            h.contracted().unwrap().graphs()
+        );
+        let mut cache = QueryCache::new();
+        let cells: Vec<Point> = grid.passable_points().step_by(53).collect();
+        for w in cells.windows(2) {
+            for size in 1..=max_size {
+                let opts = crate::QueryOptions::new().unit_size(size);
+                let want = h.find_path_with(&mut cache, w[0], w[1], &opts);
+                let got = back.find_path_with(&mut cache, w[0], w[1], &opts);
+                assert_eq!(got.map(|o| o.path), want.map(|o| o.path));
+            }
+        }
+        // A repair ends the contraction; the file then holds none.
+        let mut world = DynamicHierarchy::new(back);
+        world.set_passable(&[cells[1]], false).unwrap();
+        let repaired = world.into_hierarchy();
+        assert!(!repaired.is_contracted());
+        let again = Hierarchy::from_bytes(repaired.grid().clone(), &repaired.to_bytes()).unwrap();
+        assert!(!again.is_contracted());
+    }
+}
+
+/// A contraction whose content is forged (its search named 9) is refused
+/// with an error naming the contraction.
+#[test]
+fn a_forged_contraction_is_named() {
+    let h = sample();
+    let plain = h.to_bytes();
+    let mut c = h.clone();
+    c.contract().unwrap();
+    let mut bytes = c.to_bytes();
+    // The two files agree up to the contraction's tag byte; then come the
+    // count of query graphs (8 bytes), the first one's cost unit (8) and its
+    // search (1).
+    let tag = plain.iter().zip(&bytes).position(|(a, b)| a != b).unwrap();
+    assert_eq!((plain[tag], bytes[tag]), (0, 1), "layout moved");
+    let search = tag + 1 + 8 + 8;
+    assert_eq!(bytes[search], 3, "layout moved");
+    bytes[search] = 9;
+    let body = bytes.len() - 8;
+    let mut hasher = WordHasher::new();
+    hasher.write(&bytes[..body]);
+    bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+    match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
+        Err(e @ LoadError::Invalid(_)) => {
+            let e = e.to_string();
+            assert!(e.contains("contraction") && e.contains("search 9"), "{e}")
+        }
+        other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+    }
 }

@@ -1,0 +1,79 @@
+//! A hierarchy saved contracted (`Hierarchy::contract`, `tierpath
+//! preprocess --contract`) loads contracted through the C ABI: the C ABI
+//! cannot contract, but its queries then search the contraction, with the
+//! Rust API's answers for every unit size, and an edit still repairs.
+
+use std::ptr::null_mut;
+
+use tierpath::{Grid, HierarchyBuilder, Point, QueryCache, QueryOptions};
+use tierpath_ffi::*;
+
+use crate::sizes::{H, W, answer, map_handle, passable};
+use TierpathStatus::*;
+
+#[test]
+fn a_contracted_file_loads_contracted_through_the_c_abi() {
+    let grid = Grid::from_fn(W, H, passable).unwrap();
+    let mut rust = HierarchyBuilder::new()
+        .cluster_size(8)
+        .max_unit_size(2)
+        .build(grid.clone())
+        .unwrap();
+    rust.contract().unwrap();
+    let bytes = rust.to_bytes();
+    let map = map_handle();
+    unsafe {
+        let (mut h, mut cache) = (null_mut(), null_mut());
+        assert_eq!(
+            tierpath_hierarchy_from_bytes(map, bytes.as_ptr(), bytes.len(), &mut h),
+            Ok
+        );
+        assert_eq!(tierpath_cache_new(&mut cache), Ok);
+        let mut rc = QueryCache::new();
+        let ends = [
+            (Point::new(2, 8), Point::new(40, 8)),
+            (Point::new(1, 30), Point::new(46, 4)),
+            (Point::new(10, 1), Point::new(30, 28)),
+        ];
+        for (s, g) in ends {
+            for size in 1..=2 {
+                let want = rust
+                    .find_path_with(&mut rc, s, g, &QueryOptions::new().unit_size(size))
+                    .unwrap()
+                    .path
+                    .expect("reachable");
+                let options = TierpathQueryOptions {
+                    partial: 0,
+                    unit_size: size,
+                };
+                let (status, got, info) = answer(h, cache, s, g, &options);
+                assert_eq!(status, Ok);
+                assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
+            }
+        }
+        // An edit repairs (and ends the contraction); queries still answer.
+        let wall = TierpathEdit {
+            cell: Point::new(30, 8).into(),
+            kind: TierpathEditKind::Passable,
+            value: 0,
+        };
+        let mut repair = null_mut();
+        assert_eq!(tierpath_hierarchy_edit(h, &wall, 1, &mut repair), Ok);
+        assert_eq!(tierpath_repair_free(repair), Ok);
+        let (status, got, _) = answer(
+            h,
+            cache,
+            Point::new(2, 8),
+            Point::new(40, 8),
+            &TierpathQueryOptions {
+                partial: 0,
+                unit_size: 1,
+            },
+        );
+        assert_eq!(status, Ok);
+        assert!(!got.contains(&Point::new(30, 8)));
+        assert_eq!(tierpath_cache_free(cache), Ok);
+        assert_eq!(tierpath_hierarchy_free(h), Ok);
+        assert_eq!(tierpath_map_free(map), Ok);
+    }
+}
