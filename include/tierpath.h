@@ -200,7 +200,8 @@ typedef struct TierpathRepairInfo {
 // Settings a hierarchy is built with; start from
 // `tierpath_build_settings_default`.
 typedef struct TierpathBuildSettings {
-  // Side of a cluster in cells (2 to 1024; default 16).
+  // Side of a cluster in cells (2 to 1024), or 0 (the default) for the
+  // builder's choice by map: 16, or 32 on a map of scattered obstacles.
   uint32_t cluster_size;
   // Landmarks for the planner's heuristic (0 to 16; default 4).
   uint32_t landmarks;
@@ -397,6 +398,25 @@ enum TierpathStatus tierpath_hierarchy_same_island(const struct TierpathHierarch
                                                    struct TierpathPoint a,
                                                    struct TierpathPoint b,
                                                    uint8_t *same);
+
+// Contracts the hierarchy's cluster graph (`Hierarchy::contract` in Rust):
+// every query then searches the contraction instead of running A* over the
+// graph (long queries several times faster), until the next edit, which
+// ends it (call this again). The work (about 350 ms on a 1024x1024 map)
+// runs on the calling thread without holding the hierarchy, so other
+// threads' queries and edits go on meanwhile; an edit made meanwhile makes
+// it stale, and it is done again, three times at most
+// (`TIERPATH_STATUS_NOT_READY` then). A hierarchy saved afterwards holds the
+// contraction, and loading it gives it back without this call. Errors:
+// `TIERPATH_STATUS_INVALID_ARGUMENT` (costs too large to contract).
+enum TierpathStatus tierpath_hierarchy_contract(const struct TierpathHierarchy *hierarchy);
+
+// Writes 1 to `contracted` when the hierarchy's queries search a
+// contraction (`tierpath_hierarchy_contract`, or a file saved contracted),
+// 0 when they run A* over the cluster graph (never contracted, or edited
+// since).
+enum TierpathStatus tierpath_hierarchy_is_contracted(const struct TierpathHierarchy *hierarchy,
+                                                     uint8_t *contracted);
 
 // Releases a hierarchy (null: nothing). Caches, sliced queries and queues
 // used with it stay valid (free them separately).

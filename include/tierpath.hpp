@@ -155,6 +155,14 @@ public:
         check(tierpath_hierarchy_stats(raw_, &s), "tierpath_hierarchy_stats");
         return s;
     }
+    // Contracts the cluster graph: queries then search the contraction until
+    // the next edit (about 350 ms on a 1024x1024 map).
+    void contract() { check(tierpath_hierarchy_contract(raw_), "tierpath_hierarchy_contract"); }
+    bool is_contracted() const {
+        std::uint8_t out = 0;
+        check(tierpath_hierarchy_is_contracted(raw_, &out), "tierpath_hierarchy_is_contracted");
+        return out != 0;
+    }
     bool passable(TierpathPoint p) const {
         std::uint8_t out = 0;
         check(tierpath_hierarchy_passable(raw_, p, &out), "tierpath_hierarchy_passable");

@@ -8,6 +8,15 @@
 //! bad). Map edits sent as [`EditMap`] messages repair the hierarchy in
 //! place, and the paths the repair touches are requested again by themselves.
 //!
+//! A contracted hierarchy (`Hierarchy::contract`, or a file saved
+//! contracted: its queries several times faster) stays contracted across
+//! edits: a repair ends the contraction, and the plugin contracts the
+//! repaired map again on a worker thread (`Hierarchy::contraction_job`),
+//! installing the result in the first frame after it is done unless another
+//! edit came in between (then it starts over). Meanwhile queries run A*
+//! over the repaired cluster graph. [`NavGrid::keep_contracted`] turns this
+//! on or off.
+//!
 //! A request may be for a unit larger than one cell ([`PathRequest::size`],
 //! a `k x k` square named by its top-left cell): build the hierarchy with
 //! `HierarchyBuilder::max_unit_size` at least that large.
@@ -38,12 +47,13 @@
 
 use std::collections::HashMap;
 use std::ops::Deref;
+use std::thread::JoinHandle;
 
 use bevy_app::{App, Plugin, Update};
 use bevy_ecs::prelude::*;
 use tierpath::{
-    DynamicHierarchy, Edit, EditError, Hierarchy, PathQueue, Point, QueryError, QueryOptions,
-    RequestId,
+    ContractionDone, ContractionError, ContractionKind, DynamicHierarchy, Edit, EditError,
+    Hierarchy, PathQueue, Point, QueryError, QueryOptions, RequestId,
 };
 
 /// The plugin: registers the messages and the systems that serve requests.
@@ -103,7 +113,12 @@ impl Plugin for TierpathPlugin {
                 Update,
                 (TierpathSet::Edit, TierpathSet::Request, TierpathSet::Serve).chain(),
             )
-            .add_systems(Update, apply_edits.in_set(TierpathSet::Edit))
+            .add_systems(
+                Update,
+                (apply_edits, keep_contracted)
+                    .chain()
+                    .in_set(TierpathSet::Edit),
+            )
             .add_systems(
                 Update,
                 (cancel_removed, submit_requests)
@@ -203,6 +218,21 @@ pub struct NavGrid {
     /// Requests in the queue, by id and by entity.
     asked: HashMap<RequestId, (Entity, PathRequest)>,
     by_entity: HashMap<Entity, RequestId>,
+    /// Whether to contract the map again after edits, and the job doing it.
+    recontract: Recontract,
+}
+
+/// The background contraction of [`NavGrid::keep_contracted`].
+#[derive(Debug)]
+enum Recontract {
+    /// Not kept contracted.
+    Off,
+    /// Kept contracted; no job running.
+    Idle,
+    /// A job contracting the map as it was when the job was taken.
+    Running(JoinHandle<Result<ContractionDone, ContractionError>>),
+    /// A job failed (the map's costs cannot be contracted): not tried again.
+    Failed(String),
 }
 
 impl NavGrid {
@@ -212,12 +242,45 @@ impl NavGrid {
         // Size the queue's scratch now so no frame pays for it. The queue
         // is new and serves only this hierarchy: this cannot fail.
         let _ = queue.reserve(&h);
+        let recontract = if h.is_contracted() {
+            Recontract::Idle
+        } else {
+            Recontract::Off
+        };
         NavGrid {
             map: DynamicHierarchy::new(h),
             queue,
             asked: HashMap::new(),
             by_entity: HashMap::new(),
+            recontract,
         }
+    }
+
+    /// Whether the map is kept contracted across edits (on by default for a
+    /// contracted hierarchy, off otherwise): when on, a map that is not
+    /// contracted (never, or an edit ended it) is contracted on a worker
+    /// thread and the result installed in the first frame after it is
+    /// done, if no edit came in between.
+    pub fn keep_contracted(mut self, on: bool) -> NavGrid {
+        self.recontract = if on {
+            Recontract::Idle
+        } else {
+            Recontract::Off
+        };
+        self
+    }
+
+    /// Why keeping the map contracted stopped, when a contraction failed.
+    pub fn contraction_error(&self) -> Option<&str> {
+        match &self.recontract {
+            Recontract::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Whether a contraction job is running.
+    pub fn contracting(&self) -> bool {
+        matches!(self.recontract, Recontract::Running(_))
     }
 
     /// The hierarchy as it stands (edits included).
@@ -288,6 +351,31 @@ fn apply_edits(
             result: Ok((report.changed_cells.len(), report.clusters.len())),
             requested_again: again,
         });
+    }
+}
+
+/// Keeps the map contracted ([`NavGrid::keep_contracted`]): installs a
+/// finished job's contraction (stale after an edit: started over), and
+/// starts a job when the map is not contracted and none runs.
+fn keep_contracted(mut nav: ResMut<NavGrid>) {
+    let nav = &mut *nav;
+    if matches!(&nav.recontract, Recontract::Running(job) if job.is_finished()) {
+        let Recontract::Running(job) = std::mem::replace(&mut nav.recontract, Recontract::Idle)
+        else {
+            unreachable!("matched above");
+        };
+        match job.join() {
+            Ok(Ok(done)) => {
+                // False when an edit came while it ran: taken again below.
+                nav.map.install_contraction(done);
+            }
+            Ok(Err(e)) => nav.recontract = Recontract::Failed(e.to_string()),
+            Err(_) => nav.recontract = Recontract::Failed("the contraction panicked".into()),
+        }
+    }
+    if matches!(nav.recontract, Recontract::Idle) && !nav.map.is_contracted() {
+        let job = nav.map.contraction_job(ContractionKind::default());
+        nav.recontract = Recontract::Running(std::thread::spawn(move || job.run()));
     }
 }
 

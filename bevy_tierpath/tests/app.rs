@@ -172,3 +172,91 @@ fn bad_and_unreachable_requests_are_messages() {
         assert!(app.world().get::<Path>(u).is_none());
     }
 }
+
+/// A contracted map stays contracted across an edit: the edit ends the
+/// contraction, a worker thread contracts the repaired map, and a later
+/// frame installs it; paths stay legal throughout and, once contracted
+/// again, equal those of a hierarchy built and contracted from the edited
+/// map. With `keep_contracted(false)` the map stays uncontracted.
+#[test]
+fn a_contracted_map_is_contracted_again_after_an_edit() {
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/default.map");
+    let grid: Grid = io::read_map(map).expect("data/default.map reads");
+    let mut h = Hierarchy::build(grid.clone()).unwrap();
+    h.contract().unwrap();
+    for keep in [true, false] {
+        let mut app = App::new();
+        app.add_plugins(TierpathPlugin { budget: BUDGET })
+            .insert_resource(NavGrid::new(h.clone()).keep_contracted(keep));
+        let open: Vec<Point> = grid.passable_points().collect();
+        let units: Vec<Entity> = (0..20)
+            .map(|i| open[(i * 7919) % open.len()])
+            .zip((0..20).map(|i| open[(i * 104_729 + 17) % open.len()]))
+            .filter(|(s, g)| h.same_island(*s, *g))
+            .map(|(s, g)| app.world_mut().spawn(PathRequest::new(s, g)).id())
+            .collect();
+        run_until_answered(&mut app, 2000);
+        check_paths(&mut app, &units, true);
+        assert!(
+            app.world()
+                .resource::<NavGrid>()
+                .hierarchy()
+                .is_contracted()
+        );
+
+        // A wall away from every request's ends.
+        let ends: Vec<Point> = units
+            .iter()
+            .map(|u| *app.world().get::<PathRequest>(*u).unwrap())
+            .flat_map(|r| [r.start, r.goal])
+            .collect();
+        let wall = *open
+            .iter()
+            .skip(open.len() / 2)
+            .find(|p| !ends.contains(p))
+            .unwrap();
+        app.world_mut()
+            .write_message(EditMap(vec![Edit::Passable(wall, false)]));
+        app.update();
+        let nav = app.world().resource::<NavGrid>();
+        assert!(!nav.hierarchy().is_contracted(), "the edit ends it");
+        assert_eq!(nav.contracting(), keep);
+        // Frames go on while the worker contracts (bounded, with a short
+        // pause per frame to leave it the cores).
+        let mut frames = 0;
+        while app.world().resource::<NavGrid>().contracting() && frames < 5000 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            frames += 1;
+        }
+        app.update();
+        let nav = app.world().resource::<NavGrid>();
+        assert_eq!(nav.contraction_error(), None);
+        assert_eq!(nav.hierarchy().is_contracted(), keep);
+        run_until_answered(&mut app, 2000);
+        let alive: Vec<Entity> = units
+            .iter()
+            .copied()
+            .filter(|u| app.world().get::<Path>(*u).is_some())
+            .collect();
+        check_paths(&mut app, &alive, false);
+        if keep {
+            // Contracted again: the very answers of the edited map's own
+            // contracted hierarchy.
+            let mut edited = grid.clone();
+            edited.set_passable(wall, false).unwrap();
+            let mut rebuilt = Hierarchy::build(edited).unwrap();
+            rebuilt.contract().unwrap();
+            let nav = app.world().resource::<NavGrid>();
+            let mut cache = QueryCache::new();
+            for &(s, g) in &[
+                (open[3], open[open.len() - 5]),
+                (open[100], open[open.len() / 3]),
+            ] {
+                let a = nav.hierarchy().find_path(&mut cache, s, g).unwrap().path;
+                let b = rebuilt.find_path(&mut cache, s, g).unwrap().path;
+                assert_eq!(a, b);
+            }
+        }
+    }
+}

@@ -63,6 +63,17 @@ static class Check
             while (queue.Pending > 0) Expect(queue.Update(h, 80).Expanded <= 80, "budget kept");
             for (int q = 0; q < ids.Length; q++) Expect(queue.Take(h, ids[q]).Cost == costs[q], "queue answers as FindPath");
 
+            // Contracted: queries search the contraction; still legal, the same reach.
+            using (var contracted = Hierarchy.Build(map))
+            {
+                Expect(!contracted.IsContracted, "built uncontracted");
+                contracted.Contract();
+                Expect(contracted.IsContracted, "contracted");
+                var s0 = cell();
+                var g0 = cell();
+                Expect(contracted.FindPath(cache, s0, g0).Found == h.FindPath(cache, s0, g0).Found, "the same reach");
+            }
+
             var wall = new Point(0, 0);
             while (h.IsPassable(wall)) wall.X++;
             ExpectStatus(() => h.FindPath(cache, cell(), wall), Status.Blocked, "goal on a wall");

@@ -164,6 +164,8 @@ namespace Tierpath
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_load(MapHandle map, byte[] path, out HierarchyHandle h);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_save(HierarchyHandle h, byte[] path);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_passable(HierarchyHandle h, Point cell, out byte passable);
+        [DllImport(Lib)] internal static extern Status tierpath_hierarchy_contract(HierarchyHandle h);
+        [DllImport(Lib)] internal static extern Status tierpath_hierarchy_is_contracted(HierarchyHandle h, out byte contracted);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_edit(HierarchyHandle h, Edit[] edits, UIntPtr count, IntPtr report);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_free(IntPtr h);
         [DllImport(Lib)] internal static extern Status tierpath_cache_new(out CacheHandle cache);
@@ -280,6 +282,20 @@ namespace Tierpath
         }
 
         public void Save(string path) { Native.Check(Native.tierpath_hierarchy_save(Handle, Native.Utf8(path)), "tierpath_hierarchy_save"); }
+
+        /// <summary>Contracts the cluster graph: queries then search the contraction (long queries several times faster) until the next edit. Takes about 350 ms on a 1024x1024 map; other threads' queries go on meanwhile.</summary>
+        public void Contract() { Native.Check(Native.tierpath_hierarchy_contract(Handle), "tierpath_hierarchy_contract"); }
+
+        /// <summary>Whether queries search a contraction (Contract, or a file saved contracted; false after an edit).</summary>
+        public bool IsContracted
+        {
+            get
+            {
+                byte b;
+                Native.Check(Native.tierpath_hierarchy_is_contracted(Handle, out b), "tierpath_hierarchy_is_contracted");
+                return b != 0;
+            }
+        }
 
         public bool IsPassable(Point p)
         {

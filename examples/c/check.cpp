@@ -57,9 +57,13 @@ int main(int argc, char **argv) {
         tierpath::Queue queue;
         std::vector<std::uint64_t> ids;
         std::vector<std::uint64_t> costs;
+        std::vector<std::pair<TierpathPoint, TierpathPoint>> ends;
+        std::vector<bool> found;
         for (int q = 0; q < 16; q++) {
             TierpathPoint s = cell(), g = cell();
+            ends.push_back({s, g});
             auto path = h.find_path(cache, s, g);
+            found.push_back(path.found());
             costs.push_back(path.cost());
             ids.push_back(queue.push(h, s, g));
             if (!path.found()) continue;
@@ -71,6 +75,16 @@ int main(int argc, char **argv) {
         while (queue.pending() > 0) expect(queue.update(h, 100).expanded <= 100, "budget kept");
         for (std::size_t i = 0; i < ids.size(); i++)
             expect(queue.take(h, ids[i]).cost() == costs[i], "queue answers as find_path");
+
+        // Contracted: the same goals are reached, over the contraction.
+        auto contracted = tierpath::Hierarchy::build(map);
+        expect(!contracted.is_contracted(), "built uncontracted");
+        contracted.contract();
+        expect(contracted.is_contracted(), "contracted");
+        for (std::size_t i = 0; i < ends.size(); i++) {
+            auto path = contracted.find_path(cache, ends[i].first, ends[i].second);
+            expect(path.found() == found[i], "a contracted hierarchy reaches what the plain one does");
+        }
 
         // A 3x3 unit, through the queue with partial paths on, on a hierarchy
         // for sizes 1 to 3: the footprint rule holds ("sized 3 ..." lines for

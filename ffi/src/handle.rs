@@ -8,7 +8,9 @@ use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, MutexGuard, OnceLock, RwLock, TryLockError};
 
-use tierpath::{BuildError, EditError, GridError, LoadError, QueryError, io::IoError};
+use tierpath::{
+    BuildError, ContractionError, EditError, GridError, LoadError, QueryError, io::IoError,
+};
 
 /// What a call did. `TIERPATH_STATUS_OK` (0) is success; anything else is a failure
 /// whose message [`tierpath_last_error`] gives.
@@ -120,6 +122,12 @@ impl From<GridError> for Fail {
 
 impl From<BuildError> for Fail {
     fn from(e: BuildError) -> Fail {
+        Fail::of(TierpathStatus::InvalidArgument, e)
+    }
+}
+
+impl From<ContractionError> for Fail {
+    fn from(e: ContractionError) -> Fail {
         Fail::of(TierpathStatus::InvalidArgument, e)
     }
 }

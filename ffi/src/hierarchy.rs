@@ -3,11 +3,13 @@
 use std::ffi::c_char;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use tierpath::{BuildSettings, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError, Point};
+use tierpath::{
+    BuildSettings, ContractionKind, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError, Point,
+};
 
 use crate::handle::{
-    Handle, Kind, Res, TierpathStatus, copy_out, get, guard, publish, put, release, required_out,
-    slice, text,
+    Handle, Kind, Res, TierpathStatus, copy_out, fail, get, guard, publish, put, release,
+    required_out, slice, text,
 };
 use crate::map::{TierpathMap, TierpathPoint, passable_in};
 
@@ -16,7 +18,8 @@ use crate::map::{TierpathMap, TierpathPoint, passable_in};
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TierpathBuildSettings {
-    /// Side of a cluster in cells (2 to 1024; default 16).
+    /// Side of a cluster in cells (2 to 1024), or 0 (the default) for the
+    /// builder's choice by map: 16, or 32 on a map of scattered obstacles.
     pub cluster_size: u32,
     /// Landmarks for the planner's heuristic (0 to 16; default 4).
     pub landmarks: u32,
@@ -105,7 +108,7 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
         put(
             settings,
             TierpathBuildSettings {
-                cluster_size: d.cluster_size,
+                cluster_size: 0,
                 landmarks: d.landmarks,
                 keep_paths: u8::from(d.keep_paths),
                 max_unit_size: d.max_unit_size,
@@ -129,8 +132,10 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
         let map = get(map)?;
         let mut builder = HierarchyBuilder::new();
         if let Some(s) = settings.as_ref() {
+            if s.cluster_size != 0 {
+                builder = builder.cluster_size(s.cluster_size);
+            }
             builder = builder
-                .cluster_size(s.cluster_size)
                 .landmarks(s.landmarks)
                 .keep_paths(s.keep_paths != 0)
                 .max_unit_size(s.max_unit_size.max(1));
@@ -299,6 +304,60 @@ pub unsafe extern "C" fn tierpath_hierarchy_same_island(
         let held = get(hierarchy)?.read();
         let same_island = held.get().same_island(Point::from(a), Point::from(b));
         put(same, u8::from(same_island), "same")
+    })
+}
+
+/// Contracts the hierarchy's cluster graph (`Hierarchy::contract` in Rust):
+/// every query then searches the contraction instead of running A* over the
+/// graph (long queries several times faster), until the next edit, which
+/// ends it (call this again). The work (about 350 ms on a 1024x1024 map)
+/// runs on the calling thread without holding the hierarchy, so other
+/// threads' queries and edits go on meanwhile; an edit made meanwhile makes
+/// it stale, and it is done again, three times at most
+/// (`TIERPATH_STATUS_NOT_READY` then). A hierarchy saved afterwards holds the
+/// contraction, and loading it gives it back without this call. Errors:
+/// `TIERPATH_STATUS_INVALID_ARGUMENT` (costs too large to contract).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_contract(
+    hierarchy: *const TierpathHierarchy,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let h = get(hierarchy)?;
+        for _ in 0..3 {
+            let job = h.read().get().contraction_job(ContractionKind::default());
+            let done = job.run()?;
+            let installed = match &mut *h.write() {
+                Held::Fixed(x) => x.install_contraction(done),
+                Held::Dynamic(d) => d.install_contraction(done),
+                Held::Switching => unreachable!("a hierarchy is never left switching"),
+            };
+            if installed {
+                return Ok(());
+            }
+        }
+        fail(
+            TierpathStatus::NotReady,
+            "the hierarchy was edited during each of three contractions: call again",
+        )
+    })
+}
+
+/// Writes 1 to `contracted` when the hierarchy's queries search a
+/// contraction (`tierpath_hierarchy_contract`, or a file saved contracted),
+/// 0 when they run A* over the cluster graph (never contracted, or edited
+/// since).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tierpath_hierarchy_is_contracted(
+    hierarchy: *const TierpathHierarchy,
+    contracted: *mut u8,
+) -> TierpathStatus {
+    guard(|| unsafe {
+        let held = get(hierarchy)?.read();
+        put(
+            contracted,
+            u8::from(held.get().is_contracted()),
+            "contracted",
+        )
     })
 }
 

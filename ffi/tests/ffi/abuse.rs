@@ -389,7 +389,13 @@ fn hierarchies_refuse_bad_input() {
                 want,
             );
             expect(tierpath_hierarchy_refresh_landmarks(bad), want);
+            expect(tierpath_hierarchy_contract(bad), want);
+            expect(tierpath_hierarchy_is_contracted(bad, &mut same), want);
         }
+        expect(
+            tierpath_hierarchy_is_contracted(w.h, null_mut()),
+            NullArgument,
+        );
         expect(
             tierpath_hierarchy_stats(w.map.cast(), &mut stats),
             InvalidHandle,

@@ -72,6 +72,54 @@ fn a_contracted_file_loads_contracted_through_the_c_abi() {
         );
         assert_eq!(status, Ok);
         assert!(!got.contains(&Point::new(30, 8)));
+        let mut contracted = 1;
+        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
+        assert_eq!(contracted, 0, "an edit ends the contraction");
+        assert_eq!(tierpath_hierarchy_contract(h), Ok);
+        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
+        assert_eq!(contracted, 1);
+        assert_eq!(tierpath_cache_free(cache), Ok);
+        assert_eq!(tierpath_hierarchy_free(h), Ok);
+        assert_eq!(tierpath_map_free(map), Ok);
+    }
+}
+
+/// Built through the C ABI with the default settings (the cluster side by
+/// map, as the Rust builder picks it) and contracted there: the Rust API's
+/// contracted answers.
+#[test]
+fn the_c_abi_contracts_as_the_rust_api_does() {
+    let grid = Grid::from_fn(W, H, passable).unwrap();
+    let mut rust = HierarchyBuilder::new().build(grid).unwrap();
+    rust.contract().unwrap();
+    let map = map_handle();
+    unsafe {
+        let (mut h, mut cache) = (null_mut(), null_mut());
+        let mut settings = std::mem::zeroed();
+        assert_eq!(tierpath_build_settings_default(&mut settings), Ok);
+        assert_eq!(settings.cluster_size, 0, "by map");
+        assert_eq!(tierpath_hierarchy_build(map, &settings, &mut h), Ok);
+        let mut contracted = 1;
+        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
+        assert_eq!(contracted, 0);
+        assert_eq!(tierpath_hierarchy_contract(h), Ok);
+        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
+        assert_eq!(contracted, 1);
+        assert_eq!(tierpath_cache_new(&mut cache), Ok);
+        let mut rc = QueryCache::new();
+        let options = TierpathQueryOptions {
+            partial: 0,
+            unit_size: 1,
+        };
+        for (s, g) in [
+            (Point::new(2, 8), Point::new(40, 8)),
+            (Point::new(1, 30), Point::new(46, 4)),
+        ] {
+            let want = rust.find_path(&mut rc, s, g).unwrap().path.unwrap();
+            let (status, got, info) = answer(h, cache, s, g, &options);
+            assert_eq!(status, Ok);
+            assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
+        }
         assert_eq!(tierpath_cache_free(cache), Ok);
         assert_eq!(tierpath_hierarchy_free(h), Ok);
         assert_eq!(tierpath_map_free(map), Ok);
