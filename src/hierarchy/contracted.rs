@@ -8,6 +8,7 @@ use crate::contraction::{
 };
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::ClusterGraph;
+use rayon::prelude::*;
 
 /// A contraction of one hierarchy's cluster graph, as its queries read it:
 /// one pruned query graph per band of unit sizes.
@@ -65,7 +66,8 @@ pub struct ContractionJob {
 impl ContractionJob {
     /// Contracts: orders and contracts the graph once, then customizes and
     /// prunes one query graph per band (or builds a classic hierarchy per
-    /// band). Takes what [`Hierarchy::contract`] takes.
+    /// band), the bands in parallel (rayon). Takes what
+    /// [`Hierarchy::contract`] takes.
     pub fn run(self) -> Result<ContractionDone, ContractionError> {
         let arcs = ArcGraph::new(&self.first, &self.to)?;
         let contraction = match self.kind {
@@ -74,7 +76,7 @@ impl ContractionJob {
         };
         let graphs = self
             .costs
-            .iter()
+            .par_iter()
             .map(|costs| match &contraction {
                 Some(cch) => cch.query_graph(&cch.customize(costs)?),
                 None => QueryGraph::classic(&arcs, costs),
@@ -174,12 +176,14 @@ impl Hierarchy {
     }
 
     /// The work of [`contract_with`](Hierarchy::contract_with), detached
-    /// from the hierarchy (a copy of its cluster graph, about 10 bytes per
-    /// edge and band), so that it can run on another thread while this
-    /// hierarchy keeps answering queries; its result is installed by
+    /// from the hierarchy (a copy of its cluster graph and of each band's
+    /// costs: 8 bytes per edge, and 8 more per band), so that it can run on
+    /// another thread while this hierarchy keeps answering queries. Its
+    /// result is installed by
     /// [`install_contraction`](Hierarchy::install_contraction) (or
-    /// [`DynamicHierarchy::install_contraction`], which keeps it across
-    /// nothing: a repair made after the job was taken makes it stale).
+    /// [`DynamicHierarchy::install_contraction`], which keeps the landmark
+    /// distances its repairs maintain), unless a repair came after the job
+    /// was taken: the result is then stale, and not installed.
     ///
     /// [`DynamicHierarchy::install_contraction`]: crate::DynamicHierarchy::install_contraction
     ///
