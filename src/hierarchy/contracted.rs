@@ -286,12 +286,19 @@ impl Hierarchy {
         }
         let graph = self.graph();
         let arcs = ArcGraph::trusted(&graph.edge_first, &graph.edge_to);
-        let mut graphs = Vec::with_capacity(stored.len());
-        for (i, (s, &band)) in stored.into_iter().zip(&bands).enumerate() {
-            let qg = QueryGraph::from_stored(s, &arcs, band_cost(graph, band))
-                .map_err(|e| format!("contraction, query graph {i}: {e}"))?;
-            graphs.push(qg);
-        }
+        // The bands' graphs are checked in parallel; the first error in
+        // band order is reported.
+        let graphs = stored
+            .into_par_iter()
+            .zip(&bands)
+            .enumerate()
+            .map(|(i, (s, &band))| {
+                QueryGraph::from_stored(s, &arcs, band_cost(graph, band))
+                    .map_err(|e| format!("contraction, query graph {i}: {e}"))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
         let contracted = Contracted {
             built_for: self.identity().id,
             graphs,
