@@ -406,7 +406,8 @@ enum TierpathStatus tierpath_hierarchy_same_island(const struct TierpathHierarch
 // runs on the calling thread without holding the hierarchy, so other
 // threads' queries and edits go on meanwhile; an edit made meanwhile makes
 // it stale, and it is done again, three times at most
-// (`TIERPATH_STATUS_NOT_READY` then). A hierarchy saved afterwards holds the
+// (`TIERPATH_STATUS_NOT_READY` then). On a contracted hierarchy it does
+// nothing. A hierarchy saved afterwards holds the
 // contraction, and loading it gives it back without this call. Errors:
 // `TIERPATH_STATUS_INVALID_ARGUMENT` (costs too large to contract).
 enum TierpathStatus tierpath_hierarchy_contract(const struct TierpathHierarchy *hierarchy);

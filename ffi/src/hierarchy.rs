@@ -314,7 +314,8 @@ pub unsafe extern "C" fn tierpath_hierarchy_same_island(
 /// runs on the calling thread without holding the hierarchy, so other
 /// threads' queries and edits go on meanwhile; an edit made meanwhile makes
 /// it stale, and it is done again, three times at most
-/// (`TIERPATH_STATUS_NOT_READY` then). A hierarchy saved afterwards holds the
+/// (`TIERPATH_STATUS_NOT_READY` then). On a contracted hierarchy it does
+/// nothing. A hierarchy saved afterwards holds the
 /// contraction, and loading it gives it back without this call. Errors:
 /// `TIERPATH_STATUS_INVALID_ARGUMENT` (costs too large to contract).
 #[unsafe(no_mangle)]
@@ -324,7 +325,13 @@ pub unsafe extern "C" fn tierpath_hierarchy_contract(
     guard(|| unsafe {
         let h = get(hierarchy)?;
         for _ in 0..3 {
-            let job = h.read().get().contraction_job(ContractionKind::default());
+            let job = {
+                let held = h.read();
+                if held.get().is_contracted() {
+                    return Ok(());
+                }
+                held.get().contraction_job(ContractionKind::default())
+            };
             let done = job.run()?;
             let installed = match &mut *h.write() {
                 Held::Fixed(x) => x.install_contraction(done),

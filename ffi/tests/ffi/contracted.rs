@@ -105,6 +105,8 @@ fn the_c_abi_contracts_as_the_rust_api_does() {
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
         assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
         assert_eq!(contracted, 1);
+        // Again: nothing to do.
+        assert_eq!(tierpath_hierarchy_contract(h), Ok);
         assert_eq!(tierpath_cache_new(&mut cache), Ok);
         let mut rc = QueryCache::new();
         let options = TierpathQueryOptions {
