@@ -227,3 +227,44 @@ fn devices_and_pipes_are_refused_at_once() {
         eprintln!("skipped the FIFO case: mkfifo is not available");
     }
 }
+
+/// `--contract` saves the contraction in the file: `info` says the file is
+/// contracted (and the plain one not), and the library loads it contracted,
+/// answering with the paths the in-memory contracted hierarchy gives.
+#[test]
+fn contract_saves_the_contraction() {
+    let dir = scratch("contract");
+    let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
+    let (plain, contracted) = (dir.join("plain.tph"), dir.join("contracted.tph"));
+    let o = tierpath(&["preprocess", s(&m), "-o", s(&plain)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tierpath(&[
+        "preprocess",
+        s(&m),
+        "-o",
+        s(&contracted),
+        "--contract",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("contracted in"), "{}", stdout(&o));
+    assert!(last_json(&o)["maps"][0]["contract_ms"].as_f64().unwrap() >= 0.0);
+    for (file, want) in [(&plain, false), (&contracted, true)] {
+        let o = tierpath(&["info", s(file), "--map", s(&m), "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(last_json(&o)["contracted"], want, "{}", stdout(&o));
+        let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), file).unwrap();
+        assert_eq!(h.is_contracted(), want);
+    }
+    let grid = io::read_grid(&m).unwrap();
+    let mut direct = Hierarchy::build(grid.clone()).unwrap();
+    direct.contract().unwrap();
+    let loaded = Hierarchy::load_file(grid, &contracted).unwrap();
+    let mut cache = tierpath::QueryCache::new();
+    let cells: Vec<_> = loaded.grid().passable_points().step_by(211).collect();
+    for w in cells.windows(2) {
+        let a = loaded.find_path(&mut cache, w[0], w[1]).unwrap().path;
+        let b = direct.find_path(&mut cache, w[0], w[1]).unwrap().path;
+        assert_eq!(a, b);
+    }
+}
