@@ -5,6 +5,16 @@ use crate::preprocess::NO_NODE;
 use crate::tiled::{TILE, TileColumn};
 use crate::{CornerRule, DeadEnds, HierarchyBuilder, Movement, Point, QueryCache};
 
+/// Remakes the checksum (the last 8 bytes) of a file's bytes after they
+/// were rewritten.
+fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 8;
+    let mut hasher = WordHasher::new();
+    hasher.write(&bytes[..body]);
+    let sum = hasher.finish().to_le_bytes();
+    bytes[body..].copy_from_slice(&sum);
+}
+
 fn sample() -> Hierarchy {
     let grid = Grid::from_fn(40, 30, |p| (p.x * 7 + p.y * 13) % 11 != 0).unwrap();
     Hierarchy::builder().cluster_size(8).build(grid).unwrap()
@@ -343,10 +353,7 @@ pub(super) fn rejection(h: &Hierarchy, extra: bool) -> String {
     if extra {
         // One byte more before the checksum, and the checksum remade.
         bytes.insert(bytes.len() - 8, 0);
-        let body = bytes.len() - 8;
-        let mut hasher = WordHasher::new();
-        hasher.write(&bytes[..body]);
-        bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+        reseal(&mut bytes);
     }
     match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
         Err(e @ (LoadError::Invalid(_) | LoadError::TooLarge { .. })) => e.to_string(),
@@ -413,10 +420,7 @@ fn the_polish_setting_is_saved_and_a_forged_one_named() {
     let at = 8 + 4 + 8 + 8 + 29;
     assert!(bytes[at] <= 1, "layout moved");
     bytes[at] = 2;
-    let body = bytes.len() - 8;
-    let mut hasher = WordHasher::new();
-    hasher.write(&bytes[..body]);
-    bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+    reseal(&mut bytes);
     match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
         Err(e @ LoadError::Invalid(_)) => assert!(e.to_string().contains("polish is 2"), "{e}"),
         other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
@@ -687,10 +691,7 @@ fn a_forged_contraction_is_named() {
     let search = tag + 1 + 8 + 8;
     assert_eq!(bytes[search], 3, "layout moved");
     bytes[search] = 9;
-    let body = bytes.len() - 8;
-    let mut hasher = WordHasher::new();
-    hasher.write(&bytes[..body]);
-    bytes[body..].copy_from_slice(&hasher.finish().to_le_bytes());
+    reseal(&mut bytes);
     match Hierarchy::from_bytes(h.grid().clone(), &bytes) {
         Err(e @ LoadError::Invalid(_)) => {
             let e = e.to_string();
