@@ -58,6 +58,15 @@ impl StoredInts {
             StoredInts::U64(v) => v.len(),
         }
     }
+
+    /// Bytes per integer.
+    fn width(&self) -> usize {
+        match self {
+            StoredInts::U16(_) => 2,
+            StoredInts::U32(_) => 4,
+            StoredInts::U64(_) => 8,
+        }
+    }
 }
 
 /// One search direction of a stored query graph: per rank, its edges to
@@ -113,18 +122,20 @@ fn side_to_stored(s: &Side) -> StoredSide {
 }
 
 /// Whether a stored list has the width a graph of `nodes` nodes keeps it
-/// in (`narrow_up_to`: the most nodes of the narrow width), or is empty
+/// in (`narrow` bytes up to `narrow_up_to` nodes, else `wide`), or is empty
 /// (an empty list's width says nothing).
-fn width_fits(ints: &StoredInts, nodes: usize, narrow_up_to: usize) -> bool {
-    ints.len() == 0
-        || matches!(
-            (ints, nodes <= narrow_up_to),
-            (StoredInts::U16(_), true) | (StoredInts::U32(_), false)
-        )
+fn width_fits(
+    ints: &StoredInts,
+    nodes: usize,
+    narrow_up_to: usize,
+    (narrow, wide): (usize, usize),
+) -> bool {
+    let want = if nodes <= narrow_up_to { narrow } else { wide };
+    ints.len() == 0 || ints.width() == want
 }
 
 fn ranks_from_stored(ints: StoredInts, nodes: usize, what: &str) -> Result<Ranks, String> {
-    if !width_fits(&ints, nodes, 1 << 16) {
+    if !width_fits(&ints, nodes, 1 << 16, (2, 4)) {
         return Err(format!("{what}: the wrong width for {nodes} nodes"));
     }
     let ranks = match ints {
@@ -139,7 +150,7 @@ fn ranks_from_stored(ints: StoredInts, nodes: usize, what: &str) -> Result<Ranks
 }
 
 fn makeups_from_stored(ints: StoredInts, nodes: usize, what: &str) -> Result<Makeups, String> {
-    if !width_fits(&ints, nodes, 1 << 15) {
+    if !width_fits(&ints, nodes, 1 << 15, (2, 4)) {
         return Err(format!("{what}: the wrong width for {nodes} nodes"));
     }
     match ints {
@@ -259,7 +270,7 @@ impl QueryGraph {
         let extra = UnpackOnly {
             how: makeups_from_stored(s.extra_how, n, "unpack-only make-ups")?,
             keys: match s.extra_keys {
-                k if !width_fits_keys(&k, n) => {
+                k if !width_fits(&k, n, 1 << 15, (4, 8)) => {
                     return Err(format!(
                         "unpack-only directions: the wrong width for {n} nodes"
                     ));
@@ -519,14 +530,4 @@ impl QueryGraph {
         }
         Ok(())
     }
-}
-
-/// Whether stored unpack-only keys have the width a graph of `nodes` nodes
-/// keeps them in (that of its make-ups), or are empty.
-fn width_fits_keys(keys: &StoredInts, nodes: usize) -> bool {
-    keys.len() == 0
-        || matches!(
-            (keys, nodes <= 1 << 15),
-            (StoredInts::U32(_), true) | (StoredInts::U64(_), false)
-        )
 }
