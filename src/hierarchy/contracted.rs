@@ -220,7 +220,11 @@ impl Hierarchy {
 
     /// Installs a contraction a [`ContractionJob`] taken from this
     /// hierarchy made, when the hierarchy is still as it was then (no
-    /// repair since): whether it was installed. As
+    /// repair and no other contraction installed since): whether it was
+    /// installed. Plans and time-sliced queries begun before do not go on
+    /// afterwards ([`PathPlan::is_valid_for`](crate::PathPlan::is_valid_for));
+    /// a [`PathQueue`](crate::PathQueue) starts its request in progress
+    /// again. As
     /// [`contract`](Hierarchy::contract), lets go of what only the A* over
     /// the cluster graph reads.
     pub fn install_contraction(&mut self, done: ContractionDone) -> bool {
@@ -230,14 +234,20 @@ impl Hierarchy {
     /// Installs `done` when made for this hierarchy as it is, letting go of
     /// the A*'s aids when `release_aids` (a dynamic hierarchy keeps them up
     /// to date for the A* that runs after its next repair): whether it was.
+    /// The hierarchy takes a new identity (the same lineage), as after a
+    /// repair: plans and time-sliced queries begun before hold routes of
+    /// the search they began with, so they must not go on here.
     pub(crate) fn put_contraction(&mut self, done: ContractionDone, release_aids: bool) -> bool {
-        if done.contracted.built_for != self.identity().id {
+        let mut contracted = done.contracted;
+        if contracted.built_for != self.identity().id {
             return false;
         }
         if release_aids {
             self.release_astar_aids();
         }
-        self.set_contracted(Some(done.contracted));
+        self.identity = self.identity.renewed();
+        contracted.built_for = self.identity.id;
+        self.set_contracted(Some(contracted));
         true
     }
 
@@ -503,6 +513,48 @@ mod tests {
             );
             assert_eq!(h.memory_bytes(), direct.memory_bytes());
         }
+    }
+
+    /// A contraction installed over another gives the hierarchy a new
+    /// identity: a plan or a sliced query begun on the old one refuses to
+    /// go on (its packed route names the old contraction's shortcuts), a
+    /// job taken before is not installed, and a fresh plan gives the same
+    /// path the other kind of contraction does.
+    #[test]
+    fn a_new_contraction_ends_plans_and_sliced_queries_begun_before() {
+        use crate::{SliceStatus, SlicedQuery};
+        let mut h = hierarchy();
+        h.contract_with(ContractionKind::Customizable).unwrap();
+        let (s, t) = (Point::new(1, 1), Point::new(94, 78));
+        let mut cache = QueryCache::new();
+        let mut plan = h.plan(&mut cache, s, t).unwrap().unwrap();
+        assert_eq!(plan.stats().method, crate::Method::Hierarchical);
+        plan.next_segment(&h, &mut cache).unwrap();
+        let mut sliced = SlicedQuery::new();
+        sliced.start(&h, s, t).unwrap();
+        assert_eq!(sliced.update(&h, 1).unwrap(), SliceStatus::InProgress);
+        let stale_job = h.contraction_job(ContractionKind::Customizable);
+        assert!(plan.is_valid_for(&h));
+
+        h.contract_with(ContractionKind::Classic).unwrap();
+        assert!(h.is_contracted());
+        assert!(!plan.is_valid_for(&h));
+        let err = sliced.update(&h, u64::MAX).unwrap_err().to_string();
+        assert!(err.contains("contraction changed"), "{err}");
+        assert!(!h.install_contraction(stale_job.run().unwrap()));
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            plan.next_segment(&h, &mut cache).map(<[Point]>::to_vec)
+        }));
+        let message = *caught.unwrap_err().downcast::<&str>().unwrap();
+        assert!(message.contains("is_valid_for"), "{message}");
+
+        // Planned again, the path is whole and legal; a plan known whole
+        // at once (a short query) reads no hierarchy and stays valid.
+        let path = h.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        path.validate(h.grid(), h.movement()).unwrap();
+        let near = h.plan(&mut cache, s, Point::new(3, 2)).unwrap().unwrap();
+        h.contract_with(ContractionKind::Customizable).unwrap();
+        assert!(near.is_valid_for(&h));
     }
 
     /// Bytes of the larger sizes' own landmark distances.

@@ -156,8 +156,9 @@ pub(crate) struct Products {
 /// ([`SlicedQuery`](crate::SlicedQuery), [`PathQueue`](crate::PathQueue))
 /// recognises the hierarchy it was started on without comparing contents.
 /// Every build and load takes a fresh `id` from a process-wide counter and
-/// starts a `lineage` with it; every repair takes a fresh `id` and keeps the
-/// lineage. A clone shares both (it answers every query alike).
+/// starts a `lineage` with it; every repair, and every contraction installed
+/// or ended, takes a fresh `id` and keeps the lineage. A clone shares both
+/// (it answers every query alike).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Identity {
     /// Unique to this content in this process.
@@ -173,8 +174,9 @@ impl Identity {
         Identity { id, lineage: id }
     }
 
-    /// The identity after a repair: a fresh id, the same lineage.
-    pub(crate) fn repaired(self) -> Identity {
+    /// The identity after a change of what queries read (a repair, a
+    /// contraction installed or ended): a fresh id, the same lineage.
+    pub(crate) fn renewed(self) -> Identity {
         Identity {
             id: next_identity(),
             lineage: self.lineage,

@@ -245,7 +245,7 @@ impl Hierarchy {
     /// made for the hierarchy as it was, is dropped.
     pub(crate) fn mark_changed(&mut self) {
         self.revision += 1;
-        self.identity = self.identity.repaired();
+        self.identity = self.identity.renewed();
         if self.contracted.is_some() {
             self.set_contracted(None);
         }

@@ -110,6 +110,10 @@ pub struct PathPlan {
     /// The last leg's cells (last transition to goal), traced from the
     /// goal's connection search when it could be; empty otherwise.
     last_leg: Vec<Point>,
+    /// The identity (`Identity::id`) of the hierarchy the plan's route
+    /// belongs to; `None` for a plan whose cells are all known (it reads
+    /// no hierarchy).
+    made_on: Option<u64>,
 }
 
 impl PathPlan {
@@ -140,6 +144,7 @@ impl PathPlan {
             stats,
             phases: stats.phases.unwrap_or_default(),
             last_leg: Vec::new(),
+            made_on: None,
         }
     }
 
@@ -254,6 +259,7 @@ impl PathPlan {
             stats,
             phases,
             last_leg,
+            made_on: Some(h.identity().id),
         };
         plan.raw.push(start);
         plan.cum.push(0);
@@ -350,7 +356,12 @@ impl PathPlan {
     /// contracted hierarchy this unpacks the rest of the route (not its
     /// cells); `h` must be the hierarchy that made the plan, as for
     /// [`next_segment`](Self::next_segment).
+    ///
+    /// # Panics
+    /// As [`next_segment`](Self::next_segment), when `h` is not that
+    /// hierarchy as it was ([`is_valid_for`](Self::is_valid_for)).
     pub fn waypoints(&mut self, h: &Hierarchy) -> &[Point] {
+        self.check_hierarchy(h);
         self.unpack_through(h, usize::MAX);
         &self.waypoints
     }
@@ -391,6 +402,42 @@ impl PathPlan {
         s
     }
 
+    /// Whether `h` is the hierarchy that made this plan, as it was then:
+    /// the plan can go on there. A repair of a
+    /// [`DynamicHierarchy`](crate::DynamicHierarchy) or a contraction
+    /// installed or ended since gives the hierarchy a new identity (its
+    /// clusters' routes are numbered anew), so a unit holding a plan
+    /// checks this after map changes and plans again from where it stands
+    /// when it is false. A plan whose cells were all known when made (a
+    /// short or unreachable-region query answered by an exact search) reads
+    /// no hierarchy and is valid for every one.
+    ///
+    /// ```
+    /// use tierpath::{DynamicHierarchy, Grid, Hierarchy, Point, QueryCache};
+    /// let h = Hierarchy::build(Grid::new(200, 200).unwrap()).unwrap();
+    /// let mut world = DynamicHierarchy::new(h);
+    /// let mut cache = QueryCache::new();
+    /// let (s, g) = (Point::new(0, 0), Point::new(199, 150));
+    /// let mut plan = world.plan(&mut cache, s, g).unwrap().unwrap();
+    /// assert!(plan.is_valid_for(&world));
+    /// world.set_passable(&[Point::new(100, 100)], false).unwrap();
+    /// assert!(!plan.is_valid_for(&world)); // plan again
+    /// ```
+    pub fn is_valid_for(&self, h: &Hierarchy) -> bool {
+        self.made_on.is_none_or(|id| id == h.identity().id)
+    }
+
+    /// Panics, naming the mistake, unless `h` is this plan's hierarchy as
+    /// it was: a route's edge ids read on another would be another route.
+    #[track_caller]
+    fn check_hierarchy(&self, h: &Hierarchy) {
+        assert!(
+            self.is_valid_for(h),
+            "PathPlan used with a hierarchy other than the one that made it, or \
+             after a repair or a new contraction; check PathPlan::is_valid_for and plan again"
+        );
+    }
+
     /// Whether every cell has been emitted.
     pub fn is_complete(&self) -> bool {
         self.started && !self.has_legs_left() && self.head + 1 >= self.raw.len()
@@ -402,11 +449,13 @@ impl PathPlan {
     ///
     /// # Panics
     /// When `h` is not the hierarchy that made the plan, as it was then (a
-    /// plan does not survive a repair or a new contraction: plan again).
+    /// plan does not survive a repair or a new contraction: see
+    /// [`is_valid_for`](Self::is_valid_for), and plan again).
     pub fn next_segment(&mut self, h: &Hierarchy, cache: &mut QueryCache) -> Option<&[Point]> {
         if self.is_complete() {
             return None;
         }
+        self.check_hierarchy(h);
         self.out.clear();
         if !self.started {
             self.started = true;

@@ -94,6 +94,10 @@ impl HierarchyKey {
         let now = HierarchyKey::of(h);
         if self.is(h) {
             Ok(())
+        } else if self.same_map(h) && self.revision == now.revision {
+            Err(QueryError::Unsupported(format!(
+                "the hierarchy's contraction changed since {what} started; start it again"
+            )))
         } else if self.same_map(h) {
             Err(QueryError::Unsupported(format!(
                 "the map changed since {what} started (repair {} -> {}); start it again",
