@@ -401,8 +401,9 @@ enum TierpathStatus tierpath_hierarchy_same_island(const struct TierpathHierarch
 
 // Contracts the hierarchy's cluster graph (`Hierarchy::contract` in Rust):
 // every query then searches the contraction instead of running A* over the
-// graph (long queries several times faster), until the next edit, which
-// ends it (call this again). The work (about 350 ms on a 1024x1024 map)
+// graph (long queries several times faster), until an edit that changes
+// the cluster graph's arcs or costs ends it (call this again; an edit that
+// leaves them as they were keeps it). The work (about 350 ms on a 1024x1024 map)
 // runs on the calling thread without holding the hierarchy, so other
 // threads' queries and edits go on meanwhile; an edit made meanwhile makes
 // it stale, and it is done again, three times at most
@@ -414,8 +415,8 @@ enum TierpathStatus tierpath_hierarchy_contract(const struct TierpathHierarchy *
 
 // Writes 1 to `contracted` when the hierarchy's queries search a
 // contraction (`tierpath_hierarchy_contract`, or a file saved contracted),
-// 0 when they run A* over the cluster graph (never contracted, or edited
-// since).
+// 0 when they run A* over the cluster graph (never contracted, or an edit
+// since changed the cluster graph's arcs or costs).
 enum TierpathStatus tierpath_hierarchy_is_contracted(const struct TierpathHierarchy *hierarchy,
                                                      uint8_t *contracted);
 

@@ -156,7 +156,7 @@ public:
         return s;
     }
     // Contracts the cluster graph: queries then search the contraction until
-    // the next edit (about 350 ms on a 1024x1024 map).
+    // an edit changes the cluster graph (about 350 ms on a 1024x1024 map).
     void contract() { check(tierpath_hierarchy_contract(raw_), "tierpath_hierarchy_contract"); }
     bool is_contracted() const {
         std::uint8_t out = 0;

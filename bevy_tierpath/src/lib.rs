@@ -10,7 +10,8 @@
 //!
 //! A contracted hierarchy (`Hierarchy::contract`, or a file saved
 //! contracted: its queries several times faster) stays contracted across
-//! edits: a repair ends the contraction, and the plugin contracts the
+//! edits: a repair that changes the cluster graph's arcs or costs ends the
+//! contraction (one that does not keeps it), and the plugin contracts the
 //! repaired map again on a worker thread (`Hierarchy::contraction_job`),
 //! installing the result in the first frame after it is done unless another
 //! edit came in between (then it starts over). Meanwhile queries run A*

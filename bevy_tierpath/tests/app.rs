@@ -173,8 +173,8 @@ fn bad_and_unreachable_requests_are_messages() {
     }
 }
 
-/// A contracted map stays contracted across an edit: the edit ends the
-/// contraction, a worker thread contracts the repaired map, and a later
+/// A contracted map stays contracted across an edit: an edit that changes
+/// the cluster graph ends the contraction, a worker thread contracts the repaired map, and a later
 /// frame installs it; paths stay legal throughout and, once contracted
 /// again, equal those of a hierarchy built and contracted from the edited
 /// map. With `keep_contracted(false)` the map stays uncontracted.
@@ -204,15 +204,18 @@ fn a_contracted_map_is_contracted_again_after_an_edit() {
                 .is_contracted()
         );
 
-        // A wall away from every request's ends.
+        // A wall on a transition cell away from every request's ends: the
+        // cluster graph changes (an edit that keeps its arcs and costs
+        // would keep the contraction).
         let ends: Vec<Point> = units
             .iter()
             .map(|u| *app.world().get::<PathRequest>(*u).unwrap())
             .flat_map(|r| [r.start, r.goal])
             .collect();
-        let wall = *open
+        let transitions: Vec<Point> = h.transitions().collect();
+        let wall = *transitions
             .iter()
-            .skip(open.len() / 2)
+            .skip(transitions.len() / 2)
             .find(|p| !ends.contains(p))
             .unwrap();
         app.world_mut()

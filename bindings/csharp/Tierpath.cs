@@ -283,10 +283,10 @@ namespace Tierpath
 
         public void Save(string path) { Native.Check(Native.tierpath_hierarchy_save(Handle, Native.Utf8(path)), "tierpath_hierarchy_save"); }
 
-        /// <summary>Contracts the cluster graph: queries then search the contraction (long queries several times faster) until the next edit. Takes about 350 ms on a 1024x1024 map; other threads' queries go on meanwhile.</summary>
+        /// <summary>Contracts the cluster graph: queries then search the contraction (long queries several times faster) until an edit changes the cluster graph's arcs or costs. Takes about 350 ms on a 1024x1024 map; other threads' queries go on meanwhile.</summary>
         public void Contract() { Native.Check(Native.tierpath_hierarchy_contract(Handle), "tierpath_hierarchy_contract"); }
 
-        /// <summary>Whether queries search a contraction (Contract, or a file saved contracted; false after an edit).</summary>
+        /// <summary>Whether queries search a contraction (Contract, or a file saved contracted; false after an edit that changed the cluster graph).</summary>
         public bool IsContracted
         {
             get

@@ -23,6 +23,16 @@ use crate::preprocess::clusters::{Border, border_pairs};
 use crate::preprocess::graph::{ClusterEdges, intra_cluster_edges};
 use crate::preprocess::sizes::{ScanScratch, SizedClusters, TransitionRules, sized_cluster_edges};
 
+/// What a repair of the clusters did beyond the clusters themselves.
+pub(super) struct Repaired {
+    /// Whether a landmark was replaced (its transition disappeared).
+    pub(super) landmarks_replaced: bool,
+    /// Whether the cluster graph kept its arcs and costs (checked only on
+    /// a contracted hierarchy, which then stays contracted; false
+    /// otherwise).
+    pub(super) arcs_kept: bool,
+}
+
 /// Buffers of a border scan: the transition cell pairs found and, for a
 /// hierarchy of several sizes, the largest size each admits.
 #[derive(Debug, Default)]
@@ -38,13 +48,13 @@ impl DynamicHierarchy {
     /// edges of clusters whose cells or transitions changed, and reassembles
     /// the graph. Marks those clusters in `touched`.
     /// With `renumbered`, the dead-end forest was recomputed and every node's
-    /// anchor is looked up again. Returns whether a landmark was replaced.
+    /// anchor is looked up again.
     pub(super) fn repair_clusters(
         &mut self,
         changed: &[Point],
         renumbered: bool,
         touched: &mut FixedBitSet,
-    ) -> bool {
+    ) -> Repaired {
         let layout = self.h.entrances().layout;
         // Clusters holding a changed cell need new inside edges.
         let mut inside = FixedBitSet::with_capacity(layout.count());
@@ -262,7 +272,11 @@ impl DynamicHierarchy {
             (a, d.block_end[a as usize])
         };
         let mut spliced = Spliced::default();
+        // No stretch: no cluster was laid out again, every arc is kept.
+        let mut arcs_kept = true;
         if let Some(mut span) = span {
+            // Checked only where a contraction would be kept by it.
+            arcs_kept = self.h.is_contracted() && span.keeps_arcs(&graph, old, &entrances);
             let nodes = (&mut points, &mut anchors);
             span.splice_nodes(old, &entrances, &fresh, (self.h.grid(), &anchor), nodes);
             spliced = span.replaced();
@@ -293,7 +307,10 @@ impl DynamicHierarchy {
                 touched.set(c, false);
             }
         }
-        replaced
+        Repaired {
+            landmarks_replaced: replaced,
+            arcs_kept,
+        }
     }
 
     /// Scans one border on the current grid (and clearance): appends its

@@ -454,11 +454,11 @@ impl DynamicHierarchy {
             } else {
                 &changed[..]
             };
-            let replaced = self.repair_clusters(at, renumbered, &mut touched);
+            let repaired = self.repair_clusters(at, renumbered, &mut touched);
             self.landmarks_stale = true;
-            self.h.mark_changed();
+            self.h.mark_changed(repaired.arcs_kept);
             self.h.refresh_stats();
-            replaced
+            repaired.landmarks_replaced
         };
         Ok(RepairReport {
             clusters: touched.ones().map(|c| c as u32).collect(),
@@ -493,7 +493,9 @@ impl DynamicHierarchy {
             moved
         };
         if changed {
-            self.h.mark_changed();
+            // The landmarks moved; the arcs and costs did not (a
+            // contraction, which does not read landmarks, stays).
+            self.h.mark_changed(true);
             self.h.refresh_stats();
         }
     }

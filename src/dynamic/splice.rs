@@ -526,6 +526,33 @@ impl Span {
         anchors.splice(oa..ob, new_anchors);
     }
 
+    /// Whether the stretch lays out the very arcs it replaces in `graph`
+    /// (before [`apply`](Self::apply)): the same node cells (`old` and `new`
+    /// entrances), each node's out-edges to the same heads at the same costs
+    /// and size annotations, so that the whole graph keeps its arcs and
+    /// costs and only the moves behind edges may differ. What depends on
+    /// the arcs and costs alone (a contraction) then holds after the splice.
+    pub(crate) fn keeps_arcs(
+        &self,
+        graph: &ClusterGraph,
+        old: &Entrances,
+        new: &Entrances,
+    ) -> bool {
+        let (oa, ob) = (self.old_nodes.0 as usize, self.old_nodes.1 as usize);
+        let (ea, eb) = self.old_edges;
+        self.new_end as usize == ob
+            && self.edge_to.len() == eb - ea
+            && old.cells[oa..ob] == new.cells[oa..ob]
+            && self.edge_first[..] == graph.edge_first[oa..ob]
+            && self.edge_to[..] == graph.edge_to[ea..eb]
+            && self
+                .costs
+                .iter()
+                .enumerate()
+                .all(|(k, c)| *c == graph.edge_cost.get(ea + k))
+            && (!self.sized || self.edge_clear[..] == graph.edge_clear[ea..eb])
+    }
+
     /// What the stretch replaces: its old edges (with their annotations)
     /// and its new nodes.
     pub(crate) fn replaced(&mut self) -> Spliced {

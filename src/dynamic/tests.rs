@@ -8,7 +8,7 @@ use crate::mapgen::{self, MapKind, MapParams};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, EntrancePolicy, Landmarks, NO_NODE, SizeTransitions,
 };
-use crate::{CornerRule, Grid, Movement, Polish, QueryCache};
+use crate::{ContractionKind, CornerRule, Grid, Movement, Polish, QueryCache};
 
 /// The block forest as a value independent of block numbering: per cell,
 /// its anchor block, that block's parent, its island and the island's core,
@@ -326,12 +326,20 @@ proptest! {
     /// from scratch on the changed map (its landmarks, kept through the
     /// repairs, with the exact distances a computation from them on the
     /// rebuilt graph gives; after a refresh, the build's landmarks), and
-    /// queries on both return the same paths.
+    /// queries on both return the same paths. In a third of the cases the
+    /// hierarchy is contracted (again after every repair that ends the
+    /// contraction): one that a repair kept (the cluster graph's arcs and
+    /// costs unchanged) is the very contraction of the rebuilt map, and
+    /// answers as it does.
     #[test]
     fn repaired_equals_rebuilt(case in case_strategy()) {
         let mut grid = case.grid();
         let built = case.builder(4).build(grid.clone()).unwrap();
         let mut world = DynamicHierarchy::new(built);
+        let contracted = case.policy.1 % 3 == 0;
+        if contracted {
+            world.contract(ContractionKind::default()).unwrap();
+        }
         // Every raise carried through: exact distances to compare.
         world.landmark_scratch.budget = Some(usize::MAX);
         let mut cache = QueryCache::new();
@@ -347,6 +355,13 @@ proptest! {
             assert_same(world.hierarchy(), &rebuilt, &ctx);
             // The same landmarks on both: the same searches.
             rebuilt.set_landmarks(world.landmarks().clone());
+            if world.is_contracted() {
+                rebuilt.contract().unwrap();
+                prop_assert!(
+                    world.contracted().unwrap().graphs() == rebuilt.contracted().unwrap().graphs(),
+                    "a kept contraction differs from the rebuilt map's {}", ctx
+                );
+            }
             // Same answers on a few queries.
             let open: Vec<Point> = grid.passable_points().collect();
             for k in 0..open.len().min(6) {
@@ -354,6 +369,9 @@ proptest! {
                 let a = world.find_path(&mut cache, s, t).unwrap();
                 let b = rebuilt.find_path(&mut cache, s, t).unwrap();
                 prop_assert_eq!(a.path.map(|p| p.cells), b.path.map(|p| p.cells), "{} -> {} {}", s, t, ctx);
+            }
+            if contracted && !world.is_contracted() {
+                world.contract(ContractionKind::default()).unwrap();
             }
         }
         // Saved and loaded before a refresh: the kept landmarks pass the
@@ -665,7 +683,7 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
 /// by the repairs.
 #[test]
 fn contracted_again_after_repairs_as_a_rebuilt_map() {
-    use crate::{ContractionKind, QueryOptions};
+    use crate::QueryOptions;
     let grid = mapgen::generate(MapKind::Rooms, 72, 56, 11).unwrap();
     for max_size in [1, 2] {
         let base = HierarchyBuilder::new()
@@ -708,4 +726,54 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
             }
         }
     }
+}
+
+/// A contracted map stays contracted through edits that leave the cluster
+/// graph's arcs and costs as they were (a cell closed where another
+/// least-cost way inside its cluster remains), bound to the repaired
+/// hierarchy (plans made before must plan again), and answers as the
+/// rebuilt map contracted; an edit that changes an arc or a cost ends it.
+#[test]
+fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
+    let grid = mapgen::generate(MapKind::Rooms, 96, 80, 5).unwrap();
+    let mut world = DynamicHierarchy::new(
+        HierarchyBuilder::new()
+            .cluster_size(16)
+            .build(grid.clone())
+            .unwrap(),
+    );
+    world.contract(ContractionKind::default()).unwrap();
+    let mut cache = QueryCache::new();
+    let open: Vec<Point> = grid.passable_points().collect();
+    let (mut kept, mut ended) = (0, 0);
+    for p in open.iter().step_by(53).take(40) {
+        let now: Vec<Point> = world.grid().passable_points().collect();
+        let identity = world.identity();
+        if !world
+            .set_passable(&[*p], false)
+            .unwrap()
+            .changed_cells
+            .is_empty()
+            && world.is_contracted()
+        {
+            kept += 1;
+            assert_ne!(world.identity(), identity, "{p}: a new identity");
+            let mut rebuilt = rebuild_as(&world, world.grid().clone());
+            rebuilt.contract().unwrap();
+            assert!(world.contracted().unwrap().graphs() == rebuilt.contracted().unwrap().graphs());
+            for w in now
+                .windows(2)
+                .step_by(97)
+                .filter(|w| w.iter().all(|q| q != p))
+            {
+                let a = world.find_path(&mut cache, w[0], w[1]).unwrap();
+                let b = rebuilt.find_path(&mut cache, w[0], w[1]).unwrap();
+                assert_eq!(a.path, b.path, "after closing {p}");
+            }
+        } else {
+            ended += 1;
+            world.contract(ContractionKind::default()).unwrap();
+        }
+    }
+    assert!(kept >= 5 && ended >= 5, "kept {kept}, ended {ended}");
 }

@@ -125,8 +125,8 @@ pub struct Hierarchy {
     /// cluster graph reads (landmark distances and node anchors): contracted
     /// queries never run it. Derived again when a
     /// [`DynamicHierarchy`](crate::DynamicHierarchy) takes the hierarchy
-    /// (its first repair ends the contraction); a save writes the landmarks
-    /// a build would.
+    /// (for the A* after a repair that ends the contraction); a save writes
+    /// the landmarks a build would.
     astar_aids_released: bool,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).

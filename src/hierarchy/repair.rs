@@ -240,14 +240,20 @@ impl Hierarchy {
         true
     }
 
-    /// Records a change of content (a repair): the revision goes up, the
-    /// identity takes a fresh id in the same lineage, and a contraction,
-    /// made for the hierarchy as it was, is dropped.
-    pub(crate) fn mark_changed(&mut self) {
+    /// Records a change of content (a repair): the revision goes up and the
+    /// identity takes a fresh id in the same lineage. A contraction depends
+    /// on the cluster graph's arcs and costs alone: it is carried over to
+    /// the new identity when the change left them as they were
+    /// (`arcs_kept`: the same nodes, each with the same out-arcs at the
+    /// same costs; only the moves behind edges or the search aids
+    /// changed), and dropped otherwise.
+    pub(crate) fn mark_changed(&mut self, arcs_kept: bool) {
         self.revision += 1;
         self.identity = self.identity.renewed();
-        if self.contracted.is_some() {
-            self.set_contracted(None);
+        match self.contracted.as_mut() {
+            Some(c) if arcs_kept => c.rebind(self.identity.id),
+            Some(_) => self.set_contracted(None),
+            None => {}
         }
     }
 }

@@ -664,9 +664,11 @@ fn a_contracted_hierarchy_loads_contracted() {
                 assert_eq!(got.map(|o| o.path), want.map(|o| o.path));
             }
         }
-        // A repair ends the contraction; the file then holds none.
+        // A repair that changes the cluster graph (a transition closed)
+        // ends the contraction; the file then holds none.
+        let transition = back.transitions().nth(5).unwrap();
         let mut world = DynamicHierarchy::new(back);
-        world.set_passable(&[cells[1]], false).unwrap();
+        world.set_passable(&[transition], false).unwrap();
         let repaired = world.into_hierarchy();
         assert!(!repaired.is_contracted());
         let again = Hierarchy::from_bytes(repaired.grid().clone(), &repaired.to_bytes()).unwrap();
