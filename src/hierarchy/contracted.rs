@@ -525,8 +525,8 @@ mod tests {
     /// A contraction installed over another gives the hierarchy a new
     /// identity: a plan or a sliced query begun on the old one refuses to
     /// go on (its packed route names the old contraction's shortcuts), a
-    /// job taken before is not installed, and a fresh plan gives the same
-    /// path the other kind of contraction does.
+    /// job taken before is not installed, and planning again gives a whole,
+    /// legal path; a plan whose cells were known at once stays valid.
     #[test]
     fn a_new_contraction_ends_plans_and_sliced_queries_begun_before() {
         use crate::{SliceStatus, SlicedQuery};
