@@ -12,7 +12,8 @@
 //! islands and dead ends needed the global recompute (the window rule of
 //! `dynamic::dead_end_repair` failed) and what the p95 costs;
 //! then the open-ground placements again on a hierarchy built for unit sizes
-//! 1 to 3.
+//! 1 to 3; then one-cell repairs anywhere on a contracted hierarchy: how many
+//! keep the contraction.
 //!
 //! `cargo bench --bench repair`. Skips with a notice when
 //! `../shared/movingai` is absent.
@@ -24,7 +25,8 @@ use std::time::{Duration, Instant};
 use common::median;
 use criterion::SamplingMode;
 use tierpath::{
-    DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, HierarchyBuilder, PlayerView, Point, io,
+    ContractionKind, DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, HierarchyBuilder,
+    PlayerView, Point, io,
 };
 
 /// The map (the largest sc1 maps are 1024x1024).
@@ -244,7 +246,53 @@ fn main() {
         );
     }
     println!("{line}");
+    contracted_repairs(&grid);
     landmarks_after_repairs(&grid);
+}
+
+/// One cell closed and opened again anywhere on passable ground, on a
+/// contracted hierarchy: how many repairs keep the contraction (the cluster
+/// graph's arcs and costs as they were) and the median of those that keep
+/// it and of those that end it (contracted again, untimed, before the next
+/// repair).
+fn contracted_repairs(grid: &Grid) {
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    world
+        .contract(ContractionKind::default())
+        .expect("a 1024x1024 map contracts");
+    let spots = placements(grid, 1, PLACEMENTS, true, 99);
+    let (mut kept, mut ended) = (Vec::new(), Vec::new());
+    for p in &spots {
+        for open in [false, true] {
+            let t = Instant::now();
+            world.set_passable(&[*p], open).expect("on the map");
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if world.is_contracted() {
+                kept.push(ms);
+            } else {
+                ended.push(ms);
+                world
+                    .contract(ContractionKind::default())
+                    .expect("a 1024x1024 map contracts");
+            }
+        }
+    }
+    let med = |v: &[f64]| {
+        if v.is_empty() {
+            f64::NAN
+        } else {
+            median(v.to_vec())
+        }
+    };
+    println!(
+        "contracted, 1x1 anywhere {} placements: {} of {} repairs keep the contraction (median {:.3} ms), {} end it (median {:.3} ms)",
+        spots.len(),
+        kept.len(),
+        kept.len() + ended.len(),
+        med(&kept),
+        ended.len(),
+        med(&ended),
+    );
 }
 
 // ---------------------------------------------------------------------------

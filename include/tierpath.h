@@ -403,10 +403,11 @@ enum TierpathStatus tierpath_hierarchy_same_island(const struct TierpathHierarch
 // every query then searches the contraction instead of running A* over the
 // graph (long queries several times faster), until an edit that changes
 // the cluster graph's arcs or costs ends it (call this again; an edit that
-// leaves them as they were keeps it). The work (about 350 ms on a 1024x1024 map)
-// runs on the calling thread without holding the hierarchy, so other
-// threads' queries and edits go on meanwhile; an edit made meanwhile makes
-// it stale, and it is done again, three times at most
+// leaves them as they were keeps it). The work (about 350 ms on a
+// 1024x1024 map) runs on the calling thread without holding the hierarchy,
+// so other threads' queries and edits go on meanwhile; an edit meanwhile
+// that changes the cluster graph makes it stale, and it is done again,
+// three times at most
 // (`TIERPATH_STATUS_NOT_READY` then). On a contracted hierarchy it does
 // nothing. A hierarchy saved afterwards holds the
 // contraction, and loading it gives it back without this call. Errors:

@@ -14,7 +14,8 @@
 //! contraction (one that does not keeps it), and the plugin contracts the
 //! repaired map again on a worker thread (`Hierarchy::contraction_job`),
 //! installing the result in the first frame after it is done unless another
-//! edit came in between (then it starts over). Meanwhile queries run A*
+//! edit changed the cluster graph in between (then it starts over).
+//! Meanwhile queries run A*
 //! over the repaired cluster graph. [`NavGrid::keep_contracted`] turns this
 //! on or off.
 //!
@@ -261,7 +262,7 @@ impl NavGrid {
     /// contracted hierarchy, off otherwise): when on, a map that is not
     /// contracted (never, or an edit ended it) is contracted on a worker
     /// thread and the result installed in the first frame after it is
-    /// done, if no edit came in between.
+    /// done, if no edit changed the cluster graph in between.
     pub fn keep_contracted(mut self, on: bool) -> NavGrid {
         self.recontract = if on {
             Recontract::Idle

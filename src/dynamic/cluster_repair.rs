@@ -27,9 +27,8 @@ use crate::preprocess::sizes::{ScanScratch, SizedClusters, TransitionRules, size
 pub(super) struct Repaired {
     /// Whether a landmark was replaced (its transition disappeared).
     pub(super) landmarks_replaced: bool,
-    /// Whether the cluster graph kept its arcs and costs (checked only on
-    /// a contracted hierarchy, which then stays contracted; false
-    /// otherwise).
+    /// Whether the cluster graph kept its arcs and costs (a contraction,
+    /// or one being made by a job, then stays valid).
     pub(super) arcs_kept: bool,
 }
 
@@ -275,8 +274,7 @@ impl DynamicHierarchy {
         // No stretch: no cluster was laid out again, every arc is kept.
         let mut arcs_kept = true;
         if let Some(mut span) = span {
-            // Checked only where a contraction would be kept by it.
-            arcs_kept = self.h.is_contracted() && span.keeps_arcs(&graph, old, &entrances);
+            arcs_kept = span.keeps_arcs(&graph, old, &entrances);
             let nodes = (&mut points, &mut anchors);
             span.splice_nodes(old, &entrances, &fresh, (self.h.grid(), &anchor), nodes);
             spliced = span.replaced();

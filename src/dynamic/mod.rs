@@ -287,8 +287,9 @@ impl DynamicHierarchy {
     }
 
     /// Installs the contraction a [`ContractionJob`] taken from this
-    /// hierarchy made, when no repair came since the job was taken (else
-    /// it is stale: take another): whether it was installed. Unlike
+    /// hierarchy made, when no repair since the job was taken changed the
+    /// cluster graph's arcs or costs (else it is stale: take another):
+    /// whether it was installed. Unlike
     /// [`Hierarchy::install_contraction`], keeps the landmark distances,
     /// which repairs keep up to date for the A* that runs once a repair has
     /// ended the contraction.

@@ -676,8 +676,9 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
 }
 
 /// A dynamic hierarchy contracted (in place, or by a job run on another
-/// thread) searches the contraction until its next repair, which ends it;
-/// a job taken before a repair is stale; contracted again after repairs, it
+/// thread) searches the contraction until a repair changes the cluster
+/// graph (here: transitions closed), which ends it; a job taken before such
+/// a repair is stale; contracted again after repairs, it
 /// holds the very contraction of a hierarchy built from the edited map, and
 /// answers alike, for every unit size. The landmarks stay, kept up to date
 /// by the repairs.
@@ -695,7 +696,8 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
         world.contract(ContractionKind::default()).unwrap();
         assert!(world.is_contracted());
         assert_eq!(world.landmarks().count, world.settings().landmarks);
-        let cells: Vec<Point> = world.grid().passable_points().step_by(97).collect();
+        // Transitions closed: repairs that change the cluster graph.
+        let cells: Vec<Point> = world.transitions().step_by(13).collect();
         world.set_passable(&cells[3..5], false).unwrap();
         assert!(!world.is_contracted(), "a repair ends the contraction");
         let stale = world.contraction_job(ContractionKind::default());
@@ -730,9 +732,10 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
 
 /// A contracted map stays contracted through edits that leave the cluster
 /// graph's arcs and costs as they were (a cell closed where another
-/// least-cost way inside its cluster remains), bound to the repaired
-/// hierarchy (plans made before must plan again), and answers as the
-/// rebuilt map contracted; an edit that changes an arc or a cost ends it.
+/// least-cost way inside its cluster remains), under a new identity (plans
+/// made before must plan again), and answers as the rebuilt map contracted;
+/// an edit that changes an arc or a cost ends it. A contraction job taken
+/// before the edit installs after it exactly when the edit kept them.
 #[test]
 fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
     let grid = mapgen::generate(MapKind::Rooms, 96, 80, 5).unwrap();
@@ -749,6 +752,7 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
     for p in open.iter().step_by(53).take(40) {
         let now: Vec<Point> = world.grid().passable_points().collect();
         let identity = world.identity();
+        let job = world.contraction_job(ContractionKind::default());
         if !world
             .set_passable(&[*p], false)
             .unwrap()
@@ -758,6 +762,7 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
         {
             kept += 1;
             assert_ne!(world.identity(), identity, "{p}: a new identity");
+            assert!(world.install_contraction(job.run().unwrap()), "{p}");
             let mut rebuilt = rebuild_as(&world, world.grid().clone());
             rebuilt.contract().unwrap();
             assert!(world.contracted().unwrap().graphs() == rebuilt.contracted().unwrap().graphs());
@@ -772,6 +777,7 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
             }
         } else {
             ended += 1;
+            assert!(!world.install_contraction(job.run().unwrap()), "{p}");
             world.contract(ContractionKind::default()).unwrap();
         }
     }

@@ -14,8 +14,9 @@ use rayon::prelude::*;
 /// one pruned query graph per band of unit sizes.
 #[derive(Debug, Clone)]
 pub(crate) struct Contracted {
-    /// The identity of the hierarchy contracted: a repaired hierarchy has
-    /// another, and its searches fall back to A* until contracted again.
+    /// The cluster graph's arcs and costs contracted (`Identity::arcs`): a
+    /// repair that changes them gives the hierarchy others, and its
+    /// searches fall back to A* until contracted again.
     built_for: u64,
     /// One query graph per distinct edge annotation, ascending by the
     /// largest size it serves (one for a hierarchy of one size).
@@ -27,13 +28,6 @@ pub(crate) struct Contracted {
 }
 
 impl Contracted {
-    /// Binds the contraction to the hierarchy's new identity `id`, after a
-    /// change that kept the cluster graph's arcs and costs (see
-    /// `Hierarchy::mark_changed`).
-    pub(crate) fn rebind(&mut self, id: u64) {
-        self.built_for = id;
-    }
-
     /// The query graphs, one per band of unit sizes.
     #[cfg(test)]
     pub(crate) fn graphs(&self) -> &[QueryGraph] {
@@ -53,12 +47,13 @@ impl Contracted {
 
 /// The work of contracting a hierarchy's cluster graph, taken by
 /// [`Hierarchy::contraction_job`] and run anywhere (it owns a copy of what
-/// it needs: `Send`), to be installed on that hierarchy if it has not been
-/// repaired since.
+/// it needs: `Send`), to be installed on that hierarchy if no repair since
+/// changed its cluster graph's arcs or costs.
 #[derive(Debug, Clone)]
 pub struct ContractionJob {
     kind: ContractionKind,
-    /// The identity of the hierarchy as the job was taken.
+    /// The hierarchy's arcs and costs as the job was taken
+    /// (`Identity::arcs`).
     made_for: u64,
     /// The cluster graph (CSR), its nodes' cells, and the costs of each band
     /// of unit sizes.
@@ -189,8 +184,11 @@ impl Hierarchy {
     /// result is installed by
     /// [`install_contraction`](Hierarchy::install_contraction) (or
     /// [`DynamicHierarchy::install_contraction`], which keeps the landmark
-    /// distances its repairs maintain), unless a repair came after the job
-    /// was taken: the result is then stale, and not installed.
+    /// distances its repairs maintain), unless a repair after the job was
+    /// taken changed the cluster graph's arcs or costs: the result is then
+    /// stale, and not installed (a repair that kept them, such as a cell
+    /// closed where another least-cost way inside its cluster remains, does
+    /// not matter).
     ///
     /// [`DynamicHierarchy::install_contraction`]: crate::DynamicHierarchy::install_contraction
     ///
@@ -215,7 +213,7 @@ impl Hierarchy {
             .collect();
         ContractionJob {
             kind,
-            made_for: self.identity().id,
+            made_for: self.identity().arcs,
             first: graph.edge_first.clone(),
             to: graph.edge_to.clone(),
             coords: self.node_points().iter().map(|p| (p.x, p.y)).collect(),
@@ -226,8 +224,8 @@ impl Hierarchy {
     }
 
     /// Installs a contraction a [`ContractionJob`] taken from this
-    /// hierarchy made, when the hierarchy is still as it was then (no
-    /// repair and no other contraction installed since): whether it was
+    /// hierarchy made, when the cluster graph's arcs and costs are still
+    /// as they were then (no repair since changed them): whether it was
     /// installed. Plans and time-sliced queries begun before do not go on
     /// afterwards ([`PathPlan::is_valid_for`](crate::PathPlan::is_valid_for));
     /// a [`PathQueue`](crate::PathQueue) starts its request in progress
@@ -245,16 +243,14 @@ impl Hierarchy {
     /// repair: plans and time-sliced queries begun before hold routes of
     /// the search they began with, so they must not go on here.
     pub(crate) fn put_contraction(&mut self, done: ContractionDone, release_aids: bool) -> bool {
-        let mut contracted = done.contracted;
-        if contracted.built_for != self.identity().id {
+        if done.contracted.built_for != self.identity().arcs {
             return false;
         }
         if release_aids {
             self.release_astar_aids();
         }
-        self.identity = self.identity.renewed();
-        contracted.built_for = self.identity.id;
-        self.set_contracted(Some(contracted));
+        self.identity = self.identity.renewed(true);
+        self.set_contracted(Some(done.contracted));
         true
     }
 
@@ -317,7 +313,7 @@ impl Hierarchy {
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?;
         let contracted = Contracted {
-            built_for: self.identity().id,
+            built_for: self.identity().arcs,
             graphs,
             bands,
             graph_of,
@@ -418,7 +414,7 @@ impl Hierarchy {
     /// The contraction, when made for this hierarchy as it is.
     pub(crate) fn contracted(&self) -> Option<&Contracted> {
         self.contracted_raw()
-            .filter(|c| c.built_for == self.identity().id)
+            .filter(|c| c.built_for == self.identity().arcs)
     }
 }
 
@@ -524,9 +520,10 @@ mod tests {
 
     /// A contraction installed over another gives the hierarchy a new
     /// identity: a plan or a sliced query begun on the old one refuses to
-    /// go on (its packed route names the old contraction's shortcuts), a
-    /// job taken before is not installed, and planning again gives a whole,
-    /// legal path; a plan whose cells were known at once stays valid.
+    /// go on (its packed route names the old contraction's shortcuts), and
+    /// planning again gives a whole, legal path; a plan whose cells were
+    /// known at once stays valid. A job taken before still installs (the
+    /// arcs and costs are the same), renewing the identity again.
     #[test]
     fn a_new_contraction_ends_plans_and_sliced_queries_begun_before() {
         use crate::{SliceStatus, SlicedQuery};
@@ -540,7 +537,7 @@ mod tests {
         let mut sliced = SlicedQuery::new();
         sliced.start(&h, s, t).unwrap();
         assert_eq!(sliced.update(&h, 1).unwrap(), SliceStatus::InProgress);
-        let stale_job = h.contraction_job(ContractionKind::Customizable);
+        let job = h.contraction_job(ContractionKind::Customizable);
         assert!(plan.is_valid_for(&h));
 
         h.contract_with(ContractionKind::Classic).unwrap();
@@ -548,7 +545,9 @@ mod tests {
         assert!(!plan.is_valid_for(&h));
         let err = sliced.update(&h, u64::MAX).unwrap_err().to_string();
         assert!(err.contains("contraction changed"), "{err}");
-        assert!(!h.install_contraction(stale_job.run().unwrap()));
+        let before = h.identity();
+        assert!(h.install_contraction(job.run().unwrap()));
+        assert_ne!(h.identity(), before);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             plan.next_segment(&h, &mut cache).map(<[Point]>::to_vec)
         }));

@@ -165,21 +165,32 @@ pub(crate) struct Identity {
     pub id: u64,
     /// The `id` of the build or load this hierarchy was repaired from.
     pub lineage: u64,
+    /// Names the cluster graph's arcs and costs (the `id` of the change
+    /// that last changed them): kept by repairs that leave them as they
+    /// were. A contraction is made for it.
+    pub arcs: u64,
 }
 
 impl Identity {
     /// A fresh identity, starting a lineage.
     pub(crate) fn fresh() -> Identity {
         let id = next_identity();
-        Identity { id, lineage: id }
+        Identity {
+            id,
+            lineage: id,
+            arcs: id,
+        }
     }
 
     /// The identity after a change of what queries read (a repair, a
-    /// contraction installed or ended): a fresh id, the same lineage.
-    pub(crate) fn renewed(self) -> Identity {
+    /// contraction installed): a fresh id, the same lineage, and the same
+    /// `arcs` when the change kept the cluster graph's arcs and costs.
+    pub(crate) fn renewed(self, arcs_kept: bool) -> Identity {
+        let id = next_identity();
         Identity {
-            id: next_identity(),
+            id,
             lineage: self.lineage,
+            arcs: if arcs_kept { self.arcs } else { id },
         }
     }
 }

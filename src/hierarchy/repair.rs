@@ -242,18 +242,16 @@ impl Hierarchy {
 
     /// Records a change of content (a repair): the revision goes up and the
     /// identity takes a fresh id in the same lineage. A contraction depends
-    /// on the cluster graph's arcs and costs alone: it is carried over to
-    /// the new identity when the change left them as they were
-    /// (`arcs_kept`: the same nodes, each with the same out-arcs at the
-    /// same costs; only the moves behind edges or the search aids
-    /// changed), and dropped otherwise.
+    /// on the cluster graph's arcs and costs alone: it stays when the change
+    /// left them as they were (`arcs_kept`: the same nodes, each with the
+    /// same out-arcs at the same costs; only the moves behind edges or the
+    /// search aids changed), and is dropped otherwise, as is the claim of
+    /// any contraction job taken before.
     pub(crate) fn mark_changed(&mut self, arcs_kept: bool) {
         self.revision += 1;
-        self.identity = self.identity.renewed();
-        match self.contracted.as_mut() {
-            Some(c) if arcs_kept => c.rebind(self.identity.id),
-            Some(_) => self.set_contracted(None),
-            None => {}
+        self.identity = self.identity.renewed(arcs_kept);
+        if !arcs_kept && self.contracted.is_some() {
+            self.set_contracted(None);
         }
     }
 }
