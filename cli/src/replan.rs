@@ -5,7 +5,9 @@
 //! and how long it took, which units' paths crossed a changed cluster (and
 //! which were blocked outright), and the time to plan those again. With
 //! `--verify`, each step also rebuilds the hierarchy from scratch and checks
-//! that every unit's query gives the same path on both hierarchies.
+//! that every unit's query gives the same path on both hierarchies. With
+//! `--contract`, the hierarchy is contracted first, and each step says
+//! whether its repair kept the contraction.
 //!
 //! The script holds one edit per line (`#` starts a comment):
 //!
@@ -25,7 +27,8 @@ use std::time::Instant;
 
 use super::{CliResult, parse_point, parse_size};
 use tierpath::{
-    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, Grid, Hierarchy, Point, QueryCache, Weight,
+    ContractionKind, CostLayers, DeadEndRepair, DynamicHierarchy, Edit, Grid, Hierarchy, Point,
+    QueryCache, Weight,
 };
 
 /// Arguments of `tierpath replan`.
@@ -58,6 +61,12 @@ pub struct Args {
     /// gives the same path on the repaired and the rebuilt hierarchy.
     #[arg(long)]
     pub verify: bool,
+    /// Contract the cluster graph first (queries search the contraction).
+    /// Each step then says whether its repair kept the contraction (the
+    /// cluster graph's arcs and costs unchanged) or ended it, and an ended
+    /// one is contracted again after the step (its time shown apart).
+    #[arg(long)]
+    pub contract: bool,
 }
 
 /// One line of a script.
@@ -245,6 +254,9 @@ pub fn run(args: Args) -> CliResult {
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
     let settings = *hierarchy.settings();
     let mut world = DynamicHierarchy::new(hierarchy);
+    if args.contract {
+        world.contract(ContractionKind::default())?;
+    }
     let mut layers = CostLayers::new(&grid);
     let field_layer = layers.add_layer("script fields");
     let mut cache = QueryCache::new();
@@ -281,7 +293,7 @@ pub fn run(args: Args) -> CliResult {
          whose path steps on an edited cell (closed or re-weighted)"
     );
     println!(
-        "{:<28} {:>7} {:>8} {:>10} {:>10} {:>8} {:>8} {:>10}{}",
+        "{:<28} {:>7} {:>8} {:>10} {:>10} {:>8} {:>8} {:>10}{}{}",
         "step",
         "cells",
         "clusters",
@@ -290,6 +302,7 @@ pub fn run(args: Args) -> CliResult {
         "touched",
         "on edit",
         "replan ms",
+        if args.contract { "  contraction" } else { "" },
         if args.verify {
             "  rebuild ms  check"
         } else {
@@ -355,8 +368,11 @@ pub fn run(args: Args) -> CliResult {
             let t = Instant::now();
             let mut s = settings;
             s.landmarks = world.settings().landmarks;
-            let rebuilt =
+            let mut rebuilt =
                 tierpath::HierarchyBuilder::with_settings(s).build(world.grid().clone())?;
+            if world.is_contracted() {
+                rebuilt.contract()?;
+            }
             let rebuild_ms = t.elapsed().as_secs_f64() * 1e3;
             let mut same = true;
             for (s, g, _) in &units {
@@ -375,8 +391,21 @@ pub fn run(args: Args) -> CliResult {
             }
             verify = format!("  {rebuild_ms:>10.2}  same");
         }
+        let mut contraction = String::new();
+        if args.contract {
+            contraction = if world.is_contracted() {
+                format!("  {:<11}", "kept")
+            } else {
+                let t = Instant::now();
+                world.contract(ContractionKind::default())?;
+                format!(
+                    "  ended ({:.0} ms to contract again)",
+                    t.elapsed().as_secs_f64() * 1e3
+                )
+            };
+        }
         println!(
-            "{:<28} {:>7} {:>8} {:>10} {:>10.3} {:>8} {:>8} {:>10.3}{verify}",
+            "{:<28} {:>7} {:>8} {:>10} {:>10.3} {:>8} {:>8} {:>10.3}{contraction}{verify}",
             line,
             report.changed_cells.len(),
             report.clusters.len(),

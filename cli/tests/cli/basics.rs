@@ -449,4 +449,34 @@ fn replan_repairs_and_verifies_against_rebuilds() {
     std::fs::write(&script, "close 1,1\nteleport 2,2\n").unwrap();
     let o = tierpath(&["replan", s(&map), "--script", s(&script)]);
     assert_fails(&o, "edits.txt:2:");
+
+    // Contracted: a cell closed off every straight line between its
+    // cluster's transitions keeps the contraction (no distance inside
+    // changes), a wall across the map ends it; each step still checked
+    // against a rebuild, contracted when kept.
+    std::fs::write(&script, "close 40,10\nclose 32,0 1x40\nopen 40,10\n").unwrap();
+    let o = tierpath(&[
+        "replan",
+        s(&map),
+        "--script",
+        s(&script),
+        "--contract",
+        "--verify",
+        "--units",
+        "8",
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert_eq!(out.matches("  same").count(), 3, "{out}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(",")).collect();
+    assert!(
+        rows.iter()
+            .any(|l| l.starts_with("close 40,10") && l.contains("kept")),
+        "{out}"
+    );
+    assert!(
+        rows.iter()
+            .any(|l| l.starts_with("close 32,0") && l.contains("ended")),
+        "{out}"
+    );
 }
