@@ -335,7 +335,13 @@ pub unsafe extern "C" fn tierpath_hierarchy_contract(
                 held.get().contraction_job(ContractionKind::default())
             };
             let done = job.run()?;
-            let installed = match &mut *h.write() {
+            let mut held = h.write();
+            // Another thread's call may have installed one meanwhile: a
+            // second would end the plans and sliced queries begun on it.
+            if held.get().is_contracted() {
+                return Ok(());
+            }
+            let installed = match &mut *held {
                 Held::Fixed(x) => x.install_contraction(done),
                 Held::Dynamic(d) => d.install_contraction(done),
                 Held::Switching => unreachable!("a hierarchy is never left switching"),
