@@ -15,7 +15,12 @@
 //! 1 to 3; then one-cell repairs anywhere on a contracted hierarchy: how many
 //! keep the contraction.
 //!
-//! `cargo bench --bench repair`. Skips with a notice when
+//! First, whatever is present: edits anywhere on the shipped 256x256 rooms
+//! map (`data/default.map`), where a window of the map often cannot repair
+//! the islands and dead ends (rooms joined by doors; see
+//! `dead_end_repair::largest_window`), against a rebuild.
+//!
+//! `cargo bench --bench repair`. Skips the rest with a notice when
 //! `../shared/movingai` is absent.
 
 mod common;
@@ -96,6 +101,7 @@ fn percentile(mut xs: Vec<f64>, q: f64) -> f64 {
 
 fn main() {
     common::help_first();
+    shipped_map_repairs();
     let Some(root) = common::movingai_root() else {
         println!("repair: skipped: ../shared/movingai not found");
         return;
@@ -248,6 +254,43 @@ fn main() {
     println!("{line}");
     contracted_repairs(&grid);
     landmarks_after_repairs(&grid);
+}
+
+/// The shipped rooms map: one-cell and 6x6 edits anywhere on passable
+/// ground, against a rebuild of the map.
+fn shipped_map_repairs() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
+    let grid = io::read_map(file).expect("the shipped map reads");
+    let rebuild = median(
+        (0..5)
+            .map(|_| {
+                let g = grid.clone();
+                let t = Instant::now();
+                drop(Hierarchy::build(g).expect("valid map"));
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    for side in [1, 6] {
+        let spots = placements(&grid, side, PLACEMENTS, true, 99 + side as u64);
+        let (mut times, mut globals) = (Vec::new(), 0);
+        for p in &spots {
+            let (close, open, global) = toggle_ms(&mut world, &block(*p, side));
+            times.extend([close, open]);
+            globals += global as usize;
+        }
+        let med = median(times.clone());
+        println!(
+            "shipped map ({}x{} rooms), {side}x{side} anywhere, {} placements: median {med:.3} ms, p95 {:.3} ms, rebuild {rebuild:.1} ms = {:.1}x the median repair, global dead-end recompute in {globals} of {}",
+            grid.width(),
+            grid.height(),
+            spots.len(),
+            percentile(times, 0.95),
+            rebuild / med,
+            spots.len(),
+        );
+    }
 }
 
 /// One cell closed and opened again anywhere on passable ground, on a

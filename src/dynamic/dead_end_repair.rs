@@ -80,14 +80,20 @@
 //! build's.
 //!
 //! A window that does not meet the conditions is grown (2, 6, 14, ... cells
-//! around the edit) up to a size bound; when none of those does, the small
+//! around the edit) up to a size bound ([`largest_window`]: a sixteenth of
+//! the map, at most 65,536 cells); when none of those does, the small
 //! ones are tried again with one side pushed out by one or two cells
 //! ([`boxes`]: the rule holds for any box, and a side that runs past a
 //! notch or a diagonal wall leaves a ring cell hanging by one move on both
 //! sides, which a side one cell further out does not). The edits that
 //! still fail (an island split whose both halves are large, a core that
 //! changes, a ring that hangs apart at every size tried) run stages 1 and 2
-//! again over the map, which equals a rebuild by construction.
+//! again over the map, which equals a rebuild by construction. The last is
+//! common on maps of rooms joined by doors and on mazes: some pieces of the
+//! ring join through the window, others only through the outside, so
+//! neither side holds the whole ring in one block at any size (on 512x512
+//! rooms and maze maps of the benchmarks, a fifth to three quarters of
+//! one-cell and 6x6 edits; see `largest_window`).
 //!
 //! # Cost
 //! Two searches of the window (before and after; a band around it and two
@@ -134,8 +140,39 @@ pub(crate) fn boxes() -> impl Iterator<Item = [u32; 4]> {
     squares.chain(pushed)
 }
 
-/// The largest window searched, in cells, unless it is the whole map.
+/// The largest window searched, in cells, on any map.
 pub(crate) const MAX_WINDOW: u64 = 1 << 16;
+/// Windows of at most this many cells are searched on any map, however
+/// small.
+pub(crate) const SMALL_WINDOW: u64 = 1 << 12;
+
+/// The largest window searched on a `width` x `height` map, in cells: a
+/// sixteenth of the map, between [`SMALL_WINDOW`] and [`MAX_WINDOW`] (so on
+/// a 1024x1024 map, [`MAX_WINDOW`]).
+///
+/// Past that a window costs more than the recompute it may save. A window
+/// costs about what the recompute costs per cell, twice over when the
+/// outside's band is searched too, and the windows that failed before it
+/// about a third of it again; and where every smaller window failed, the
+/// larger ones mostly fail too. Measured (untracked probe, cells or 6x6
+/// blocks closed and opened anywhere on passable ground, a quarter of the
+/// map against a sixteenth; medians and p95 in ms, the count of repairs
+/// that fell back to the recompute unchanged unless said):
+///
+/// | map | edit | a quarter | a sixteenth |
+/// |---|---|---|---|
+/// | shipped 256x256 rooms (`data/default.map`) | 6x6 | 4.09 / 6.68 | 3.40 / 3.78 |
+/// | rooms/8room_000 (512x512) | 1x1 | 10.7 / 12.7 | 8.31 / 9.83 |
+/// | rooms/16room_000 | 1x1 | p95 15.0 | p95 11.4 |
+/// | sc1 Aftershock (512x512) | 1x1 | max 9.0 (a 256x256 window that held) | max 7.4 (2 of 200 recomputed) |
+///
+/// Dragon Age maps (den520d, ost003d, brc202d) were alike either way.
+/// (Before, windows grew up to [`MAX_WINDOW`] on every map, the whole map
+/// at last: on the shipped map a 6x6 block took 12-19 ms, the recompute
+/// 3.1-3.5 ms of it, against 4.5-5.9 ms with a quarter.)
+pub(crate) fn largest_window(width: u32, height: u32) -> u64 {
+    (width as u64 * height as u64 / 16).clamp(SMALL_WINDOW, MAX_WINDOW)
+}
 
 /// What one window gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -594,10 +594,11 @@ impl DynamicHierarchy {
         for p in cells {
             (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
         }
+        let largest = dead_end_repair::largest_window(w, h);
         for margins in dead_end_repair::boxes() {
             let cols = (x1 + margins[2]).min(w - 1) - x0.saturating_sub(margins[0]) + 1;
             let rows = (y1 + margins[3]).min(h - 1) - y0.saturating_sub(margins[1]) + 1;
-            if cols as u64 * rows as u64 > dead_end_repair::MAX_WINDOW {
+            if cols as u64 * rows as u64 > largest {
                 // Too large to search; the pushed small boxes follow.
                 continue;
             }

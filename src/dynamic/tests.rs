@@ -443,6 +443,33 @@ fn cutting_an_island_repairs_in_a_window() {
 }
 
 #[test]
+fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
+    use super::dead_end_repair::{MAX_WINDOW, SMALL_WINDOW, largest_window};
+    assert_eq!(largest_window(1024, 1024), MAX_WINDOW);
+    assert_eq!(largest_window(512, 512), 512 * 512 / 16);
+    assert_eq!(largest_window(256, 256), SMALL_WINDOW);
+    assert_eq!(largest_window(40, 30), SMALL_WINDOW);
+    // On the shipped rooms map, no window up to a sixteenth of the map
+    // repairs a 6x6 block in a room (the ring's pieces join through doors on
+    // both sides): the map is recomputed at once, where the whole-map window
+    // used to be searched first at twice the cost. Exact either way.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
+    let grid = crate::io::read_map(file).unwrap();
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+    // (Repaired before by the window of the whole map.)
+    let block: Vec<Point> = (105..111)
+        .flat_map(|y| (123..129).map(move |x| Point::new(x, y)))
+        .collect();
+    assert!(block.iter().all(|p| grid.is_passable(*p)));
+    let report = world.set_passable(&block, false).unwrap();
+    assert_eq!(report.dead_ends, DeadEndRepair::Recomputed);
+    let edits: Vec<Edit> = block.iter().map(|p| Edit::Passable(*p, false)).collect();
+    let rebuilt = rebuild_as(&world, edited(&grid, &edits));
+    world.refresh_landmarks();
+    assert_same(world.hierarchy(), &rebuilt, "after the block");
+}
+
+#[test]
 fn a_core_that_changes_recomputes() {
     // Two rooms joined by a door: the left one, the core, shrinks below the
     // right one, so the forest is rooted elsewhere.
