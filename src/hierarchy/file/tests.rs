@@ -403,6 +403,37 @@ fn forged_content_is_rejected_in_order() {
     assert!(rejection(&bad_transition, false).contains("transitions differ"));
 }
 
+/// The block forest's tree as a repair reads it: ranges that nest, the
+/// core at the top of its island's tree. A forged core (found by the forgery
+/// test: accepted, it made a later repair index past the forest) is refused.
+#[test]
+fn a_forest_whose_core_is_not_at_its_top_is_refused() {
+    // A maze: blocks below blocks, and several islands.
+    let grid = crate::mapgen::generate(crate::mapgen::MapKind::Maze, 48, 40, 5).unwrap();
+    let h = Hierarchy::build(grid).unwrap();
+    let d = &h.dead_ends;
+    let island = (0..d.island_core.len())
+        .find(|i| {
+            let c = d.island_core[*i] as usize;
+            d.block_end[c] as usize > c + 1
+        })
+        .expect("an island of two blocks or more");
+    let core = d.island_core[island] as usize;
+    let mut bad_core = h.clone();
+    bad_core.dead_ends.island_core[island] = core as u32 + 1;
+    assert!(rejection(&bad_core, false).contains("core is not the block at the top"));
+
+    // A block whose range runs past the range of the block above it.
+    let blocks = d.block_end.len();
+    let (above, below) = (0..blocks)
+        .filter(|t| (d.block_end[*t] as usize) < blocks)
+        .find_map(|t| (t + 1 < d.block_end[t] as usize).then_some((t, t + 1)))
+        .expect("a block with a block below it, not last");
+    let mut bad_nest = h.clone();
+    bad_nest.dead_ends.block_end[below] = d.block_end[above] + 1;
+    assert!(rejection(&bad_nest, false).contains("do not nest"));
+}
+
 #[test]
 fn the_polish_setting_is_saved_and_a_forged_one_named() {
     use crate::Polish;

@@ -211,6 +211,38 @@ fn check_blocks(d: &DeadEnds) -> Result<(), LoadError> {
         return Err(invalid("island tables differ in length"));
     }
     check_below(&d.island_core, blocks, "island cores")?;
+    // The ranges nest, a block lies on the island of the block above it,
+    // and each island's core is its one block with none above it: what a
+    // run-time repair reads the forest's tree from (`dynamic::forest`).
+    let mut root = vec![NO_NODE; d.island_sizes.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for b in 0..blocks {
+        while open.last().is_some_and(|t| d.block_end[*t] as usize <= b) {
+            open.pop();
+        }
+        let island = d.block_island[b] as usize;
+        match open.last() {
+            Some(&t) if d.block_end[b] > d.block_end[t] => {
+                return Err(invalid("block preorder ranges do not nest"));
+            }
+            Some(&t) if d.block_island[t] as usize != island => {
+                return Err(invalid(
+                    "a block lies on another island than the block above it",
+                ));
+            }
+            Some(_) => {}
+            None if root[island] != NO_NODE => {
+                return Err(invalid("an island has two blocks with none above them"));
+            }
+            None => root[island] = b as u32,
+        }
+        open.push(b);
+    }
+    if d.island_core != root {
+        return Err(invalid(
+            "an island's core is not the block at the top of its tree",
+        ));
+    }
     Ok(())
 }
 
