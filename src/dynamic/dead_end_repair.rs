@@ -66,6 +66,25 @@
 //! cells of `R` off the ring taken as closed): a subgraph of `X`, so a block
 //! of it holding `Γ` lies in a block of `X`. The edit does not change it.
 //!
+//! # Narrowed to the edit's components
+//!
+//! Nothing above asks `R` to be a box: only that every move whose legality
+//! `S` decides joins cells of `R`, and that the ring is read off `R`. When
+//! the passable cells of the box fall into several components of `H_box`
+//! (before) or `H'_box` (after), `R` is narrowed to `C`: the components,
+//! before and after, that hold a cell of `S` or a neighbour of one, and
+//! every component of either that meets one of those, until none is left
+//! to add ([`narrow_to_edit`]). Then `C` is a union of components of
+//! `H_box` and also of `H'_box`, so no move of `G` or `G'` joins a cell of
+//! `C` to another cell of the box; the moves `S` decides join cells within
+//! one step of `S`, which are in `C` when passable (before or after); and
+//! the ring of `C` is its cells with a move out of the box, the same before
+//! and after. The rule applies to `R = C` as stated, and the rest of the
+//! box, now outside `R`, keeps its blocks and anchors. This is what lets a
+//! window beside a wall repair when the wall's other side joins the edit's
+//! only far away (a maze's parallel corridors, the next room): that side's
+//! ring cells are no longer asked to share a block with the edit's.
+//!
 //! So the forest changes only inside the window: the blocks of `H` other
 //! than `K` (those of `B`'s island hang below `B` through cut cells of the
 //! window, the others are whole islands) are replaced by those of `H'`,
@@ -89,14 +108,18 @@
 //! still fail (an island split whose both halves are large, a core that
 //! changes, a ring that hangs apart at every size tried) run stages 1 and 2
 //! again over the map, which equals a rebuild by construction. The last is
-//! common on maps of rooms joined by doors and on mazes: some pieces of the
-//! ring join through the window, others only through the outside, so
-//! neither side holds the whole ring in one block at any size (on 512x512
-//! rooms and maze maps of the benchmarks, a fifth to three quarters of
-//! one-cell and 6x6 edits; see `largest_window`).
+//! still common on maps of rooms joined by doors: pieces of the edit's
+//! component reach the ring in two rooms joined by a door in the window,
+//! and the rooms' other doors lie outside the band, so neither side holds
+//! the whole ring in one block at any size (on rooms/8room_000, 512x512,
+//! about half of one-cell edits and most 6x6 ones; see `largest_window`).
+//! Mazes with corridors wider than a cell repair locally once narrowed; in
+//! mazes of one-cell corridors every edit cuts or joins an island's halves,
+//! both large, and is recomputed.
 //!
 //! # Cost
-//! Two searches of the window (before and after; a band around it and two
+//! Two searches of the window (before and after, each twice when the box
+//! holds more than one component and is narrowed; a band around it and two
 //! more when the outside is needed), a pass over its cells for
 //! the anchors, and, when blocks or islands came or went, one pass over the
 //! forest's blocks to number them again (`forest`), never over the map's
@@ -156,8 +179,9 @@ pub(crate) const SMALL_WINDOW: u64 = 1 << 12;
 /// about a third of it again; and where every smaller window failed, the
 /// larger ones mostly fail too. Measured (untracked probe, cells or 6x6
 /// blocks closed and opened anywhere on passable ground, a quarter of the
-/// map against a sixteenth; medians and p95 in ms, the count of repairs
-/// that fell back to the recompute unchanged unless said):
+/// map against a sixteenth, before windows were narrowed to the edit's
+/// components; medians and p95 in ms, the count of repairs that fell back
+/// to the recompute unchanged unless said):
 ///
 /// | map | edit | a quarter | a sixteenth |
 /// |---|---|---|---|
@@ -198,6 +222,13 @@ pub(crate) struct WindowRepair {
     band_ring: Vec<u32>,
     ring: Vec<u32>,
     on_ring: Vec<bool>,
+    /// Per padded cell of the window: whether it is in `R` (see
+    /// [`narrow_to_edit`]); empty when `R` is the whole box.
+    pub(crate) only: Vec<bool>,
+    /// Union-find over the components of the window before and after.
+    comp_root: Vec<u32>,
+    /// Per component root: whether it meets the edit.
+    comp_seeded: Vec<bool>,
     /// Per name: the stamp of the repair that removes it.
     removed: Vec<u32>,
     removed_names: Vec<u32>,
@@ -258,10 +289,100 @@ fn outside_joins_ring(
     s.keep.clear();
     s.keep.extend(s.ring.iter().map(|r| s.old.point(*r)));
     s.band
-        .compute(grid, movement, band, &[], Some((window, &s.keep)));
+        .compute(grid, movement, band, &[], Some((window, &s.keep)), &[]);
     s.band_ring.clear();
     s.band_ring.extend(s.keep.iter().map(|p| s.band.local(*p)));
     ring_block(&s.band, &s.band_ring).is_some()
+}
+
+/// Narrows `R` from the window's box to `C`, the components of the box
+/// before and after the edit that hold an edited cell or a neighbour of one
+/// (closed under "meets"; see the module docs), when that leaves any
+/// passable cell of the box out: fills `s.only` and returns true. Else
+/// leaves `s.only` empty (`R` is the box) and returns false. `s.old` holds
+/// the box before the edit; the grid is left as it was.
+fn narrow_to_edit(
+    grid: &mut Grid,
+    movement: &Movement,
+    window: [u32; 4],
+    cells: &[Point],
+    s: &mut WindowRepair,
+) -> bool {
+    s.only.clear();
+    // One component before: every cell of the box meets the edit's.
+    if s.old.comp_size.len() <= 1 {
+        return false;
+    }
+    let flip = |grid: &mut Grid| {
+        for p in cells {
+            let open = !grid.is_passable(*p);
+            grid.set_passable(*p, open).expect("cells are on the map");
+        }
+    };
+    flip(grid);
+    s.new.compute(grid, movement, window, &[], None, &[]);
+    flip(grid);
+    let before = s.old.comp_size.len() as u32;
+    let comps = before as usize + s.new.comp_size.len();
+    s.comp_root.clear();
+    s.comp_root.extend(0..comps as u32);
+    fn find(root: &mut [u32], mut c: u32) -> u32 {
+        while root[c as usize] != c {
+            let up = root[root[c as usize] as usize];
+            root[c as usize] = up;
+            c = up;
+        }
+        c
+    }
+    let len = s.old.comp_of.len();
+    for i in 0..len {
+        let (a, b) = (s.old.comp_of[i], s.new.comp_of[i]);
+        if a != NO_NODE && b != NO_NODE {
+            let (ra, rb) = (
+                find(&mut s.comp_root, a),
+                find(&mut s.comp_root, before + b),
+            );
+            s.comp_root[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    s.comp_seeded.clear();
+    s.comp_seeded.resize(comps, false);
+    let [x0, y0, x1, y1] = window;
+    for p in cells {
+        for y in p.y.saturating_sub(1).max(y0)..=(p.y + 1).min(y1) {
+            for x in p.x.saturating_sub(1).max(x0)..=(p.x + 1).min(x1) {
+                let i = s.old.local(Point::new(x, y)) as usize;
+                for c in [
+                    s.old.comp_of[i],
+                    s.new.comp_of[i].checked_add(before).unwrap_or(NO_NODE),
+                ] {
+                    if c != NO_NODE {
+                        let r = find(&mut s.comp_root, c);
+                        s.comp_seeded[r as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut left_out = false;
+    s.only.resize(len, false);
+    for i in 0..len {
+        let (a, b) = (s.old.comp_of[i], s.new.comp_of[i]);
+        let c = if a != NO_NODE {
+            a
+        } else if b != NO_NODE {
+            before + b
+        } else {
+            continue;
+        };
+        let r = find(&mut s.comp_root, c);
+        s.only[i] = s.comp_seeded[r as usize];
+        left_out |= !s.only[i];
+    }
+    if !left_out {
+        s.only.clear();
+    }
+    left_out
 }
 
 /// Flips the passability of `cells` (distinct) on `grid` and repairs `d` and
@@ -296,15 +417,19 @@ pub(crate) fn try_window(
     let width = grid.width() as usize;
     let index = |p: Point| p.y as usize * width + p.x as usize;
 
-    // The window before the edit, and its ring.
-    s.old.compute(grid, movement, window, &[], None);
+    // The window before the edit (narrowed to the edit's components), and
+    // its ring.
+    s.old.compute(grid, movement, window, &[], None, &[]);
+    if narrow_to_edit(grid, movement, window, cells, s) {
+        s.old.compute(grid, movement, window, &[], None, &s.only);
+    }
     s.ring.clear();
     s.on_ring.clear();
     s.on_ring
         .resize(((wx1 - wx0 + 3) * (wy1 - wy0 + 3)) as usize, false);
     let border = |p: Point, s: &mut WindowRepair| {
         let node = grid.node(p);
-        if !grid.is_passable(p) {
+        if !grid.is_passable(p) || !s.old.is_open(s.old.local(p)) {
             return;
         }
         let out = (0..8).any(|dir| {
@@ -336,7 +461,8 @@ pub(crate) fn try_window(
                 return Outcome::Grow;
             }
             virtual_ring = true;
-            s.old.compute(grid, movement, window, &s.ring, None);
+            s.old
+                .compute(grid, movement, window, &s.ring, None, &s.only);
             match ring_block(&s.old, &s.ring) {
                 Some(k) => k,
                 None => return Outcome::Grow,
@@ -442,13 +568,14 @@ pub(crate) fn try_window(
         }
     };
     let cycle: &[u32] = if virtual_ring { &s.ring } else { &[] };
-    s.new.compute(grid, movement, window, cycle, None);
+    s.new.compute(grid, movement, window, cycle, None, &s.only);
     let mut k_new = ring_block(&s.new, &s.ring);
     // The inside joined the ring before the edit but not after: the
     // outside may (with a cycle on the ring, the old window's blocks stay
     // as they are, the ring being in one of them).
     if k_new.is_none() && !virtual_ring && outside_joins_ring(grid, movement, window, margin, s) {
-        s.new.compute(grid, movement, window, &s.ring, None);
+        s.new
+            .compute(grid, movement, window, &s.ring, None, &s.only);
         k_new = ring_block(&s.new, &s.ring);
     }
     // A ring cell must stay a cut cell of the window, or not one: its
@@ -564,7 +691,7 @@ pub(crate) fn try_window(
         for x in wx0..=wx1 {
             let p = Point::new(x, y);
             let i = s.new.local(p) as usize;
-            if s.on_ring[i] {
+            if s.on_ring[i] || !s.only.is_empty() && !s.only[i] {
                 continue;
             }
             let cell = index(p);

@@ -458,7 +458,7 @@ fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
     // (Repaired before by the window of the whole map.)
     let block: Vec<Point> = (105..111)
-        .flat_map(|y| (123..129).map(move |x| Point::new(x, y)))
+        .flat_map(|y| (126..132).map(move |x| Point::new(x, y)))
         .collect();
     assert!(block.iter().all(|p| grid.is_passable(*p)));
     let report = world.set_passable(&block, false).unwrap();
@@ -691,6 +691,41 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
     assert_eq!(outcome([2; 4]), Outcome::Grow);
     assert!(matches!(outcome([2, 2, 2, 3]), Outcome::Repaired { .. }));
     assert!(dead_end_repair::boxes().any(|b| b == [2, 2, 2, 3]));
+
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    for open in [false, true] {
+        let report = world.set_passable(&[cell], open).unwrap();
+        assert_eq!(report.dead_ends, DeadEndRepair::Local);
+        let edits = [Edit::Passable(cell, open)];
+        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
+        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
+    }
+}
+
+/// A cell beside a long wall: every box around it also holds cells beyond
+/// the wall, which join the cell's side only around the wall's far end. The
+/// ring then lies in two components of the box, and neither the box nor a
+/// band around it holds it in one block. Narrowed to the edit's component,
+/// the smallest box repairs, the other side's cells keep their anchors, and
+/// the repair is the rebuild's.
+#[test]
+fn a_window_narrowed_to_the_edits_component_repairs_beside_a_wall() {
+    let map = Grid::from_fn(60, 40, |p| p.y != 10 || p.x > 50).unwrap();
+    let cell = Point::new(20, 9);
+    let movement = Grid::topology_movement(&Movement::default());
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
+    let outcome = dead_end_repair::try_window(
+        grid,
+        &movement,
+        dead_ends,
+        &mut world.forest,
+        &[cell],
+        [2; 4],
+        &mut world.window,
+    );
+    assert!(matches!(outcome, Outcome::Repaired { .. }), "{outcome:?}");
+    assert!(!world.window.only.is_empty(), "the box was narrowed");
 
     let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
     for open in [false, true] {

@@ -94,7 +94,9 @@ impl WindowBlocks {
     /// With `cycle` (padded indices of this window), those cells are also
     /// joined in a cycle of virtual moves, in order (searched after the
     /// real ones). With `hole`, the cells of that box are taken as closed,
-    /// except those of `keep`.
+    /// except those of `keep`. Unless `only` is empty (else one flag per
+    /// padded index of this window), the cells it flags false are taken as
+    /// closed too.
     pub(crate) fn compute(
         &mut self,
         grid: &Grid,
@@ -102,6 +104,7 @@ impl WindowBlocks {
         window: [u32; 4],
         cycle: &[u32],
         hole: Option<([u32; 4], &[Point])>,
+        only: &[bool],
     ) {
         let [x0, y0, x1, y1] = window;
         (self.x0, self.y0, self.w, self.h) = (x0, y0, x1 - x0 + 1, y1 - y0 + 1);
@@ -125,6 +128,12 @@ impl WindowBlocks {
             for p in keep {
                 let i = self.local(*p);
                 self.open[i as usize] = grid.is_passable(*p);
+            }
+        }
+        if !only.is_empty() {
+            debug_assert_eq!(only.len(), len, "one flag per padded cell");
+            for (o, keep) in self.open.iter_mut().zip(only) {
+                *o &= *keep;
             }
         }
         self.virt.clear();
@@ -376,7 +385,14 @@ mod tests {
         let g = Grid::from_ascii(ascii).unwrap();
         let mut s = WindowBlocks::default();
         let m = Grid::topology_movement(&movement);
-        s.compute(&g, &m, [0, 0, g.width() - 1, g.height() - 1], &[], None);
+        s.compute(
+            &g,
+            &m,
+            [0, 0, g.width() - 1, g.height() - 1],
+            &[],
+            None,
+            &[],
+        );
         s
     }
 
