@@ -64,7 +64,9 @@
 //!
 //! The outside's condition is checked on a band of cells around `R` (the
 //! cells of `R` off the ring taken as closed): a subgraph of `X`, so a block
-//! of it holding `Γ` lies in a block of `X`. The edit does not change it.
+//! of it holding `Γ` lies in a block of `X`, however thick the band. The
+//! edit does not change it. Around the smallest windows, thicker bands are
+//! tried when the first fails ([`THICK_BANDS`]: a room's other doors).
 //!
 //! # Narrowed to the edit's components
 //!
@@ -110,9 +112,10 @@
 //! again over the map, which equals a rebuild by construction. The last is
 //! still common on maps of rooms joined by doors: pieces of the edit's
 //! component reach the ring in two rooms joined by a door in the window,
-//! and the rooms' other doors lie outside the band, so neither side holds
+//! and the rooms' other doors lie outside even the thicker bands, or the
+//! rooms are joined by that door and one other only, so neither side holds
 //! the whole ring in one block at any size (on rooms/8room_000, 512x512,
-//! about half of one-cell edits and most 6x6 ones; see `largest_window`).
+//! about a sixth of one-cell edits and most 6x6 ones; see [`THICK_BANDS`]).
 //! Mazes with corridors wider than a cell repair locally once narrowed; in
 //! mazes of one-cell corridors every edit cuts or joins an island's halves,
 //! both large, and is recomputed.
@@ -259,10 +262,37 @@ fn ring_block(wb: &WindowBlocks, ring: &[u32]) -> Option<Option<u32>> {
         .then_some(Some(k))
 }
 
+/// Thicker bands tried for the outside's condition around the smallest
+/// windows (margins up to [`THICK_BANDS_UP_TO`]) when the first band, half
+/// the margin thick (at least 4), does not hold the ring in one block.
+///
+/// Made for rooms: a window around a door holds pieces of two rooms, joined
+/// inside by the door alone, and outside through the rooms' other doors,
+/// which a band of 4 cells misses and one of 16 or 32 finds. Measured
+/// (untracked probe under callgrind, 40 places per map each closed and then
+/// opened; instructions of the 80 repairs, and how many recomputed the
+/// map), without / with:
+///
+/// | map | edit | without | with |
+/// |---|---|---|---|
+/// | rooms/8room_000 | 1x1 | 3.94 G, 38 | **2.07 G, 14** |
+/// | rooms/8room_000 | 6x6 | 6.69 G, 68 | 7.52 G, 64 |
+/// | rooms/16room_000 | 1x1 | 1.25 G, 12 | **0.55 G, 4** |
+/// | rooms/16room_000 | 6x6 | 3.25 G, 34 | **2.21 G, 16** |
+/// | sc1 TheFrozenSea | 1x1 | 234 M, 0 | 246 M, 0 |
+/// | sc1 TheFrozenSea | 6x6 | 288 M, 0 | 295 M, 0 |
+///
+/// Tried at every window size they cost more than they saved (8room_000,
+/// 6x6: 10.2 G); at margins up to 14, 2.37 G and 8.37 G on 8room_000.
+pub(crate) const THICK_BANDS: [u32; 2] = [16, 32];
+/// See [`THICK_BANDS`].
+pub(crate) const THICK_BANDS_UP_TO: u32 = 6;
+
 /// Whether the cells outside the window join its ring in one block: the
 /// ring cells lie in one block of the map's cells in a band around the
-/// window (the window's cells off the ring closed), and are no cut cells of
-/// it. A subgraph of the outside, so its blocks lie in the outside's. Reads
+/// window (the window's cells off the ring closed; a band of half the
+/// margin, then, around the smallest windows, the [`THICK_BANDS`]), and are
+/// no cut cells of it. A subgraph of the outside, so its blocks lie in the outside's. Reads
 /// only cells the edit does not change.
 fn outside_joins_ring(
     grid: &Grid,
@@ -274,25 +304,33 @@ fn outside_joins_ring(
     if s.ring.len() < 2 {
         return false;
     }
-    let t = (margin / 2).max(4);
+    let base = (margin / 2).max(4);
+    let thicker = THICK_BANDS
+        .into_iter()
+        .filter(|t| *t > base && margin <= THICK_BANDS_UP_TO);
     let [x0, y0, x1, y1] = window;
-    let band = [
-        x0.saturating_sub(t),
-        y0.saturating_sub(t),
-        (x1 + t).min(grid.width() - 1),
-        (y1 + t).min(grid.height() - 1),
-    ];
-    let area = (band[2] - band[0] + 1) as u64 * (band[3] - band[1] + 1) as u64;
-    if area > 2 * MAX_WINDOW {
-        return false;
-    }
     s.keep.clear();
     s.keep.extend(s.ring.iter().map(|r| s.old.point(*r)));
-    s.band
-        .compute(grid, movement, band, &[], Some((window, &s.keep)), &[]);
-    s.band_ring.clear();
-    s.band_ring.extend(s.keep.iter().map(|p| s.band.local(*p)));
-    ring_block(&s.band, &s.band_ring).is_some()
+    for t in std::iter::once(base).chain(thicker) {
+        let band = [
+            x0.saturating_sub(t),
+            y0.saturating_sub(t),
+            (x1 + t).min(grid.width() - 1),
+            (y1 + t).min(grid.height() - 1),
+        ];
+        let area = (band[2] - band[0] + 1) as u64 * (band[3] - band[1] + 1) as u64;
+        if area > 2 * MAX_WINDOW {
+            return false;
+        }
+        s.band
+            .compute(grid, movement, band, &[], Some((window, &s.keep)), &[]);
+        s.band_ring.clear();
+        s.band_ring.extend(s.keep.iter().map(|p| s.band.local(*p)));
+        if ring_block(&s.band, &s.band_ring).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Narrows `R` from the window's box to `C`, the components of the box

@@ -457,8 +457,8 @@ fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
     let grid = crate::io::read_map(file).unwrap();
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
     // (Repaired before by the window of the whole map.)
-    let block: Vec<Point> = (105..111)
-        .flat_map(|y| (126..132).map(move |x| Point::new(x, y)))
+    let block: Vec<Point> = (96..102)
+        .flat_map(|y| (153..159).map(move |x| Point::new(x, y)))
         .collect();
     assert!(block.iter().all(|p| grid.is_passable(*p)));
     let report = world.set_passable(&block, false).unwrap();
@@ -726,6 +726,44 @@ fn a_window_narrowed_to_the_edits_component_repairs_beside_a_wall() {
     );
     assert!(matches!(outcome, Outcome::Repaired { .. }), "{outcome:?}");
     assert!(!world.window.only.is_empty(), "the box was narrowed");
+
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    for open in [false, true] {
+        let report = world.set_passable(&[cell], open).unwrap();
+        assert_eq!(report.dead_ends, DeadEndRepair::Local);
+        let edits = [Edit::Passable(cell, open)];
+        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
+        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
+    }
+}
+
+/// Two rooms joined by three doors, eight and twelve cells apart: a window
+/// by the middle door (its right side pushed past the door) holds pieces of
+/// both rooms joined by that door alone, and the ring joins in one block
+/// only through the other two doors, which a band of 4 cells misses and a
+/// thicker one ([`dead_end_repair::THICK_BANDS`]) finds.
+#[test]
+fn a_thicker_band_finds_a_rooms_other_doors() {
+    let map = Grid::from_fn(40, 30, |p| p.x != 20 || [2, 10, 22].contains(&p.y)).unwrap();
+    let cell = Point::new(18, 9);
+    let movement = Grid::topology_movement(&Movement::default());
+    let outcome = |margins: [u32; 4]| {
+        let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+        let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
+        dead_end_repair::try_window(
+            grid,
+            &movement,
+            dead_ends,
+            &mut world.forest,
+            &[cell],
+            margins,
+            &mut world.window,
+        )
+    };
+    // The square box leaves the door hanging by one move on both sides.
+    assert_eq!(outcome([2; 4]), Outcome::Grow);
+    let pushed = outcome([2, 2, 3, 2]);
+    assert!(matches!(pushed, Outcome::Repaired { .. }), "{pushed:?}");
 
     let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
     for open in [false, true] {
