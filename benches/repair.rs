@@ -94,6 +94,18 @@ fn toggle_ms(world: &mut DynamicHierarchy, cells: &[Point]) -> (f64, f64, bool) 
     (close, open, global)
 }
 
+/// Every placement's `side` block closed and opened again: the times of
+/// all the repairs, and how many placements took the global dead-end path.
+fn toggle_all(world: &mut DynamicHierarchy, spots: &[Point], side: u32) -> (Vec<f64>, usize) {
+    let (mut times, mut globals) = (Vec::new(), 0);
+    for p in spots {
+        let (close, open, global) = toggle_ms(world, &block(*p, side));
+        times.extend([close, open]);
+        globals += global as usize;
+    }
+    (times, globals)
+}
+
 fn percentile(mut xs: Vec<f64>, q: f64) -> f64 {
     xs.sort_by(|a, b| a.partial_cmp(b).expect("timings are comparable"));
     xs[((xs.len() - 1) as f64 * q).round() as usize]
@@ -153,26 +165,12 @@ fn main() {
     }
 
     // The summary, measured directly.
-    let rebuild = median(
-        (0..5)
-            .map(|_| {
-                let g = grid.clone();
-                let t = Instant::now();
-                drop(Hierarchy::build(g).expect("valid map"));
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect(),
-    );
+    let rebuild = rebuild_ms(&grid);
     println!("\nrebuild: {rebuild:.1} ms (median of 5)");
     let mut world = DynamicHierarchy::new(hierarchy);
     for (side, anywhere) in [(1, false), (10, false), (1, true), (10, true)] {
         let spots = placements(&grid, side, PLACEMENTS, anywhere, 1234 + side as u64);
-        let (mut times, mut globals) = (Vec::new(), 0);
-        for p in &spots {
-            let (close, open, global) = toggle_ms(&mut world, &block(*p, side));
-            times.extend([close, open]);
-            globals += global as usize;
-        }
+        let (times, globals) = toggle_all(&mut world, &spots, side);
         let med = median(times.clone());
         let p95 = percentile(times, 0.95);
         println!(
@@ -256,12 +254,9 @@ fn main() {
     landmarks_after_repairs(&grid);
 }
 
-/// The shipped rooms map: one-cell and 6x6 edits anywhere on passable
-/// ground, against a rebuild of the map.
-fn shipped_map_repairs() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
-    let grid = io::read_map(file).expect("the shipped map reads");
-    let rebuild = median(
+/// The median of five builds of `grid`, in milliseconds.
+fn rebuild_ms(grid: &Grid) -> f64 {
+    median(
         (0..5)
             .map(|_| {
                 let g = grid.clone();
@@ -270,16 +265,19 @@ fn shipped_map_repairs() {
                 t.elapsed().as_secs_f64() * 1e3
             })
             .collect(),
-    );
+    )
+}
+
+/// The shipped rooms map: one-cell and 6x6 edits anywhere on passable
+/// ground, against a rebuild of the map.
+fn shipped_map_repairs() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
+    let grid = io::read_map(file).expect("the shipped map reads");
+    let rebuild = rebuild_ms(&grid);
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
     for side in [1, 6] {
         let spots = placements(&grid, side, PLACEMENTS, true, 99 + side as u64);
-        let (mut times, mut globals) = (Vec::new(), 0);
-        for p in &spots {
-            let (close, open, global) = toggle_ms(&mut world, &block(*p, side));
-            times.extend([close, open]);
-            globals += global as usize;
-        }
+        let (times, globals) = toggle_all(&mut world, &spots, side);
         let med = median(times.clone());
         println!(
             "shipped map ({}x{} rooms), {side}x{side} anywhere, {} placements: median {med:.3} ms, p95 {:.3} ms, rebuild {rebuild:.1} ms = {:.1}x the median repair, global dead-end recompute in {globals} of {}",

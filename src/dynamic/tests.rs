@@ -659,6 +659,38 @@ fn the_first_open_cell_sets_the_smallest_weight() {
     );
 }
 
+/// What the window rule gives with `margins` around `cell`, flipped on a
+/// hierarchy of `map` (and whether the box was narrowed to the edit's
+/// components); the hierarchy is dropped after.
+fn window_outcome(map: &Grid, cell: Point, margins: [u32; 4]) -> (Outcome, bool) {
+    let movement = Grid::topology_movement(&Movement::default());
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
+    let outcome = dead_end_repair::try_window(
+        grid,
+        &movement,
+        dead_ends,
+        &mut world.forest,
+        &[cell],
+        margins,
+        &mut world.window,
+    );
+    (outcome, !world.window.only.is_empty())
+}
+
+/// Closes `cell` of `map` and opens it again: both repairs local, each the
+/// rebuild's.
+fn assert_toggles_locally(map: &Grid, cell: Point) {
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    for open in [false, true] {
+        let report = world.set_passable(&[cell], open).unwrap();
+        assert_eq!(report.dead_ends, DeadEndRepair::Local);
+        let edits = [Edit::Passable(cell, open)];
+        let rebuilt = rebuild_as(&world, edited(map, if open { &[] } else { &edits }));
+        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
+    }
+}
+
 /// Where a side of the square window runs past a notch in a wall, a ring
 /// cell can hang from the window by one move on both sides (here the
 /// bottom-left corner inside, the cell above the notch outside): the square
@@ -674,32 +706,11 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
     })
     .unwrap();
     let cell = Point::new(6, 6);
-    let movement = Grid::topology_movement(&Movement::default());
-    let outcome = |margins: [u32; 4]| {
-        let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-        let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
-        dead_end_repair::try_window(
-            grid,
-            &movement,
-            dead_ends,
-            &mut world.forest,
-            &[cell],
-            margins,
-            &mut world.window,
-        )
-    };
-    assert_eq!(outcome([2; 4]), Outcome::Grow);
-    assert!(matches!(outcome([2, 2, 2, 3]), Outcome::Repaired { .. }));
+    assert_eq!(window_outcome(&map, cell, [2; 4]).0, Outcome::Grow);
+    let pushed = window_outcome(&map, cell, [2, 2, 2, 3]).0;
+    assert!(matches!(pushed, Outcome::Repaired { .. }), "{pushed:?}");
     assert!(dead_end_repair::boxes().any(|b| b == [2, 2, 2, 3]));
-
-    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-    for open in [false, true] {
-        let report = world.set_passable(&[cell], open).unwrap();
-        assert_eq!(report.dead_ends, DeadEndRepair::Local);
-        let edits = [Edit::Passable(cell, open)];
-        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
-        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
-    }
+    assert_toggles_locally(&map, cell);
 }
 
 /// A cell beside a long wall: every box around it also holds cells beyond
@@ -712,29 +723,10 @@ fn a_window_with_a_side_pushed_out_repairs_where_the_square_one_cannot() {
 fn a_window_narrowed_to_the_edits_component_repairs_beside_a_wall() {
     let map = Grid::from_fn(60, 40, |p| p.y != 10 || p.x > 50).unwrap();
     let cell = Point::new(20, 9);
-    let movement = Grid::topology_movement(&Movement::default());
-    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-    let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
-    let outcome = dead_end_repair::try_window(
-        grid,
-        &movement,
-        dead_ends,
-        &mut world.forest,
-        &[cell],
-        [2; 4],
-        &mut world.window,
-    );
+    let (outcome, narrowed) = window_outcome(&map, cell, [2; 4]);
     assert!(matches!(outcome, Outcome::Repaired { .. }), "{outcome:?}");
-    assert!(!world.window.only.is_empty(), "the box was narrowed");
-
-    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-    for open in [false, true] {
-        let report = world.set_passable(&[cell], open).unwrap();
-        assert_eq!(report.dead_ends, DeadEndRepair::Local);
-        let edits = [Edit::Passable(cell, open)];
-        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
-        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
-    }
+    assert!(narrowed, "the box was narrowed");
+    assert_toggles_locally(&map, cell);
 }
 
 /// Two rooms joined by three doors, eight and twelve cells apart: a window
@@ -746,33 +738,11 @@ fn a_window_narrowed_to_the_edits_component_repairs_beside_a_wall() {
 fn a_thicker_band_finds_a_rooms_other_doors() {
     let map = Grid::from_fn(40, 30, |p| p.x != 20 || [2, 10, 22].contains(&p.y)).unwrap();
     let cell = Point::new(18, 9);
-    let movement = Grid::topology_movement(&Movement::default());
-    let outcome = |margins: [u32; 4]| {
-        let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-        let (grid, dead_ends) = world.h.grid_and_dead_ends_mut();
-        dead_end_repair::try_window(
-            grid,
-            &movement,
-            dead_ends,
-            &mut world.forest,
-            &[cell],
-            margins,
-            &mut world.window,
-        )
-    };
     // The square box leaves the door hanging by one move on both sides.
-    assert_eq!(outcome([2; 4]), Outcome::Grow);
-    let pushed = outcome([2, 2, 3, 2]);
+    assert_eq!(window_outcome(&map, cell, [2; 4]).0, Outcome::Grow);
+    let pushed = window_outcome(&map, cell, [2, 2, 3, 2]).0;
     assert!(matches!(pushed, Outcome::Repaired { .. }), "{pushed:?}");
-
-    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
-    for open in [false, true] {
-        let report = world.set_passable(&[cell], open).unwrap();
-        assert_eq!(report.dead_ends, DeadEndRepair::Local);
-        let edits = [Edit::Passable(cell, open)];
-        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
-        assert_same(world.hierarchy(), &rebuilt, &format!("cell open: {open}"));
-    }
+    assert_toggles_locally(&map, cell);
 }
 
 /// A dynamic hierarchy contracted (in place, or by a job run on another
