@@ -292,8 +292,8 @@ pub(crate) const THICK_BANDS_UP_TO: u32 = 6;
 /// ring cells lie in one block of the map's cells in a band around the
 /// window (the window's cells off the ring closed; a band of half the
 /// margin, then, around the smallest windows, the [`THICK_BANDS`]), and are
-/// no cut cells of it. A subgraph of the outside, so its blocks lie in the outside's. Reads
-/// only cells the edit does not change.
+/// no cut cells of it. A subgraph of the outside, so its blocks lie in the
+/// outside's. Reads only cells the edit does not change.
 fn outside_joins_ring(
     grid: &Grid,
     movement: &Movement,
@@ -347,7 +347,8 @@ fn narrow_to_edit(
     s: &mut WindowRepair,
 ) -> bool {
     s.only.clear();
-    // One component before: every cell of the box meets the edit's.
+    // One component before: the box is kept (narrowing pays where the box
+    // falls apart, and the rule holds for the box as for any `R`).
     if s.old.comp_size.len() <= 1 {
         return false;
     }
