@@ -32,8 +32,8 @@ pub(super) fn assemble(
     debug_assert_eq!(tree_sizes, islands.sizes, "depth-first trees are islands");
     // Tree nodes before renumbering: blocks 0..nb, then cut cells nb.. .
     let nb = block_top.len();
-    let cut_node = |c: u32| cuts.binary_search(&c).ok().map(|i| (nb + i) as u32);
-    let total = nb + cuts.len();
+    let cut_node = |c: u32| cuts.rank(c).map(|i| nb as u32 + i);
+    let total = nb + cuts.list.len();
 
     // Tree edges, each once: a block to its top when the top is a cut cell, and
     // a cut cell (not a DFS root) to the block it was popped into.
@@ -43,7 +43,7 @@ pub(super) fn assemble(
             edges.push((b as u32, c));
         }
     }
-    for (i, c) in cuts.iter().enumerate() {
+    for (i, c) in cuts.list.iter().enumerate() {
         if root_cuts.binary_search(c).is_err() {
             edges.push((state[*c as usize] & !DONE, (nb + i) as u32));
         }
@@ -132,7 +132,7 @@ pub(super) fn assemble(
         packer: TilePacker::with_len(grid.len()),
         state: &state,
         lut: &lut,
-        cuts: &cuts,
+        cuts: &cuts.list,
         cut_anchor: &cut_anchor,
         next_cut: 0,
         dead: 0,
@@ -164,7 +164,7 @@ pub(super) fn assemble(
     }
     debug_assert_eq!(
         cells.next_cut,
-        cuts.len(),
+        cuts.list.len(),
         "every articulation cell written"
     );
     let dead_end_cells = cells.dead;
@@ -178,7 +178,7 @@ pub(super) fn assemble(
         island_core,
         island_sizes: tree_sizes,
         dead_end_cells,
-        articulation_cells: cuts.len() as u64,
+        articulation_cells: cuts.list.len() as u64,
     }
 }
 

@@ -21,7 +21,7 @@ fn vertex_stack_depth_first<const DIRS: u8>(
     let mut block_size: Vec<u32> = Vec::new();
     let mut block_tree: Vec<u32> = Vec::new();
     let mut tree_sizes: Vec<u32> = Vec::new();
-    let mut cuts: Vec<u32> = Vec::new();
+    let mut cuts = CutCells::new(state.len());
     let mut root_cuts: Vec<u32> = Vec::new();
     // The cells on the search path below the one being scanned, five bytes
     // each: its low point so far, and the directions it has still to try
@@ -132,7 +132,7 @@ fn vertex_stack_depth_first<const DIRS: u8>(
                     root_children += 1;
                     root_block = b;
                 } else {
-                    cuts.push(u);
+                    cuts.mark(u);
                 }
             }
             v = u;
@@ -151,15 +151,13 @@ fn vertex_stack_depth_first<const DIRS: u8>(
                 }
                 1 => root_block,
                 _ => {
-                    cuts.push(seed);
+                    cuts.mark(seed);
                     root_cuts.push(seed);
                     0
                 }
             };
     }
-    // A cell is pushed once per block it tops.
-    cuts.sort_unstable();
-    cuts.dedup();
+    cuts.finish();
     Forest {
         state,
         block_top,
