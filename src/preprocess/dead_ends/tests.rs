@@ -136,3 +136,24 @@ fn isolated_cells_and_islands() {
     assert_ne!(i(0, 0), i(2, 0));
     assert_eq!(i(1, 1), None);
 }
+
+#[test]
+fn cut_cells_list_ascending_once_and_rank_their_position() {
+    let mut cuts = CutCells::new(200);
+    for c in [130, 5, 64, 63, 5, 199, 130, 0] {
+        cuts.mark(c);
+    }
+    cuts.finish();
+    assert_eq!(cuts.list, vec![0, 5, 63, 64, 130, 199]);
+    for (i, c) in cuts.list.iter().enumerate() {
+        assert_eq!(cuts.rank(*c), Some(i as u32), "{c}");
+    }
+    for c in [1, 62, 65, 129, 198] {
+        assert_eq!(cuts.rank(c), None, "{c}");
+    }
+    // Past the cells (a map with no searched island has no words).
+    assert_eq!(cuts.rank(200 * 64), None);
+    let mut none = CutCells::new(0);
+    none.finish();
+    assert!(none.list.is_empty() && none.rank(7).is_none());
+}
