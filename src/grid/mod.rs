@@ -346,28 +346,49 @@ impl Grid {
     /// grid of its own, weights included. Searches on the copy cannot leave the
     /// rectangle: its padding is the rectangle's edge.
     pub(crate) fn window(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> Grid {
+        let mut out =
+            Grid::new(x1 - x0 + 1, y1 - y0 + 1).expect("a window of a valid grid is valid");
+        self.window_into(x0, y0, x1, y1, &mut out);
+        out
+    }
+
+    /// [`window`](Self::window) written into `out`, whose memory is reused
+    /// (a query copies its endpoints' clusters this way without allocating
+    /// once its scratch has grown).
+    pub(crate) fn window_into(&self, x0: u32, y0: u32, x1: u32, y1: u32, out: &mut Grid) {
         let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-        let mut out = Grid::new(w, h).expect("a window of a valid grid is valid");
-        let (spw, dpw) = (self.padded_width() as usize, out.padded_width() as usize);
+        if out.width != w {
+            out.by_width = FastDiv::new(w);
+        }
+        (out.width, out.height) = (w, h);
+        let (spw, dpw) = (self.padded_width() as usize, w as usize + 2);
+        let len = dpw * (h as usize + 2);
+        out.passable.clear();
+        out.passable.resize(len, false);
+        match &self.weights {
+            None => out.weights = None,
+            Some(_) => {
+                let ow = out.weights.get_or_insert_with(Vec::new);
+                ow.clear();
+                ow.resize(len, Weight::ONE.0);
+            }
+        }
         for y in 0..h as usize {
             let src = (y0 as usize + y + 1) * spw + x0 as usize + 1;
             let dst = (y + 1) * dpw + 1;
             out.passable[dst..dst + w as usize]
                 .copy_from_slice(&self.passable[src..src + w as usize]);
-            if let Some(weights) = &self.weights {
-                let ow = out
-                    .weights
-                    .get_or_insert_with(|| vec![Weight::ONE.0; out.passable.len()]);
+            if let (Some(weights), Some(ow)) = (&self.weights, &mut out.weights) {
                 ow[dst..dst + w as usize].copy_from_slice(&weights[src..src + w as usize]);
             }
         }
+        out.heavy = 0;
         if let Some(ow) = &out.weights {
             out.heavy = ow.iter().filter(|w| **w != Weight::ONE.0).count() as u32;
             if out.heavy == 0 {
                 out.weights = None;
             }
         }
-        out
     }
 
     /// The movement whose connectivity equals `movement`'s for islands and

@@ -34,6 +34,18 @@ fn window_copies_cells_and_weights() {
     let w = g.window(1, 1, 3, 2);
     assert_eq!(w.to_ascii(), "@..\n..@\n");
     assert_eq!(w.weight(Point::new(1, 1)), Weight(300));
+    // Into a grid that held another window (larger, weighted or not), it
+    // is the same copy.
+    let plain = Grid::from_ascii(".@.\n...\n").unwrap();
+    for (x0, y0, x1, y1) in [(0, 0, 3, 2), (1, 1, 3, 2), (0, 0, 1, 0), (2, 0, 3, 1)] {
+        let want = g.window(x0, y0, x1, y1);
+        for mut reused in [g.window(0, 0, 3, 2), g.window(0, 1, 0, 1), plain.clone()] {
+            g.window_into(x0, y0, x1, y1, &mut reused);
+            assert_eq!(reused, want, "{x0},{y0} .. {x1},{y1}");
+            plain.window_into(0, 0, 1, 1, &mut reused);
+            assert_eq!(reused, plain.window(0, 0, 1, 1));
+        }
+    }
 }
 
 #[test]

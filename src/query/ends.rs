@@ -25,7 +25,8 @@ use crate::search::{Pricing, SearchCache};
 #[derive(Debug, Default, Clone)]
 pub(crate) struct EndSearch {
     search: ClusterSearch,
-    /// The copy of the cluster searched, and its top-left cell on the map.
+    /// The copy of the cluster searched (its memory kept for the next), and
+    /// its top-left cell on the map.
     local: Option<Grid>,
     origin: (u32, u32),
     /// Whether the endpoint's last connection ran this search (its legs can
@@ -149,7 +150,13 @@ impl Hierarchy {
     pub(crate) fn kernel_begin(&self, end: &mut EndSearch, p: Point, out: &[(u32, u64)]) {
         let layout = self.layout();
         let (x0, y0, x1, y1) = layout.bounds(layout.cluster_of(p));
-        let local = self.grid().window(x0, y0, x1, y1);
+        let local = match &mut end.local {
+            Some(local) => {
+                self.grid().window_into(x0, y0, x1, y1, local);
+                local
+            }
+            none => none.insert(self.grid().window(x0, y0, x1, y1)),
+        };
         let to_local = |q: Point| local.node(Point::new(q.x - x0, q.y - y0));
         let (a, b) = self.cluster_nodes(p);
         end.targets.clear();
@@ -163,9 +170,8 @@ impl Hierarchy {
         }
         let kernel =
             end.search
-                .begin_kernel(&local, &self.settings().movement, to_local(p), &end.targets);
+                .begin_kernel(local, &self.settings().movement, to_local(p), &end.targets);
         debug_assert!(kernel, "connects_by_kernel: an unweighted map");
-        end.local = Some(local);
         end.origin = (x0, y0);
         end.endpoint = p;
     }
