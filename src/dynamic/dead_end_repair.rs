@@ -355,6 +355,14 @@ fn outside_joins_ring(
     false
 }
 
+/// Flips the passability of `cells` (on the map): the edit, or its undoing.
+fn flip(grid: &mut Grid, cells: &[Point]) {
+    for p in cells {
+        let open = !grid.is_passable(*p);
+        grid.set_passable(*p, open).expect("cells are on the map");
+    }
+}
+
 /// Narrows `R` from the window's box to `C`, the components of the box
 /// before and after the edit that hold an edited cell or a neighbour of one
 /// (closed under "meets"; see the module docs), when that leaves any
@@ -374,15 +382,9 @@ fn narrow_to_edit(
     if s.old.comp_size.len() <= 1 {
         return false;
     }
-    let flip = |grid: &mut Grid| {
-        for p in cells {
-            let open = !grid.is_passable(*p);
-            grid.set_passable(*p, open).expect("cells are on the map");
-        }
-    };
-    flip(grid);
+    flip(grid, cells);
     s.new.compute(grid, movement, window, &[], None, &[]);
-    flip(grid);
+    flip(grid, cells);
     let before = s.old.comp_size.len() as u32;
     let comps = before as usize + s.new.comp_size.len();
     s.comp_root.clear();
@@ -618,16 +620,8 @@ pub(crate) fn try_window(
     }
 
     // The window after the edit.
-    for p in cells {
-        let open = !grid.is_passable(*p);
-        grid.set_passable(*p, open).expect("cells are on the map");
-    }
-    let undo = |grid: &mut Grid| {
-        for p in cells {
-            let open = !grid.is_passable(*p);
-            grid.set_passable(*p, open).expect("cells are on the map");
-        }
-    };
+    flip(grid, cells);
+    let undo = |grid: &mut Grid| flip(grid, cells);
     let cycle: &[u32] = if virtual_ring { &s.ring } else { &[] };
     s.new.compute(grid, movement, window, cycle, None, &s.only);
     let mut k_new = ring_block(&s.new, &s.ring);

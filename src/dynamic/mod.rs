@@ -560,28 +560,27 @@ impl DynamicHierarchy {
             cells.chunks(1).collect()
         };
         if groups.is_empty() {
-            for p in &cells {
-                let open = !self.h.grid().is_passable(*p);
-                self.h.set_cell_passable(*p, open).expect("checked above");
-            }
-            self.forest = Forest::new(self.h.recompute_dead_ends());
-            return (DeadEndRepair::Recomputed, true);
+            return self.flip_and_recompute(&cells);
         }
         let mut renumbered = false;
         for (k, group) in groups.iter().enumerate() {
             match self.window_repair(group) {
                 Some(r) => renumbered |= r,
-                None => {
-                    for p in groups[k..].iter().flat_map(|g| g.iter()) {
-                        let open = !self.h.grid().is_passable(*p);
-                        self.h.set_cell_passable(*p, open).expect("checked above");
-                    }
-                    self.forest = Forest::new(self.h.recompute_dead_ends());
-                    return (DeadEndRepair::Recomputed, true);
-                }
+                None => return self.flip_and_recompute(groups[k..].concat().as_slice()),
             }
         }
         (DeadEndRepair::Local, renumbered)
+    }
+
+    /// Flips `cells` (not yet flipped) and recomputes islands and dead ends
+    /// over the map.
+    fn flip_and_recompute(&mut self, cells: &[Point]) -> (DeadEndRepair, bool) {
+        for p in cells {
+            let open = !self.h.grid().is_passable(*p);
+            self.h.set_cell_passable(*p, open).expect("checked above");
+        }
+        self.forest = Forest::new(self.h.recompute_dead_ends());
+        (DeadEndRepair::Recomputed, true)
     }
 
     /// Flips `cells` and repairs by the window rule, growing the window
