@@ -120,19 +120,67 @@ pub(crate) struct Line {
     start: i64,
 }
 
+/// Every unit move of a space (and no move), at `(dx + 1) * 3 + dy + 1`:
+/// what [`Line::new`] works out for each route, worked out once for the
+/// routes smoothing tries from one anchor (a table lookup instead of about
+/// a hundred instructions per route).
+pub(crate) struct Steps([(Step, u8); 9]);
+
+impl Steps {
+    /// The moves of `space`, with their direction codes.
+    pub(crate) fn new<S: Space>(space: &S) -> Steps {
+        Steps(std::array::from_fn(|i| {
+            let m = (i as i64 / 3 - 1, i as i64 % 3 - 1);
+            (Step::new(space, m), direction_code(m.0, m.1))
+        }))
+    }
+
+    /// The move `(dx, dy)` and its direction code.
+    #[inline(always)]
+    fn get(&self, (dx, dy): (i64, i64)) -> (Step, u8) {
+        self.0[((dx + 1) * 3 + dy + 1) as usize]
+    }
+}
+
 impl Line {
     /// The route from `a` to `b` (`a != b` for [`first_move`](Self::first_move)).
     #[inline]
     pub(crate) fn new<S: Space>(space: &S, a: Point, b: Point) -> Line {
         let (first, second, n_first, n_second) = decompose(space.movement(), a, b);
-        Line {
-            first: Step::new(space, first),
-            second: Step::new(space, second),
-            first_dir: direction_code(first.0, first.1),
-            second_dir: direction_code(second.0, second.1),
+        let step = |m: (i64, i64)| (Step::new(space, m), direction_code(m.0, m.1));
+        Line::of(step(first), step(second), n_first, n_second, space.node(a))
+    }
+
+    /// [`new`](Self::new) with the moves read from `steps` (made for
+    /// `space`).
+    #[inline]
+    pub(crate) fn with_steps<S: Space>(space: &S, steps: &Steps, a: Point, b: Point) -> Line {
+        let (first, second, n_first, n_second) = decompose(space.movement(), a, b);
+        Line::of(
+            steps.get(first),
+            steps.get(second),
             n_first,
             n_second,
-            start: space.node(a).0 as i64,
+            space.node(a),
+        )
+    }
+
+    #[inline(always)]
+    fn of(
+        (first, first_dir): (Step, u8),
+        (second, second_dir): (Step, u8),
+        n_first: i64,
+        n_second: i64,
+        start: Node,
+    ) -> Line {
+        Line {
+            first,
+            second,
+            first_dir,
+            second_dir,
+            n_first,
+            n_second,
+            start: start.0 as i64,
         }
     }
 
@@ -468,17 +516,27 @@ mod tests {
     }
 
     /// The run-first shapes walk as runs; the reference here takes every
-    /// move by `uses_first`, one at a time, as the spread shape does.
+    /// move by `uses_first`, one at a time, as the spread shape does. A line
+    /// whose moves come from a [`Steps`] table is the same line.
     #[test]
     fn runs_take_the_moves_of_the_shape_rule() {
         let g = Grid::from_fn(24, 19, |p| (p.x * 7 + p.y * 13 + p.x * p.y) % 9 != 0).unwrap();
         for m in rules() {
             let space = Plain::new(&g, &m);
+            let steps = Steps::new(&space);
             let open = open_cells(&g);
             let mut free = 0;
             for &a in open.iter().step_by(3) {
                 for &b in open.iter().step_by(5) {
                     let line = Line::new(&space, a, b);
+                    let table = Line::with_steps(&space, &steps, a, b);
+                    let parts = |l: &Line| {
+                        let step = |s: &Step| (s.offset, s.base, s.corners);
+                        let dirs = (l.first_dir, l.second_dir);
+                        let counts = (l.n_first, l.n_second, l.start);
+                        (dirs, counts, step(&l.first), step(&l.second))
+                    };
+                    assert_eq!(parts(&table), parts(&line), "{m:?} {a:?} {b:?}");
                     for shape in SHAPES {
                         let mut got = Vec::new();
                         let ok = line.walk(&space, shape, |n, base| got.push((n, base)));

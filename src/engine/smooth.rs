@@ -9,7 +9,7 @@
 //! path smoothed whole.
 
 use super::Space;
-use super::route::{Line, Runs, SHAPES, Shape, legal_moves};
+use super::route::{Line, Runs, SHAPES, Shape, Steps, legal_moves};
 use crate::grid::{Point, Weight};
 
 /// How far ahead (in cells of the unsmoothed path) smoothing looks for a
@@ -74,6 +74,7 @@ pub(crate) fn smooth_step<S: Space>(
     let legal = legal_moves(space, a);
     let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
     runs.begin(space.node(a));
+    let steps = Steps::new(space);
     // The shortcut to `raw[j]`: `Some(None)` when the path is already as
     // short as a straight route there, `Some(Some((shape, cost)))` for a
     // cheaper straight route (the shape left to choose, `None`, when the map
@@ -88,7 +89,7 @@ pub(crate) fn smooth_step<S: Space>(
         if stretch <= bound {
             return Some(None);
         }
-        let line = Line::new(space, a, b);
+        let line = Line::with_steps(space, &steps, a, b);
         if !weighted {
             // Any free shape will do: the run-first ones, read from the
             // anchor's runs, before the spread one, walked.
@@ -121,7 +122,7 @@ pub(crate) fn smooth_step<S: Space>(
         }
         Some((shape, c)) => {
             // The first free shape in smoothing's order.
-            let line = Line::new(space, a, raw[j]);
+            let line = Line::with_steps(space, &steps, a, raw[j]);
             let shape = shape.unwrap_or_else(|| {
                 SHAPES
                     .into_iter()
