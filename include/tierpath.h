@@ -211,6 +211,12 @@ typedef struct TierpathBuildSettings {
   // The largest unit size the hierarchy serves: queries for `k x k`
   // units, `k` from 1 to this (1 to 255; 0 is taken as 1; default 1).
   uint32_t max_unit_size;
+  // Whether queries polish their paths (each window of the smoothed path
+  // searched again exactly, replaced where that is cheaper): 0 (the
+  // default) where the map's obstacles are scattered, as the builder
+  // decides; 1 always (the closest paths, the most time); 2 never
+  // (smoothing alone, the fastest). Saved with the hierarchy.
+  uint8_t polish;
 } TierpathBuildSettings;
 
 // What a hierarchy holds and what building it cost.
@@ -243,6 +249,9 @@ typedef struct TierpathStats {
   uint64_t revision;
   // Seconds the build took (0 for a loaded hierarchy).
   double build_seconds;
+  // Whether queries polish their paths, as the build decided: 1 they do,
+  // 2 they do not (see `TierpathBuildSettings::polish`).
+  uint8_t polish;
 } TierpathStats;
 
 // How a query is answered; start from `tierpath_query_options_default`
@@ -349,7 +358,8 @@ enum TierpathStatus tierpath_build_settings_default(struct TierpathBuildSettings
 
 // Preprocesses a map into a hierarchy (the map is copied; free it when you
 // like). `settings` may be null for the defaults. Errors:
-// `TIERPATH_STATUS_INVALID_ARGUMENT` (settings out of range).
+// `TIERPATH_STATUS_INVALID_ARGUMENT` (settings out of range, `polish`
+// above 2 among them).
 enum TierpathStatus tierpath_hierarchy_build(const struct TierpathMap *map,
                                              const struct TierpathBuildSettings *settings,
                                              struct TierpathHierarchy **out);

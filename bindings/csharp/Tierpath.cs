@@ -66,6 +66,8 @@ namespace Tierpath
         public byte KeepPaths;
         /// <summary>The largest unit size served: units of 1x1 up to MaxUnitSize x MaxUnitSize cells.</summary>
         public uint MaxUnitSize;
+        /// <summary>Whether queries polish their paths: 0 where the map's obstacles are scattered (the default), 1 always, 2 never.</summary>
+        public byte Polish;
 
         public static BuildSettings Default()
         {

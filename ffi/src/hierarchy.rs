@@ -4,7 +4,8 @@ use std::ffi::c_char;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use tierpath::{
-    BuildSettings, ContractionKind, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError, Point,
+    BuildSettings, ContractionKind, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError,
+    Point, Polish,
 };
 
 use crate::handle::{
@@ -29,6 +30,20 @@ pub struct TierpathBuildSettings {
     /// The largest unit size the hierarchy serves: queries for `k x k`
     /// units, `k` from 1 to this (1 to 255; 0 is taken as 1; default 1).
     pub max_unit_size: u32,
+    /// Whether queries polish their paths (each window of the smoothed path
+    /// searched again exactly, replaced where that is cheaper): 0 (the
+    /// default) where the map's obstacles are scattered, as the builder
+    /// decides; 1 always (the closest paths, the most time); 2 never
+    /// (smoothing alone, the fastest). Saved with the hierarchy.
+    pub polish: u8,
+}
+
+/// `TierpathBuildSettings::polish` as the library's [`Polish`], when it is
+/// one of the three values.
+fn polish_of(code: u8) -> Option<Polish> {
+    [Polish::Auto, Polish::Always, Polish::Never]
+        .get(usize::from(code))
+        .copied()
 }
 
 /// A preprocessed map (opaque): the map, its islands, dead ends, cluster
@@ -112,6 +127,7 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
                 landmarks: d.landmarks,
                 keep_paths: u8::from(d.keep_paths),
                 max_unit_size: d.max_unit_size,
+                polish: 0,
             },
             "settings",
         )
@@ -120,7 +136,8 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
 
 /// Preprocesses a map into a hierarchy (the map is copied; free it when you
 /// like). `settings` may be null for the defaults. Errors:
-/// `TIERPATH_STATUS_INVALID_ARGUMENT` (settings out of range).
+/// `TIERPATH_STATUS_INVALID_ARGUMENT` (settings out of range, `polish`
+/// above 2 among them).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_hierarchy_build(
     map: *const TierpathMap,
@@ -135,10 +152,20 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
             if s.cluster_size != 0 {
                 builder = builder.cluster_size(s.cluster_size);
             }
+            let Some(polish) = polish_of(s.polish) else {
+                return fail(
+                    TierpathStatus::InvalidArgument,
+                    format!(
+                        "polish {} is none of 0 (auto), 1 (always), 2 (never)",
+                        s.polish
+                    ),
+                );
+            };
             builder = builder
                 .landmarks(s.landmarks)
                 .keep_paths(s.keep_paths != 0)
-                .max_unit_size(s.max_unit_size.max(1));
+                .max_unit_size(s.max_unit_size.max(1))
+                .polish(polish);
         }
         publish_hierarchy(builder.build(map.grid.clone())?, out)
     })
@@ -245,6 +272,9 @@ pub struct TierpathStats {
     pub revision: u64,
     /// Seconds the build took (0 for a loaded hierarchy).
     pub build_seconds: f64,
+    /// Whether queries polish their paths, as the build decided: 1 they do,
+    /// 2 they do not (see `TierpathBuildSettings::polish`).
+    pub polish: u8,
 }
 
 /// Writes the hierarchy's statistics.
@@ -272,6 +302,11 @@ pub unsafe extern "C" fn tierpath_hierarchy_stats(
             memory_bytes: s.memory_bytes,
             revision: h.revision(),
             build_seconds: s.total_seconds(),
+            polish: if h.settings().polish == Polish::Never {
+                2
+            } else {
+                1
+            },
         };
         put(stats, value, "stats")
     })
