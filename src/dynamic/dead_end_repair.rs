@@ -100,13 +100,14 @@
 //! window are searched as the build searches them, so their cores are the
 //! build's.
 //!
-//! A window that does not meet the conditions is grown (2, 6, 14, ... cells
-//! around the edit) up to a size bound ([`largest_window`]: a sixteenth of
-//! the map, at most 65,536 cells); when none of those does, the small
-//! ones are tried again with one side pushed out by one or two cells
-//! ([`boxes`]: the rule holds for any box, and a side that runs past a
-//! notch or a diagonal wall leaves a ring cell hanging by one move on both
-//! sides, which a side one cell further out does not). The edits that
+//! A window that does not meet the conditions is grown (2, 6, 14 cells
+//! around the edit); when none of those does, they are tried again with
+//! one side pushed out by one or two cells (the rule holds for any box,
+//! and a side that runs past a notch or a diagonal wall leaves a ring cell
+//! hanging by one move on both sides, which a side one cell further out
+//! does not), then the window grows on (30, 62, ... cells) up to a size
+//! bound ([`largest_window`]: a sixteenth of the map, at most 65,536
+//! cells); [`boxes`] gives the order and why. The edits that
 //! still fail (an island split whose both halves are large, a core that
 //! changes, a ring that hangs apart at every size tried) run stages 1 and 2
 //! again over the map, which equals a rebuild by construction. The last is
