@@ -69,7 +69,7 @@ pub(crate) fn smooth_step<S: Space>(
     let weighted = space.weights().is_some();
     let last = (raw.len() - 1).min(i + WINDOW);
     let a = raw[i];
-    let mut best: (usize, Option<(Option<Shape>, u64)>) = (i + 1, None);
+    let mut best = (i + 1, None::<(Option<Shape>, u64)>);
     // Routes whose first move is illegal need no walk.
     let legal = legal_moves(space, a);
     let may_walk = |line: &Line, shape: Shape| legal & (1 << line.first_move(shape)) != 0;
@@ -171,11 +171,12 @@ fn scan<C>(
     }
     let mut misses = 0;
     for j in from..range.end {
-        match if failed == Some(j) {
+        let found = if failed == Some(j) {
             None
         } else {
             candidate(j)
-        } {
+        };
+        match found {
             Some(c) => {
                 best = Some((j, c));
                 misses = 0;
