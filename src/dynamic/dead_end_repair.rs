@@ -132,7 +132,7 @@
 use super::forest::Forest;
 use super::window::WindowBlocks;
 use crate::grid::{Grid, Movement, Point};
-use crate::preprocess::{DeadEnds, NO_NODE};
+use crate::preprocess::{DeadEnds, NO_NODE, join_sets, set_root};
 
 /// Margins tried around an edit, smallest first.
 pub(crate) const MARGINS: [u32; 7] = [2, 6, 14, 30, 62, 126, 254];
@@ -390,23 +390,11 @@ fn narrow_to_edit(
     let comps = before as usize + s.new.comp_size.len();
     s.comp_root.clear();
     s.comp_root.extend(0..comps as u32);
-    fn find(root: &mut [u32], mut c: u32) -> u32 {
-        while root[c as usize] != c {
-            let up = root[root[c as usize] as usize];
-            root[c as usize] = up;
-            c = up;
-        }
-        c
-    }
     let len = s.old.comp_of.len();
     for i in 0..len {
         let (a, b) = (s.old.comp_of[i], s.new.comp_of[i]);
         if a != NO_NODE && b != NO_NODE {
-            let (ra, rb) = (
-                find(&mut s.comp_root, a),
-                find(&mut s.comp_root, before + b),
-            );
-            s.comp_root[ra.max(rb) as usize] = ra.min(rb);
+            join_sets(&mut s.comp_root, a, before + b);
         }
     }
     s.comp_seeded.clear();
@@ -421,7 +409,7 @@ fn narrow_to_edit(
                     s.new.comp_of[i].checked_add(before).unwrap_or(NO_NODE),
                 ] {
                     if c != NO_NODE {
-                        let r = find(&mut s.comp_root, c);
+                        let r = set_root(&mut s.comp_root, c);
                         s.comp_seeded[r as usize] = true;
                     }
                 }
@@ -439,7 +427,7 @@ fn narrow_to_edit(
         } else {
             continue;
         };
-        let r = find(&mut s.comp_root, c);
+        let r = set_root(&mut s.comp_root, c);
         s.only[i] = s.comp_seeded[r as usize];
         left_out |= !s.only[i];
     }

@@ -598,7 +598,7 @@ impl DynamicHierarchy {
             let cols = (x1 + margins[2]).min(w - 1) - x0.saturating_sub(margins[0]) + 1;
             let rows = (y1 + margins[3]).min(h - 1) - y0.saturating_sub(margins[1]) + 1;
             if cols as u64 * rows as u64 > largest {
-                // Too large to search; the pushed small boxes follow.
+                // Too large to search (the larger squares after it too).
                 continue;
             }
             let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();

@@ -41,6 +41,24 @@ impl Islands {
     }
 }
 
+/// The root of `a`'s set in a disjoint-set forest (`parent[r] == r` at a
+/// root), halving the path on the way.
+pub(crate) fn set_root(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let up = parent[parent[a as usize] as usize];
+        parent[a as usize] = up;
+        a = up;
+    }
+    a
+}
+
+/// Joins the sets of `a` and `b` under the lower of their roots, so that a
+/// set's root is its first member.
+pub(crate) fn join_sets(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (set_root(parent, a), set_root(parent, b));
+    parent[ra.max(rb) as usize] = ra.min(rb);
+}
+
 /// Labels the islands of `grid` under `movement` (stage 1).
 ///
 /// Islands are numbered in row-major order of their first cell. The labelling
@@ -95,14 +113,6 @@ pub(crate) fn label_runs(
     let row_runs = |r: usize| row_first[r + 1] as usize..row_first[r + 2] as usize;
 
     let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
-    fn find(parent: &mut [u32], mut a: u32) -> u32 {
-        while parent[a as usize] != a {
-            let up = parent[parent[a as usize] as usize];
-            parent[a as usize] = up;
-            a = up;
-        }
-        a
-    }
     for r in 1..grid.height() as usize {
         let (above, here) = (row_runs(r - 1), row_runs(r));
         let mut k = above.start;
@@ -114,12 +124,8 @@ pub(crate) fn label_runs(
             }
             let mut m = k;
             while m < above.end && (runs[m].0 as i64) <= a1 as i64 + reach {
-                let (ra, rb) = (find(&mut parent, i as u32), find(&mut parent, m as u32));
-                if ra != rb {
-                    // The earlier run stays the root, so labels follow first cells.
-                    let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-                    parent[hi as usize] = lo;
-                }
+                // The earlier run stays the root, so labels follow first cells.
+                join_sets(&mut parent, i as u32, m as u32);
                 m += 1;
             }
         }
@@ -129,7 +135,7 @@ pub(crate) fn label_runs(
     // order, a root takes the next label and the others their root's
     // (labelled before them), in place.
     for i in 0..runs.len() {
-        parent[i] = find(&mut parent, i as u32);
+        parent[i] = set_root(&mut parent, i as u32);
     }
     let mut sizes: Vec<u32> = Vec::new();
     for r in 0..grid.height() as usize {

@@ -33,6 +33,7 @@ pub(crate) use dead_ends::NO_NODE;
 pub use dead_ends::{DeadEnds, find_dead_ends};
 pub use graph::{ClusterGraph, build_cluster_graph};
 pub use islands::{Islands, find_islands};
+pub(crate) use islands::{join_sets, set_root};
 pub(crate) use landmarks::UNREACHED;
 pub use landmarks::{Landmarks, find_landmarks};
 pub use sizes::{MAX_UNIT_SIZE, SizeTransitions};
