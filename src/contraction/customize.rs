@@ -9,6 +9,10 @@
 //! edges are final, so `u`'s are too: the costs are the exact least costs
 //! over paths through lower nodes only, which is what an elimination-tree
 //! query needs. Each improved cost remembers its middle node `v`, to unpack.
+//! Any order that takes a node after its descendants in the elimination
+//! tree computes the same: a whole customization runs disjoint subtrees on
+//! several threads (see `forest`; on the six large StarCraft maps the
+//! customization took 1.6x less time on two cores than in rank order).
 //!
 //! Because a node is recomputed from scratch, re-customizing after some arc
 //! costs change (up or down) is the same pull run on the nodes whose edges
@@ -26,7 +30,10 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
+use super::forest::{Direction, Forest};
 use super::{ArcGraph, Contraction, ContractionError, NONE};
 
 /// The cost of a forbidden arc (or of no route): an arc at this cost (or
@@ -119,6 +126,20 @@ impl Contraction {
     /// graph's arc order; [`FORBIDDEN`] or more forbids an arc).
     pub fn customize(&self, costs: &[u64]) -> Result<ContractionMetric, ContractionError> {
         self.check_costs(costs)?;
+        self.customize_on(&Forest::new(self), costs, self.symmetric(costs))
+    }
+
+    /// [`customize`](Self::customize) in the order of `forest` (this
+    /// contraction's, or, in tests, the ranks one by one), each triangle
+    /// priced once when `symmetric` (only if [`symmetric`](Self::symmetric)
+    /// says so).
+    pub(super) fn customize_on(
+        &self,
+        forest: &Forest,
+        costs: &[u64],
+        symmetric: bool,
+    ) -> Result<ContractionMetric, ContractionError> {
+        self.check_costs(costs)?;
         let m = self.edges();
         let scale = costs
             .iter()
@@ -129,21 +150,15 @@ impl Contraction {
         if scale > FORBIDDEN / INF64 {
             return Err(ContractionError::CostRange { scale });
         }
-        let mut metric = ContractionMetric {
-            scale,
-            up: vec![INF; m],
-            down: vec![INF; m],
-            up_how: vec![NONE; m],
-            down_how: vec![NONE; m],
-        };
-        let mut fits = true;
-        for u in 0..self.nodes() as u32 {
-            fits &= self.pull(&mut metric, costs, u);
-        }
+        // Bottom up, independent subtrees on several threads (see `forest`).
+        let lists = SharedLists::new(m);
+        let fits = forest.walk(Direction::BottomUp, &|u| {
+            self.pull(&mut &lists, scale, costs, u, symmetric)
+        });
         if !fits {
             return Err(ContractionError::CostRange { scale });
         }
-        Ok(metric)
+        Ok(lists.into_metric(scale))
     }
 
     /// Brings `metric` up to date after the costs of the arcs in `changed`
@@ -197,7 +212,7 @@ impl Contraction {
             dirty
                 .old
                 .extend(range.clone().map(|e| (metric.up[e], metric.down[e])));
-            fits &= self.pull(metric, costs, u);
+            fits &= self.pull(metric, metric.scale, costs, u, false);
             let changed = range
                 .clone()
                 .zip(&dirty.old)
@@ -216,6 +231,20 @@ impl Contraction {
         Ok(recomputed)
     }
 
+    /// Whether every edge's cheapest allowed arc costs the same both ways
+    /// (a uniform-cost map's cluster graph): then the customization keeps
+    /// every edge's two costs equal, triangle by triangle.
+    pub(super) fn symmetric(&self, costs: &[u64]) -> bool {
+        let mut least = vec![[FORBIDDEN; 2]; self.edges()];
+        for (arc, slot) in self.arc_slot.iter().enumerate() {
+            if *slot != NONE {
+                let c = &mut least[(*slot / 2) as usize][(*slot & 1) as usize];
+                *c = (*c).min(costs[arc].min(FORBIDDEN));
+            }
+        }
+        least.iter().all(|[up, down]| up == down)
+    }
+
     fn check_costs(&self, costs: &[u64]) -> Result<(), ContractionError> {
         if costs.len() != self.arc_slot.len() {
             return Err(ContractionError::Length {
@@ -228,16 +257,24 @@ impl Contraction {
     }
 
     /// Recomputes the costs of `u`'s upward edges from its input arcs and its
-    /// lower triangles (whose costs must be final). Whether every least cost
-    /// found fits in 32 bits in units of the metric's scale.
-    fn pull(&self, metric: &mut ContractionMetric, costs: &[u64], u: u32) -> bool {
+    /// lower triangles (whose costs must be final) into `lists` (costs in
+    /// units of `scale`). Whether every least cost found fits in 32 bits in
+    /// those units. `symmetric`: every edge's cheapest arcs cost the same
+    /// both ways (see [`symmetric`](Self::symmetric)), so every lower
+    /// triangle does too and is priced once.
+    fn pull(
+        &self,
+        lists: &mut impl EdgeLists,
+        scale: u64,
+        costs: &[u64],
+        u: u32,
+        symmetric: bool,
+    ) -> bool {
         let range = self.up_range(u);
         let mut fits = true;
         for e in range.clone() {
-            metric.up[e] = INF;
-            metric.down[e] = INF;
-            metric.up_how[e] = NONE;
-            metric.down_how[e] = NONE;
+            lists.set_up(e, INF, NONE);
+            lists.set_down(e, INF, NONE);
         }
         let (a, b) = (
             self.low_first[u as usize] as usize,
@@ -248,20 +285,18 @@ impl Contraction {
             if cost >= FORBIDDEN {
                 continue;
             }
-            let Ok(cost) = u32::try_from(cost / metric.scale) else {
+            let Ok(cost) = u32::try_from(cost / scale) else {
                 fits = false;
                 continue;
             };
             let slot = self.arc_slot[*arc as usize];
             let e = (slot / 2) as usize;
-            let (best, how) = if slot & 1 == 0 {
-                (&mut metric.up[e], &mut metric.up_how[e])
-            } else {
-                (&mut metric.down[e], &mut metric.down_how[e])
-            };
-            if cost < *best {
-                *best = cost;
-                *how = ARC | arc;
+            if slot & 1 == 0 {
+                if cost < lists.up(e) {
+                    lists.set_up(e, cost, ARC | arc);
+                }
+            } else if cost < lists.down(e) {
+                lists.set_down(e, cost, ARC | arc);
             }
             fits &= cost != INF;
         }
@@ -271,7 +306,7 @@ impl Contraction {
         );
         let up_u = &self.up_to[range.clone()];
         for &(v, e_vu) in &self.down[a..b] {
-            let (v_to_u, u_to_v) = (metric.up[e_vu as usize], metric.down[e_vu as usize]);
+            let (v_to_u, u_to_v) = (lists.up(e_vu as usize), lists.down(e_vu as usize));
             if v_to_u == INF && u_to_v == INF {
                 continue;
             }
@@ -285,25 +320,125 @@ impl Contraction {
                     k += 1;
                 }
                 let e_uw = range.start + k;
+                if symmetric {
+                    let vw = lists.up(e_vw);
+                    let through = u_to_v + u64::from(vw);
+                    if through < u64::from(lists.up(e_uw)) {
+                        lists.set_up(e_uw, through as u32, v);
+                        lists.set_down(e_uw, through as u32, v);
+                    }
+                    fits &= through < INF64 || u_to_v == INF64 || vw == INF;
+                    continue;
+                }
                 // Sums of two stored costs fit in u64; one below the stored
                 // cost (at most INF) fits in u32. A sum of two finite costs
                 // at INF or more does not fit at all.
-                let (vw, wv) = (metric.up[e_vw], metric.down[e_vw]);
+                let (vw, wv) = (lists.up(e_vw), lists.down(e_vw));
                 let through = u_to_v + u64::from(vw);
-                if through < u64::from(metric.up[e_uw]) {
-                    metric.up[e_uw] = through as u32;
-                    metric.up_how[e_uw] = v;
+                if through < u64::from(lists.up(e_uw)) {
+                    lists.set_up(e_uw, through as u32, v);
                 }
                 let back = u64::from(wv) + v_to_u;
-                if back < u64::from(metric.down[e_uw]) {
-                    metric.down[e_uw] = back as u32;
-                    metric.down_how[e_uw] = v;
+                if back < u64::from(lists.down(e_uw)) {
+                    lists.set_down(e_uw, back as u32, v);
                 }
                 fits &= (through < INF64 || u_to_v == INF64 || vw == INF)
                     && (back < INF64 || v_to_u == INF64 || wv == INF);
             }
         }
         fits
+    }
+}
+
+/// The per-edge costs and make-ups a customization reads and writes: a
+/// metric's own lists (one thread: re-customization) or [`SharedLists`]
+/// (a whole customization, on several threads).
+trait EdgeLists {
+    /// The upward cost of edge `e`.
+    fn up(&self, e: usize) -> u32;
+    /// The downward cost of edge `e`.
+    fn down(&self, e: usize) -> u32;
+    /// Sets the upward cost of edge `e` and how it is made up.
+    fn set_up(&mut self, e: usize, cost: u32, how: u32);
+    /// Sets the downward cost of edge `e` and how it is made up.
+    fn set_down(&mut self, e: usize, cost: u32, how: u32);
+}
+
+impl EdgeLists for ContractionMetric {
+    #[inline]
+    fn up(&self, e: usize) -> u32 {
+        self.up[e]
+    }
+    #[inline]
+    fn down(&self, e: usize) -> u32 {
+        self.down[e]
+    }
+    #[inline]
+    fn set_up(&mut self, e: usize, cost: u32, how: u32) {
+        (self.up[e], self.up_how[e]) = (cost, how);
+    }
+    #[inline]
+    fn set_down(&mut self, e: usize, cost: u32, how: u32) {
+        (self.down[e], self.down_how[e]) = (cost, how);
+    }
+}
+
+/// A metric's lists shared by the threads of one customization, each
+/// writing only the edges of the ranks it visits (see `forest`): relaxed
+/// atomics, which compile to plain loads and stores. The thread pool's join
+/// orders a subtree's writes before its ancestors' reads.
+struct SharedLists {
+    up: Vec<AtomicU32>,
+    down: Vec<AtomicU32>,
+    up_how: Vec<AtomicU32>,
+    down_how: Vec<AtomicU32>,
+}
+
+impl SharedLists {
+    fn new(m: usize) -> SharedLists {
+        let list = |v| (0..m).map(|_| AtomicU32::new(v)).collect();
+        SharedLists {
+            up: list(INF),
+            down: list(INF),
+            up_how: list(NONE),
+            down_how: list(NONE),
+        }
+    }
+
+    fn into_metric(self, scale: u64) -> ContractionMetric {
+        ContractionMetric {
+            scale,
+            up: into_plain(self.up),
+            down: into_plain(self.down),
+            up_how: into_plain(self.up_how),
+            down_how: into_plain(self.down_how),
+        }
+    }
+}
+
+/// Atomics back into plain numbers, once the threads are done.
+pub(super) fn into_plain(list: Vec<AtomicU32>) -> Vec<u32> {
+    list.into_iter().map(AtomicU32::into_inner).collect()
+}
+
+impl EdgeLists for &SharedLists {
+    #[inline]
+    fn up(&self, e: usize) -> u32 {
+        self.up[e].load(Relaxed)
+    }
+    #[inline]
+    fn down(&self, e: usize) -> u32 {
+        self.down[e].load(Relaxed)
+    }
+    #[inline]
+    fn set_up(&mut self, e: usize, cost: u32, how: u32) {
+        self.up[e].store(cost, Relaxed);
+        self.up_how[e].store(how, Relaxed);
+    }
+    #[inline]
+    fn set_down(&mut self, e: usize, cost: u32, how: u32) {
+        self.down[e].store(cost, Relaxed);
+        self.down_how[e].store(how, Relaxed);
     }
 }
 

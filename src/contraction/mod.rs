@@ -45,6 +45,7 @@
 
 mod classic;
 mod customize;
+mod forest;
 mod order;
 mod pruned;
 mod pruned_query;

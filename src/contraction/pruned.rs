@@ -8,7 +8,12 @@
 //! `u -> v`) may be cheaper than the edge; likewise downward. One pass makes
 //! every edge cost the exact distance between its ends: the first node above
 //! `u` on a shortest path from `u` is reached through lower nodes only, which
-//! the bottom-up customization already priced exactly.
+//! the bottom-up customization already priced exactly. A node's pass reads
+//! only its ancestors' edges (its upward neighbours are ancestors in the
+//! elimination tree) and writes only its own, so any order that takes a
+//! node after its parent computes the same: disjoint subtrees run on
+//! several threads (see `forest`; 1.7x less time on two cores on the six
+//! large StarCraft maps).
 //!
 //! Then an edge direction is dropped when an intermediate or upper triangle
 //! matches its cost exactly (another route over nodes above its lower end is
@@ -34,7 +39,11 @@
 //! positions took 16 more bits per make-up; the 16-bit make-ups without them
 //! cost about 1.5% more instructions per long sc1 query.
 
-use super::customize::{ContractionMetric, INF, INF64};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU32};
+
+use super::customize::{ContractionMetric, INF, INF64, into_plain};
+use super::forest::{Direction, Forest};
 use super::{Contraction, ContractionError};
 
 /// Marks the make-up of an edge direction that is an input arc (the cheapest
@@ -507,6 +516,26 @@ fn wide_key(low: u32, high: u32, downward: bool) -> u64 {
     (u64::from(low) << 33) | (u64::from(high) << 1) | u64::from(downward)
 }
 
+/// The perfect customization's lists, shared by the threads of one pass,
+/// each writing only the edges of the ranks it visits (see `forest`):
+/// relaxed atomics, plain loads and stores.
+#[derive(Clone, Copy)]
+struct Triangles<'a> {
+    up: &'a [AtomicU32],
+    down: &'a [AtomicU32],
+    flag: &'a [AtomicU8],
+    /// Every edge costs the same both ways (uniform-cost maps): then every
+    /// triangle does too, the passes work on `up` and bit 0 alone, and
+    /// `down` and bit 1 are copied from them afterwards.
+    symmetric: bool,
+}
+
+/// The cost at `e`.
+#[inline]
+fn get(list: &[AtomicU32], e: usize) -> u32 {
+    list[e].load(Relaxed)
+}
+
 impl Contraction {
     /// The pruned query graph of `metric` (customized on this contraction):
     /// perfect costs, dominated and forbidden edge directions dropped, stored
@@ -517,22 +546,62 @@ impl Contraction {
     /// (a triangle of finite costs reaching `2^32` units where the edge has
     /// none: refused, never wrapped).
     pub fn query_graph(&self, metric: &ContractionMetric) -> Result<QueryGraph, ContractionError> {
+        self.query_graph_on(&Forest::new(self), metric, metric.up == metric.down)
+    }
+
+    /// [`query_graph`](Self::query_graph) in the order of `forest` (this
+    /// contraction's, or, in tests, the ranks one by one), on `up` and bit 0
+    /// alone when `symmetric` (only if every edge costs the same both ways).
+    pub(super) fn query_graph_on(
+        &self,
+        forest: &Forest,
+        metric: &ContractionMetric,
+        symmetric: bool,
+    ) -> Result<QueryGraph, ContractionError> {
         let m = self.edges();
-        let (mut up, mut down) = (metric.up.clone(), metric.down.clone());
+        let atomic = |list: &[u32]| list.iter().map(|c| AtomicU32::new(*c)).collect::<Vec<_>>();
+        let (up, down) = (atomic(&metric.up), atomic(&metric.down));
         // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
-        let mut flag: Vec<u8> = (0..m)
-            .map(|e| u8::from(up[e] != INF) | (u8::from(down[e] != INF) << 1))
+        let flag: Vec<AtomicU8> = (0..m)
+            .map(|e| {
+                AtomicU8::new(
+                    u8::from(metric.up[e] != INF) | (u8::from(metric.down[e] != INF) << 1),
+                )
+            })
             .collect();
-        if !up.contains(&0) && !down.contains(&0) {
-            // Top down; a node's edges are final once its own pass is done.
-            for u in (0..self.nodes() as u32).rev() {
-                let exact = self.make_perfect(u, &mut up, &mut down, &mut flag, metric.scale)?;
+        if !metric.up.contains(&0) && !metric.down.contains(&0) {
+            // Top down (a node's edges are final once its own pass is done),
+            // independent subtrees on several threads (see `forest`).
+            let lists = Triangles {
+                up: &up,
+                down: &down,
+                flag: &flag,
+                symmetric,
+            };
+            let fits = forest.walk(Direction::TopDown, &|u| {
+                let (exact, fits) = self.make_perfect(u, lists);
                 if !exact {
-                    self.mark_dominated(u, &up, &down, &mut flag);
+                    self.mark_dominated(u, lists);
                 }
+                fits
+            });
+            if !fits {
+                return Err(ContractionError::CostRange {
+                    scale: metric.scale,
+                });
             }
         }
+        let up = into_plain(up);
+        let down = if symmetric {
+            up.clone()
+        } else {
+            into_plain(down)
+        };
+        let mut flag: Vec<u8> = flag.into_iter().map(AtomicU8::into_inner).collect();
         for f in &mut flag {
+            if symmetric {
+                *f = (*f & 1) * 3;
+            }
             *f |= (*f & 3) << 2;
         }
         self.mark_halves(metric, &mut flag);
@@ -543,69 +612,96 @@ impl Contraction {
     /// perfect already (see the module docs), clearing the kept bit of an
     /// edge direction whenever a triangle is no dearer. Such a direction is
     /// matched by a triangle once the costs are final (the last triangle
-    /// that lowered it, or this one), so the bit is rightly cleared; whether
-    /// the bits are exactly those to clear (no cost of `u` changed during the
-    /// pass). A triangle of finite costs summing to `2^32` units or more
-    /// where the edge has none is refused ([`ContractionError::CostRange`]).
-    fn make_perfect(
-        &self,
-        u: u32,
-        up: &mut [u32],
-        down: &mut [u32],
-        flag: &mut [u8],
-        scale: u64,
-    ) -> Result<bool, ContractionError> {
+    /// that lowered it, or this one), so the bit is rightly cleared. Returns
+    /// whether the bits are exactly those to clear (no cost of `u` changed
+    /// during the pass), and whether every sum fitted: a triangle of finite
+    /// costs summing to `2^32` units or more where the edge has none is
+    /// refused ([`ContractionError::CostRange`]).
+    fn make_perfect(&self, u: u32, lists: Triangles) -> (bool, bool) {
         let (mut exact, mut fits) = (true, true);
-        // Edge cost `a` against the triangle `p + q`.
-        let mut lower = |a: &mut u32, p: u32, q: u32, f: &mut u8, bit: u8| {
+        // Lowers the cost at `slot` to the triangle `p + q` if that is less:
+        // the cost after.
+        let mut lower = |slot: &AtomicU32, p: u32, q: u32, f: &mut u8, bit: u8| -> u32 {
+            let a = slot.load(Relaxed);
             if p == INF || q == INF {
-                return;
+                return a;
             }
             let b = u64::from(p) + u64::from(q);
             if b >= INF64 {
-                fits &= *a != INF;
-            } else if b <= u64::from(*a) {
+                fits &= a != INF;
+            } else if b <= u64::from(a) {
                 *f &= !bit;
-                if b < u64::from(*a) {
-                    *a = b as u32;
+                if b < u64::from(a) {
                     exact = false;
+                    slot.store(b as u32, Relaxed);
+                    return b as u32;
                 }
             }
+            a
         };
+        let Triangles {
+            up,
+            down,
+            flag,
+            symmetric,
+        } = lists;
         self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            let (uv, vu, vw, wv) = (up[e_uv], down[e_uv], up[e_vw], down[e_vw]);
-            let (mut f_uv, mut f_uw) = (flag[e_uv], flag[e_uw]);
-            lower(&mut up[e_uw], uv, vw, &mut f_uw, 1);
-            lower(&mut down[e_uw], wv, vu, &mut f_uw, 2);
-            let (uw, wu) = (up[e_uw], down[e_uw]);
-            lower(&mut up[e_uv], uw, wv, &mut f_uv, 1);
-            lower(&mut down[e_uv], vw, wu, &mut f_uv, 2);
-            (flag[e_uv], flag[e_uw]) = (f_uv, f_uw);
+            if symmetric {
+                let (uv, vw) = (get(up, e_uv), get(up, e_vw));
+                let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
+                let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
+                lower(&up[e_uv], uw, vw, &mut f_uv, 1);
+                flag[e_uv].store(f_uv, Relaxed);
+                flag[e_uw].store(f_uw, Relaxed);
+                return;
+            }
+            let (uv, vu, vw, wv) = (
+                get(up, e_uv),
+                get(down, e_uv),
+                get(up, e_vw),
+                get(down, e_vw),
+            );
+            let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
+            let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
+            let wu = lower(&down[e_uw], wv, vu, &mut f_uw, 2);
+            lower(&up[e_uv], uw, wv, &mut f_uv, 1);
+            lower(&down[e_uv], vw, wu, &mut f_uv, 2);
+            flag[e_uv].store(f_uv, Relaxed);
+            flag[e_uw].store(f_uw, Relaxed);
         });
-        if !fits {
-            return Err(ContractionError::CostRange { scale });
-        }
-        Ok(exact)
+        (exact, fits)
     }
 
     /// Clears the kept bits of `u`'s upward edge directions that an
     /// intermediate or upper triangle matches (costs perfect and positive).
-    fn mark_dominated(&self, u: u32, up: &[u32], down: &[u32], flag: &mut [u8]) {
+    fn mark_dominated(&self, u: u32, lists: Triangles) {
+        let (up, down, flag) = (lists.up, lists.down, lists.flag);
+        let get = |list: &[AtomicU32], e: usize| u64::from(get(list, e));
+        // A plain load and store: only this thread writes `u`'s edges.
+        let clear = |f: &AtomicU8, bit: u8| f.store(f.load(Relaxed) & !bit, Relaxed);
         self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            let (uv, vu) = (u64::from(up[e_uv]), u64::from(down[e_uv]));
-            let (uw, wu) = (u64::from(up[e_uw]), u64::from(down[e_uw]));
-            let (vw, wv) = (u64::from(up[e_vw]), u64::from(down[e_vw]));
+            let (uv, uw, vw) = (get(up, e_uv), get(up, e_uw), get(up, e_vw));
+            if lists.symmetric {
+                if uv + vw == uw {
+                    clear(&flag[e_uw], 1);
+                }
+                if uw + vw == uv {
+                    clear(&flag[e_uv], 1);
+                }
+                return;
+            }
+            let (vu, wu, wv) = (get(down, e_uv), get(down, e_uw), get(down, e_vw));
             if uv + vw == uw {
-                flag[e_uw] &= !1;
+                clear(&flag[e_uw], 1);
             }
             if wv + vu == wu {
-                flag[e_uw] &= !2;
+                clear(&flag[e_uw], 2);
             }
             if uw + wv == uv {
-                flag[e_uv] &= !1;
+                clear(&flag[e_uv], 1);
             }
             if vw + wu == vu {
-                flag[e_uv] &= !2;
+                clear(&flag[e_uv], 2);
             }
         });
     }

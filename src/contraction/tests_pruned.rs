@@ -191,6 +191,60 @@ fn pruned_graph_after_recustomization_equals_a_fresh_one() {
     }
 }
 
+/// The customization and the perfect customization run subtrees of the
+/// elimination forest on several threads, and price a triangle once when
+/// every edge costs the same both ways: the same metric and query graph as
+/// the passes in rank order, one rank at a time, both ways, under every
+/// metric kind (a grid with some arcs one-way, and one with every arc both
+/// ways, where the symmetric kind is symmetric).
+#[test]
+fn passes_on_several_threads_equal_the_rank_order() {
+    use super::forest::Forest;
+    let (one_way, coords) = grid_graph(120, 80, 21);
+    let both_ways = Arcs::new(
+        coords.len(),
+        (0..one_way.to.len() as u32)
+            .flat_map(|e| {
+                let (v, w) = (one_way.tail(e), one_way.to[e as usize]);
+                [(v, w, 1), (w, v, 1)]
+            })
+            .collect(),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let mut rng = Lcg(22);
+    for (a, every_arc_both_ways) in [(one_way, false), (both_ways, true)] {
+        let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+        let ranks = Forest::in_rank_order(cch.nodes());
+        for kind in 0..5 {
+            let costs = metric(&a, kind, &mut rng);
+            let symmetric = cch.symmetric(&costs);
+            assert_eq!(symmetric, kind == 2 && every_arc_both_ways, "kind {kind}");
+            let (metric, qg) = pool.install(|| {
+                let m = cch.customize(&costs).unwrap();
+                let qg = cch.query_graph(&m).unwrap();
+                (m, qg)
+            });
+            let one_by_one = cch.customize_on(&ranks, &costs, false).unwrap();
+            assert!(metric == one_by_one, "metric kind {kind}");
+            assert_eq!(metric.up == metric.down, symmetric, "kind {kind}");
+            let qg_one_by_one = cch.query_graph_on(&ranks, &one_by_one, false).unwrap();
+            assert_eq!(qg, qg_one_by_one, "kind {kind}");
+            let mut scratch = ContractionScratch::default();
+            for _ in 0..20 {
+                let n = cch.nodes() as u64;
+                let (s, t) = ([(rng.next(n) as u32, 0)], [(rng.next(n) as u32, 0)]);
+                assert_eq!(
+                    qg.distance(&mut scratch, &s, &t),
+                    dijkstra(&a, &costs, &s, &t)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn unpacking_with_another_graph_is_an_error() {
     let (a, coords) = grid_graph(6, 5, 4);
