@@ -9,13 +9,17 @@
 //! both sides are ordered the same way, recursively. On the cluster graph the
 //! cheapest cuts run along cluster borders, where only the links between
 //! facing transitions cross. Without coordinates, breadth-first levels from
-//! a far node serve as the single axis.
+//! a far node serve as the single axis. The two sides of a large part are
+//! ordered on two threads (rayon); the order is the same on any number.
 //!
 //! # Fill
 //! Eliminating the nodes in rank order joins each node's upward neighbours
 //! into a clique. The upward neighbourhood of `u` is its input upward
 //! neighbours plus those of its children in the elimination tree (the nodes
 //! whose lowest upward neighbour is `u`), minus `u`: one pass, bottom up.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU32};
 
 use super::{ArcGraph, NONE};
 
@@ -119,9 +123,8 @@ pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) 
             &levels
         }
     };
-    let mut cut = Cut::default();
-    dissect(adj, |nodes, part_of, id| {
-        cut.best(adj, coords, nodes, part_of, id)
+    dissect(adj, &|cut, shared, nodes, id| {
+        cut.best(adj, coords, shared, nodes, id)
     })
 }
 
@@ -130,8 +133,7 @@ pub(super) fn nested_dissection(adj: &Adjacency, coords: Option<&[(u32, u32)]>) 
 /// across the longer side of its box of cells, at the border nearest the
 /// middle; a part within one cell is ordered as it comes.
 pub(super) fn grid_dissection(adj: &Adjacency, coords: &[(u32, u32)], cell: u32) -> Vec<u32> {
-    let mut side = Vec::new();
-    dissect(adj, |nodes, part_of, id| {
+    dissect(adj, &|_, shared, nodes, id| {
         let (mut lo, mut hi) = ((u32::MAX, u32::MAX), (0, 0));
         for v in nodes {
             let (x, y) = coords[*v as usize];
@@ -146,69 +148,111 @@ pub(super) fn grid_dissection(adj: &Adjacency, coords: &[(u32, u32)], cell: u32)
         // Cells at or after `at` go right: both sides hold a node.
         Some(if span_x >= span_y {
             let at = lo.0 + span_x.div_ceil(2);
-            split(adj, nodes, part_of, id, &mut side, |v| {
+            split(adj, shared, nodes, id, |v| {
                 coords[v as usize].0 / cell >= at
             })
         } else {
             let at = lo.1 + span_y.div_ceil(2);
-            split(adj, nodes, part_of, id, &mut side, |v| {
+            split(adj, shared, nodes, id, |v| {
                 coords[v as usize].1 / cell >= at
             })
         })
     })
 }
 
-/// Nested dissection driven by `cut(nodes, part_of, id)`, which splits a
-/// part into `(left, right, separator)` or leaves it whole (`None`): the
-/// separator takes the part's highest ranks, the sides recurse.
+/// A part's cut: `(left, right, separator)`, or `None` to leave it whole.
+type Split = Option<(Vec<u32>, Vec<u32>, Vec<u32>)>;
+
+/// What the parts of one dissection share, per node: the part it is in now
+/// (the part's id, to see which edges stay within a part), its key's index
+/// in the cut search and its side in a split. Parts ordered at the same time
+/// are disjoint, and each writes only its own nodes' entries and reads a
+/// neighbour's only once the neighbour's part id says it is in the same
+/// part, so the threads share them as relaxed atomics (plain loads and
+/// stores).
+struct Shared {
+    part_of: Vec<AtomicU32>,
+    index: Vec<AtomicU32>,
+    side: Vec<AtomicU8>,
+    next_part: AtomicU32,
+}
+
+impl Shared {
+    fn in_part(&self, v: u32, id: u32) -> bool {
+        self.part_of[v as usize].load(Relaxed) == id
+    }
+}
+
+/// Parts with at least this many nodes on each side are ordered on two
+/// threads (rayon): smaller ones cost more to hand over than to order.
+const PARALLEL_SIDE: usize = 2048;
+
+/// Nested dissection driven by `cut(scratch, shared, nodes, id)`, which
+/// splits a part into `(left, right, separator)` or leaves it whole
+/// (`None`): the separator takes the part's highest ranks, the sides
+/// recurse, on two threads when both are large. The order does not depend
+/// on the threads: a part's cut depends on its nodes alone.
 fn dissect(
     adj: &Adjacency,
-    mut cut: impl FnMut(&[u32], &[u32], u32) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)>,
+    cut: &(impl Fn(&mut Cut, &Shared, &[u32], u32) -> Split + Sync),
 ) -> Vec<u32> {
     let n = adj.nodes();
+    let shared = Shared {
+        part_of: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        index: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        side: (0..n).map(|_| AtomicU8::new(0)).collect(),
+        next_part: AtomicU32::new(1),
+    };
     let mut order = vec![NONE; n];
-    // Which part each node is in now (the part's id), to see edges within it.
-    let mut part_of = vec![0u32; n];
-    let mut next_part = 1u32;
-    // Parts still to order: (nodes, first rank).
-    let mut stack: Vec<(Vec<u32>, usize)> = vec![((0..n as u32).collect(), 0)];
-    while let Some((nodes, lo)) = stack.pop() {
-        let id = next_part;
-        next_part += 1;
-        for v in &nodes {
-            part_of[*v as usize] = id;
-        }
-        let split = if nodes.len() > LEAF {
-            cut(&nodes, &part_of, id)
-        } else {
-            None
-        };
-        let Some((left, right, separator)) = split else {
-            for (i, v) in nodes.iter().enumerate() {
-                order[lo + i] = *v;
-            }
-            continue;
-        };
-        let hi = lo + nodes.len();
-        for (i, v) in separator.iter().enumerate() {
-            order[hi - separator.len() + i] = *v;
-        }
-        let mid = lo + left.len();
-        stack.push((left, lo));
-        stack.push((right, mid));
-    }
+    dissect_part(&shared, cut, (0..n as u32).collect(), &mut order);
     debug_assert!(order.iter().all(|v| *v != NONE));
     order
 }
 
-/// Scratch of the cut search.
+/// Orders the part `nodes` into `out` (its ranks, lowest first).
+fn dissect_part(
+    shared: &Shared,
+    cut: &(impl Fn(&mut Cut, &Shared, &[u32], u32) -> Split + Sync),
+    nodes: Vec<u32>,
+    out: &mut [u32],
+) {
+    let mut scratch = Cut::default();
+    // Parts still to order on this thread, with where their ranks go.
+    let mut stack = vec![(nodes, out)];
+    while let Some((nodes, out)) = stack.pop() {
+        let id = shared.next_part.fetch_add(1, Relaxed);
+        for v in &nodes {
+            shared.part_of[*v as usize].store(id, Relaxed);
+        }
+        let split = if nodes.len() > LEAF {
+            cut(&mut scratch, shared, &nodes, id)
+        } else {
+            None
+        };
+        let Some((left, right, separator)) = split else {
+            out.copy_from_slice(&nodes);
+            continue;
+        };
+        let (sides, top) = out.split_at_mut(left.len() + right.len());
+        top.copy_from_slice(&separator);
+        let (left_out, right_out) = sides.split_at_mut(left.len());
+        if left.len().min(right.len()) >= PARALLEL_SIDE {
+            rayon::join(
+                || dissect_part(shared, cut, left, left_out),
+                || dissect_part(shared, cut, right, right_out),
+            );
+        } else {
+            stack.push((left, left_out));
+            stack.push((right, right_out));
+        }
+    }
+}
+
+/// Scratch of the cut search (per thread).
 #[derive(Default)]
 struct Cut {
     sorted: Vec<u32>,
     crossing: Vec<i64>,
-    side: Vec<u8>,
-    /// Per node of the part: the index of its key in `sorted`.
-    index: Vec<u32>,
 }
 
 impl Cut {
@@ -219,23 +263,21 @@ impl Cut {
         &mut self,
         adj: &Adjacency,
         coords: &[(u32, u32)],
+        shared: &Shared,
         nodes: &[u32],
-        part_of: &[u32],
         id: u32,
-    ) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+    ) -> Split {
         let key_x = |v: u32| coords[v as usize].0;
         let key_y = |v: u32| coords[v as usize].1;
-        let x = self.along(adj, nodes, part_of, id, &key_x);
-        let y = self.along(adj, nodes, part_of, id, &key_y);
+        let x = self.along(adj, shared, nodes, id, &key_x);
+        let y = self.along(adj, shared, nodes, id, &key_y);
         let (axis, at): (&dyn Fn(u32) -> u32, u32) = match (x, y) {
             (Some(a), Some(b)) if b.0 < a.0 => (&key_y, b.1),
             (Some(a), _) => (&key_x, a.1),
             (None, Some(b)) => (&key_y, b.1),
             (None, None) => return None,
         };
-        Some(split(adj, nodes, part_of, id, &mut self.side, |v| {
-            axis(v) > at
-        }))
+        Some(split(adj, shared, nodes, id, |v| axis(v) > at))
     }
 
     /// The best cut along one axis: `(edges crossing, position)`; nodes with
@@ -243,8 +285,8 @@ impl Cut {
     fn along(
         &mut self,
         adj: &Adjacency,
+        shared: &Shared,
         nodes: &[u32],
-        part_of: &[u32],
         id: u32,
         key: &dyn Fn(u32) -> u32,
     ) -> Option<(u64, u32)> {
@@ -259,24 +301,23 @@ impl Cut {
         // crossing[i]: edges crossing a cut just after keys[i].
         self.crossing.clear();
         self.crossing.resize(keys.len(), 0);
-        if self.index.len() < part_of.len() {
-            self.index.resize(part_of.len(), 0);
-        }
+        let index = |v: u32| shared.index[v as usize].load(Relaxed) as usize;
         for v in nodes {
-            self.index[*v as usize] = keys
+            let i = keys
                 .binary_search(&key(*v))
-                .expect("key of a node in the part") as u32;
+                .expect("key of a node in the part");
+            shared.index[*v as usize].store(i as u32, Relaxed);
         }
         // How many nodes have each key, for the balance.
         let mut count = vec![0u32; keys.len()];
         for v in nodes {
-            let i = self.index[*v as usize] as usize;
+            let i = index(*v);
             count[i] += 1;
             for w in adj.neighbours(*v) {
-                if part_of[*w as usize] != id {
+                if !shared.in_part(*w, id) {
                     continue;
                 }
-                let j = self.index[*w as usize] as usize;
+                let j = index(*w);
                 if i < j {
                     self.crossing[i] += 1;
                     self.crossing[j] -= 1;
@@ -317,26 +358,24 @@ impl Cut {
 /// the edges crossing, taken out of the sides.
 fn split(
     adj: &Adjacency,
+    shared: &Shared,
     nodes: &[u32],
-    part_of: &[u32],
     id: u32,
-    side: &mut Vec<u8>,
     right: impl Fn(u32) -> bool,
 ) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     // Sides: 0 left, 1 right; then the separator (2).
-    if side.len() < part_of.len() {
-        side.resize(part_of.len(), 0);
-    }
+    let side = |v: u32| shared.side[v as usize].load(Relaxed);
+    let set_side = |v: u32, s: u8| shared.side[v as usize].store(s, Relaxed);
     let (mut on_left, mut on_right) = (Vec::new(), Vec::new());
     for v in nodes {
-        side[*v as usize] = u8::from(right(*v));
+        set_side(*v, u8::from(right(*v)));
     }
     for v in nodes {
-        let s = side[*v as usize];
+        let s = side(*v);
         let crosses = adj
             .neighbours(*v)
             .iter()
-            .any(|w| part_of[*w as usize] == id && side[*w as usize] != s);
+            .any(|w| shared.in_part(*w, id) && side(*w) != s);
         if crosses {
             if s == 0 {
                 on_left.push(*v)
@@ -351,11 +390,11 @@ fn split(
         on_right
     };
     for v in &separator {
-        side[*v as usize] = 2;
+        set_side(*v, 2);
     }
     let (mut left, mut right) = (Vec::new(), Vec::new());
     for v in nodes {
-        match side[*v as usize] {
+        match side(*v) {
             0 => left.push(*v),
             1 => right.push(*v),
             _ => {}
@@ -406,4 +445,37 @@ pub(super) fn fill(adj: &Adjacency, rank: &[u32], node_of: &[u32]) -> (Vec<u32>,
         }
     }
     (first, to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contraction::tests::grid_graph;
+
+    #[test]
+    fn the_order_is_the_same_on_one_thread_and_on_several() {
+        // Large enough for the top parts to split on two threads.
+        let (a, coords) = grid_graph(150, 100, 5);
+        let adj = Adjacency::undirected(&a.graph());
+        let on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                (
+                    nested_dissection(&adj, Some(&coords)),
+                    nested_dissection(&adj, None),
+                    grid_dissection(&adj, &coords, 8),
+                )
+            })
+        };
+        let one = on(1);
+        for order in [&one.0, &one.1, &one.2] {
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert!(sorted.iter().copied().eq(0..15_000), "a permutation");
+        }
+        assert!(one == on(4));
+    }
 }
