@@ -42,6 +42,8 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU32};
 
+use rayon::prelude::*;
+
 use super::customize::{ContractionMetric, INF, INF64, into_plain};
 use super::forest::{Direction, Forest};
 use super::{Contraction, ContractionError};
@@ -597,14 +599,20 @@ impl Contraction {
         } else {
             into_plain(down)
         };
-        let mut flag: Vec<u8> = flag.into_iter().map(AtomicU8::into_inner).collect();
+        let mut flag = flag;
         for f in &mut flag {
+            let f = f.get_mut();
             if symmetric {
                 *f = (*f & 1) * 3;
             }
             *f |= (*f & 3) << 2;
         }
-        self.mark_halves(metric, &mut flag);
+        // Top down again: a shortcut's halves lie in its lower end's subtree.
+        forest.walk(Direction::TopDown, &|u| {
+            self.mark_halves(metric, &flag, u);
+            true
+        });
+        let flag: Vec<u8> = flag.into_iter().map(AtomicU8::into_inner).collect();
         Ok(self.lay_out(metric, &up, &down, &flag))
     }
 
@@ -727,26 +735,30 @@ impl Contraction {
 
     /// Sets the needed bits (2, 3) of the halves of every needed shortcut,
     /// top down (a half's lower end is the middle, below the shortcut's).
-    fn mark_halves(&self, metric: &ContractionMetric, flag: &mut [u8]) {
-        for u in (0..self.nodes() as u32).rev() {
-            for e in self.up_range(u) {
-                let w = self.up_to[e];
-                for (bit, how) in [(4u8, metric.up_how[e]), (8, metric.down_how[e])] {
-                    if flag[e] & bit == 0 || ContractionMetric::arc_of(how).is_some() {
-                        continue;
-                    }
-                    let v = how;
-                    let e_vu = self.edge(v, u).expect("triangle edge") as usize;
-                    let e_vw = self.edge(v, w).expect("triangle edge") as usize;
-                    if bit == 4 {
-                        // u -> v (down on {v, u}), v -> w (up on {v, w}).
-                        flag[e_vu] |= 8;
-                        flag[e_vw] |= 4;
-                    } else {
-                        // w -> v (down on {v, w}), v -> u (up on {v, u}).
-                        flag[e_vw] |= 8;
-                        flag[e_vu] |= 4;
-                    }
+    fn mark_halves(&self, metric: &ContractionMetric, flag: &[AtomicU8], u: u32) {
+        // A plain load and store: the halves' lower end, the middle, is in
+        // `u`'s subtree, which only this thread visits now.
+        let set = |e: u32, bit: u8| {
+            let f = &flag[e as usize];
+            f.store(f.load(Relaxed) | bit, Relaxed);
+        };
+        for e in self.up_range(u) {
+            let w = self.up_to[e];
+            for (bit, how) in [(4u8, metric.up_how[e]), (8, metric.down_how[e])] {
+                if flag[e].load(Relaxed) & bit == 0 || ContractionMetric::arc_of(how).is_some() {
+                    continue;
+                }
+                let v = how;
+                let e_vu = self.edge(v, u).expect("triangle edge");
+                let e_vw = self.edge(v, w).expect("triangle edge");
+                if bit == 4 {
+                    // u -> v (down on {v, u}), v -> w (up on {v, w}).
+                    set(e_vu, 8);
+                    set(e_vw, 4);
+                } else {
+                    // w -> v (down on {v, w}), v -> u (up on {v, u}).
+                    set(e_vw, 8);
+                    set(e_vu, 4);
                 }
             }
         }
@@ -763,7 +775,8 @@ impl Contraction {
         let n = self.nodes();
         // Per edge, its ways' direct make-up (see `direct`).
         let packed: Vec<u32> = (0..n as u32)
-            .flat_map(|u| self.up_range(u).map(move |e| (u, e)))
+            .into_par_iter()
+            .flat_map_iter(|u| self.up_range(u).map(move |e| (u, e)))
             .map(|(u, e)| {
                 let w = self.up_to[e];
                 let (tu, tw) = (self.node_of[u as usize], self.node_of[w as usize]);
@@ -801,20 +814,26 @@ impl Contraction {
             }
             s
         };
-        let fwd = side(1, up, &metric.up_how);
-        let bwd = side(2, down, &metric.down_how);
-        let mut extra = UnpackOnly::for_nodes(n);
-        for u in 0..n as u32 {
-            for e in self.up_range(u) {
-                let w = self.up_to[e];
-                if flag[e] & 5 == 4 {
-                    extra.push(u, w, false, how(metric.up_how[e], e));
-                }
-                if flag[e] & 10 == 8 {
-                    extra.push(u, w, true, how(metric.down_how[e], e));
+        let unpack_only = || {
+            let mut extra = UnpackOnly::for_nodes(n);
+            for u in 0..n as u32 {
+                for e in self.up_range(u) {
+                    let w = self.up_to[e];
+                    if flag[e] & 5 == 4 {
+                        extra.push(u, w, false, how(metric.up_how[e], e));
+                    }
+                    if flag[e] & 10 == 8 {
+                        extra.push(u, w, true, how(metric.down_how[e], e));
+                    }
                 }
             }
-        }
+            extra
+        };
+        // The two sides and the unpack-only list on the pool's threads.
+        let (fwd, (bwd, extra)) = rayon::join(
+            || side(1, up, &metric.up_how),
+            || rayon::join(|| side(2, down, &metric.down_how), unpack_only),
+        );
         debug_assert!(extra.is_sorted());
         QueryGraph {
             scale: metric.scale,
