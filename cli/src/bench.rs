@@ -112,7 +112,8 @@ pub struct Args {
     pub size: u32,
     /// Contract each hierarchy's cluster graph after building it
     /// (`Hierarchy::contract`: its queries then search the contraction; the
-    /// contraction's time counts in the build, its bytes in the memory).
+    /// contraction's time counts in the build, and is shown apart as "of
+    /// which contract ms"; its bytes count in the memory).
     #[arg(long)]
     pub contract: bool,
 }

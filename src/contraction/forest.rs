@@ -45,9 +45,10 @@ pub(super) struct Forest {
 /// more to schedule than to run (a rank's pass is about a microsecond).
 const MIN_GRAIN: u32 = 1024;
 
-/// At most this many levels of parallel splits on any root-to-leaf path
-/// (each split's part is smaller than `1 / SPLITS` of the graph), so the
-/// recursion stays shallow whatever the forest's shape.
+/// A subtree is large from `1 / SPLITS` of the graph up: a parallel split
+/// leaves at least that much to a sibling, so a root-to-leaf path meets at
+/// most `SPLITS` of them and the recursion stays shallow whatever the
+/// forest's shape.
 const SPLITS: u32 = 64;
 
 impl Forest {

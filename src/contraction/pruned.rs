@@ -733,8 +733,9 @@ impl Contraction {
         }
     }
 
-    /// Sets the needed bits (2, 3) of the halves of every needed shortcut,
-    /// top down (a half's lower end is the middle, below the shortcut's).
+    /// Sets the needed bits (2, 3) of the halves of `u`'s needed shortcuts;
+    /// run top down, so `u`'s own bits are final (a half's lower end is the
+    /// middle, a descendant of the shortcut's lower end).
     fn mark_halves(&self, metric: &ContractionMetric, flag: &[AtomicU8], u: u32) {
         // A plain load and store: the halves' lower end, the middle, is in
         // `u`'s subtree, which only this thread visits now.

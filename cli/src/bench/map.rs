@@ -51,7 +51,10 @@ pub(super) struct MapRun {
     pub(super) name: String,
     pub(super) width: u32,
     pub(super) height: u32,
+    /// The whole build, the contraction included when asked for.
     pub(super) build_ms: f64,
+    /// The contraction's part of `build_ms` (`--contract`), else `None`.
+    pub(super) contract_ms: Option<f64>,
     pub(super) load_ms: f64,
     pub(super) bytes_per_cell: f64,
     pub(super) memory_bytes: u64,
@@ -117,11 +120,15 @@ pub(super) fn bench_map(
     let copy = grid.clone();
     let t = Instant::now();
     let mut hierarchy = builder.build(copy)?;
-    if args.contract {
+    let contract_ms = if args.contract {
+        let c = Instant::now();
         hierarchy
             .contract()
             .map_err(|e| format!("{label}: contracting the cluster graph: {e}"))?;
-    }
+        Some(c.elapsed().as_secs_f64() * 1e3)
+    } else {
+        None
+    };
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
     let bytes = hierarchy.to_bytes();
     let copy = grid.clone();
@@ -384,6 +391,7 @@ pub(super) fn bench_map(
         width: grid.width(),
         height: grid.height(),
         build_ms,
+        contract_ms,
         load_ms,
         bytes_per_cell: stats.bytes_per_cell(),
         memory_bytes: stats.memory_bytes,

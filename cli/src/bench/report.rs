@@ -58,6 +58,9 @@ pub(super) struct Summary {
     fallback: usize,
     build_ms_median: f64,
     build_ms_max: f64,
+    /// The contraction's part of the build (`--contract`): median and
+    /// maximum over the maps, or `None` when not contracted.
+    contract_ms: Option<(f64, f64)>,
     load_ms_median: f64,
     bytes_per_cell_median: f64,
     bytes_per_cell_max: f64,
@@ -213,6 +216,9 @@ pub(super) fn summarise(planners: &[String], runs: &[MapRun], scope: &'static st
     let bpc = sorted(runs.iter().map(|r| r.bytes_per_cell).collect());
     s.build_ms_median = median(&build);
     s.build_ms_max = build.last().copied().unwrap_or(0.0);
+    let contract = sorted(runs.iter().filter_map(|r| r.contract_ms).collect());
+    s.contract_ms = (!contract.is_empty())
+        .then(|| (median(&contract), contract.last().copied().unwrap_or(0.0)));
     s.load_ms_median = median(&load);
     s.bytes_per_cell_median = median(&bpc);
     s.bytes_per_cell_max = bpc.last().copied().unwrap_or(0.0);
@@ -325,6 +331,7 @@ pub(super) fn hierarchy_table(rows: &[&Summary]) -> String {
         "maps",
         "build ms med",
         "build ms max",
+        "of which contract ms med",
         "load ms med",
         "bytes/cell med",
         "bytes/cell max",
@@ -344,6 +351,8 @@ pub(super) fn hierarchy_table(rows: &[&Summary]) -> String {
                 s.maps.to_string(),
                 format!("{:.1}", s.build_ms_median),
                 format!("{:.1}", s.build_ms_max),
+                s.contract_ms
+                    .map_or_else(|| "-".to_string(), |(m, _)| format!("{m:.1}")),
                 format!("{:.2}", s.load_ms_median),
                 format!("{:.2}", s.bytes_per_cell_median),
                 format!("{:.2}", s.bytes_per_cell_max),
@@ -405,6 +414,8 @@ pub(super) fn summary_json(s: &Summary) -> Value {
         "hpa_methods": {"near": s.near, "hierarchical": s.hierarchical, "fallback": s.fallback},
         "build_ms_median": round(s.build_ms_median, 3),
         "build_ms_max": round(s.build_ms_max, 3),
+        "contract_ms_median": s.contract_ms.map(|(m, _)| round(m, 3)),
+        "contract_ms_max": s.contract_ms.map(|(_, m)| round(m, 3)),
         "load_ms_median": round(s.load_ms_median, 3),
         "bytes_per_cell_median": round(s.bytes_per_cell_median, 3),
         "bytes_per_cell_max": round(s.bytes_per_cell_max, 3),
@@ -466,6 +477,8 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
             "hpa_fallback",
             "build_ms_median",
             "build_ms_max",
+            "contract_ms_median",
+            "contract_ms_max",
             "load_ms_median",
             "bytes_per_cell_median",
             "bytes_per_cell_max",
@@ -515,6 +528,10 @@ pub(super) fn csv(planners: &[String], rows: &[&Summary]) -> String {
             s.fallback.to_string(),
             format!("{:.3}", s.build_ms_median),
             format!("{:.3}", s.build_ms_max),
+            s.contract_ms
+                .map_or_else(String::new, |(m, _)| format!("{m:.3}")),
+            s.contract_ms
+                .map_or_else(String::new, |(_, m)| format!("{m:.3}")),
             format!("{:.3}", s.load_ms_median),
             format!("{:.3}", s.bytes_per_cell_median),
             format!("{:.3}", s.bytes_per_cell_max),

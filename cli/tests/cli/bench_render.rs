@@ -165,6 +165,9 @@ fn bench_prints_tables_and_writes_the_same_figures() {
     ] {
         assert!(set[field].as_f64().unwrap() > 0.0, "{field}: {set}");
     }
+    // Not contracted: no contraction time.
+    assert!(set["contract_ms_median"].is_null(), "{set}");
+    assert!(out.contains("of which contract ms med"), "{out}");
     assert_eq!(v["overall"]["set"], "all");
     assert_eq!(v["maps"][0]["map"], "tiny");
     assert_eq!(v["maps"][0]["width"], 60);
@@ -198,6 +201,50 @@ fn bench_prints_tables_and_writes_the_same_figures() {
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("toys ")).collect();
     assert_eq!(rows.len(), 3, "astar and hpa rows, hierarchy row:\n{out}");
     assert!(!rows.iter().any(|r| r.contains("jps")), "{out}");
+
+    // `--contract`: the contraction's time, part of the build's, apart.
+    let o = tierpath(&[
+        "bench",
+        s(&dir),
+        "--buckets",
+        "all",
+        "--contract",
+        "--json",
+        s(&json),
+        "--csv",
+        s(&csv),
+    ]);
+    assert_ok(&o);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("valid JSON");
+    let set = &v["sets"][0];
+    let contract = set["contract_ms_median"].as_f64().expect("contracted");
+    assert!(contract > 0.0, "{set}");
+    assert!(
+        contract <= set["build_ms_median"].as_f64().unwrap(),
+        "{set}"
+    );
+    assert!(
+        set["contract_ms_max"].as_f64().unwrap() >= contract,
+        "{set}"
+    );
+    let row = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("toys ") && !["astar", "hpa", "jps"].iter().any(|p| l.contains(p)))
+        .map(str::to_string)
+        .expect("the hierarchy row");
+    assert!(
+        row.contains(&format!("{contract:.1}")),
+        "{contract} in {row}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let at = head
+        .iter()
+        .position(|h| *h == "contract_ms_median")
+        .unwrap();
+    let map_row: Vec<&str> = text.lines().nth(3).unwrap().split(',').collect();
+    assert!(map_row[at].parse::<f64>().unwrap() > 0.0, "{text}");
 }
 
 #[test]
