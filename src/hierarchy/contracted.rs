@@ -68,8 +68,9 @@ pub struct ContractionJob {
 impl ContractionJob {
     /// Contracts: orders and contracts the graph once, then customizes and
     /// prunes one query graph per band (or builds a classic hierarchy per
-    /// band), the bands in parallel (rayon). Takes what
-    /// [`Hierarchy::contract`] takes.
+    /// band), the bands in parallel (rayon), and within a band the order's
+    /// two sides and the customization's independent subtrees too. Takes
+    /// what [`Hierarchy::contract`] takes.
     pub fn run(self) -> Result<ContractionDone, ContractionError> {
         let arcs = ArcGraph::new(&self.first, &self.to)?;
         let contraction = match self.kind {
@@ -164,6 +165,8 @@ impl Hierarchy {
     /// bytes per cell on StarCraft maps (median) but 45 on random maps,
     /// whose build takes about a second (see `docs/contraction.md`): an
     /// option for games that ask for many long paths, not yet the default.
+    /// It runs on rayon's threads: 102-107 ms with the build at the median
+    /// of the six largest StarCraft maps on 2 cores (27 Nov 2026).
     pub fn contract(&mut self) -> Result<(), ContractionError> {
         self.contract_with(ContractionKind::default())
     }
