@@ -132,14 +132,13 @@ impl Contraction {
     /// [`customize`](Self::customize) in the order of `forest` (this
     /// contraction's, or, in tests, the ranks one by one), each triangle
     /// priced once when `symmetric` (only if [`symmetric`](Self::symmetric)
-    /// says so).
+    /// says so). `costs` has one cost per arc (checked by the caller).
     pub(super) fn customize_on(
         &self,
         forest: &Forest,
         costs: &[u64],
         symmetric: bool,
     ) -> Result<ContractionMetric, ContractionError> {
-        self.check_costs(costs)?;
         let m = self.edges();
         let scale = costs
             .iter()

@@ -564,7 +564,7 @@ impl Contraction {
         let atomic = |list: &[u32]| list.iter().map(|c| AtomicU32::new(*c)).collect::<Vec<_>>();
         let (up, down) = (atomic(&metric.up), atomic(&metric.down));
         // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
-        let flag: Vec<AtomicU8> = (0..m)
+        let mut flag: Vec<AtomicU8> = (0..m)
             .map(|e| {
                 AtomicU8::new(
                     u8::from(metric.up[e] != INF) | (u8::from(metric.down[e] != INF) << 1),
@@ -599,7 +599,6 @@ impl Contraction {
         } else {
             into_plain(down)
         };
-        let mut flag = flag;
         for f in &mut flag {
             let f = f.get_mut();
             if symmetric {
@@ -647,33 +646,20 @@ impl Contraction {
             }
             a
         };
-        let Triangles {
-            up,
-            down,
-            flag,
-            symmetric,
-        } = lists;
+        let (up, down, flag) = (lists.up, lists.down, lists.flag);
         self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            if symmetric {
-                let (uv, vw) = (get(up, e_uv), get(up, e_vw));
-                let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
+            let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
+            let (uv, vw) = (get(up, e_uv), get(up, e_vw));
+            if lists.symmetric {
                 let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
                 lower(&up[e_uv], uw, vw, &mut f_uv, 1);
-                flag[e_uv].store(f_uv, Relaxed);
-                flag[e_uw].store(f_uw, Relaxed);
-                return;
+            } else {
+                let (vu, wv) = (get(down, e_uv), get(down, e_vw));
+                let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
+                let wu = lower(&down[e_uw], wv, vu, &mut f_uw, 2);
+                lower(&up[e_uv], uw, wv, &mut f_uv, 1);
+                lower(&down[e_uv], vw, wu, &mut f_uv, 2);
             }
-            let (uv, vu, vw, wv) = (
-                get(up, e_uv),
-                get(down, e_uv),
-                get(up, e_vw),
-                get(down, e_vw),
-            );
-            let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
-            let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
-            let wu = lower(&down[e_uw], wv, vu, &mut f_uw, 2);
-            lower(&up[e_uv], uw, wv, &mut f_uv, 1);
-            lower(&down[e_uv], vw, wu, &mut f_uv, 2);
             flag[e_uv].store(f_uv, Relaxed);
             flag[e_uw].store(f_uw, Relaxed);
         });
