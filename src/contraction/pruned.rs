@@ -580,13 +580,7 @@ impl Contraction {
                 flag: &flag,
                 symmetric,
             };
-            let fits = forest.walk(Direction::TopDown, &|u| {
-                let (exact, fits) = self.make_perfect(u, lists);
-                if !exact {
-                    self.mark_dominated(u, lists);
-                }
-                fits
-            });
+            let fits = forest.walk(Direction::TopDown, &|u| self.make_perfect(u, lists));
             if !fits {
                 return Err(ContractionError::CostRange {
                     scale: metric.scale,
@@ -617,17 +611,29 @@ impl Contraction {
 
     /// Perfect costs for `u`'s upward edges, those of every higher node being
     /// perfect already (see the module docs), clearing the kept bit of an
-    /// edge direction whenever a triangle is no dearer. Such a direction is
-    /// matched by a triangle once the costs are final (the last triangle
-    /// that lowered it, or this one), so the bit is rightly cleared. Returns
-    /// whether the bits are exactly those to clear (no cost of `u` changed
-    /// during the pass), and whether every sum fitted: a triangle of finite
-    /// costs summing to `2^32` units or more where the edge has none is
-    /// refused ([`ContractionError::CostRange`]).
-    fn make_perfect(&self, u: u32, lists: Triangles) -> (bool, bool) {
-        let (mut exact, mut fits) = (true, true);
-        // Lowers the cost at `slot` to the triangle `p + q` if that is less:
-        // the cost after.
+    /// edge direction whenever a triangle is no dearer. Returns whether every
+    /// sum fitted: a triangle of finite costs summing to `2^32` units or more
+    /// where the edge has none is refused ([`ContractionError::CostRange`]).
+    ///
+    /// One pass finds every bit to clear, though it prices a triangle with
+    /// the cost `u`'s edge has when the triangle comes up, which a later
+    /// triangle may still lower. A cleared bit is right: the last triangle
+    /// that lowered the edge, or this one, matches the final cost. A bit to
+    /// clear is cleared: say a triangle through `x` matches the final cost
+    /// of `u -> w`, so a least-cost route from `u` to `w` passes `x`. Let
+    /// `v` be its first node above `u`: an upward neighbour of `u`, not `w`
+    /// (the route would come back to `w`, and costs are positive), reached
+    /// through lower nodes only, so the customization priced `u -> v` at
+    /// its distance already, and no triangle moves a cost below a distance.
+    /// When the triangle through `v` comes up, its sum is the distance from
+    /// `u` to `w`, no more than the edge's cost then: the bit is cleared.
+    /// (Until 2026-11-28 a second pass over the triangles checked the bits
+    /// again whenever one of `u`'s costs changed during its pass: nearly
+    /// every node's, the whole perfect customization twice, for nothing.)
+    fn make_perfect(&self, u: u32, lists: Triangles) -> bool {
+        let mut fits = true;
+        // Lowers the cost at `slot` to the triangle `p + q` if that is less,
+        // clearing `bit` of `f` when it is no more: the cost after.
         let mut lower = |slot: &AtomicU32, p: u32, q: u32, f: &mut u8, bit: u8| -> u32 {
             let a = slot.load(Relaxed);
             if p == INF || q == INF {
@@ -639,7 +645,6 @@ impl Contraction {
             } else if b <= u64::from(a) {
                 *f &= !bit;
                 if b < u64::from(a) {
-                    exact = false;
                     slot.store(b as u32, Relaxed);
                     return b as u32;
                 }
@@ -663,41 +668,7 @@ impl Contraction {
             flag[e_uv].store(f_uv, Relaxed);
             flag[e_uw].store(f_uw, Relaxed);
         });
-        (exact, fits)
-    }
-
-    /// Clears the kept bits of `u`'s upward edge directions that an
-    /// intermediate or upper triangle matches (costs perfect and positive).
-    fn mark_dominated(&self, u: u32, lists: Triangles) {
-        let (up, down, flag) = (lists.up, lists.down, lists.flag);
-        let get = |list: &[AtomicU32], e: usize| u64::from(get(list, e));
-        // A plain load and store: only this thread writes `u`'s edges.
-        let clear = |f: &AtomicU8, bit: u8| f.store(f.load(Relaxed) & !bit, Relaxed);
-        self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            let (uv, uw, vw) = (get(up, e_uv), get(up, e_uw), get(up, e_vw));
-            if lists.symmetric {
-                if uv + vw == uw {
-                    clear(&flag[e_uw], 1);
-                }
-                if uw + vw == uv {
-                    clear(&flag[e_uv], 1);
-                }
-                return;
-            }
-            let (vu, wu, wv) = (get(down, e_uv), get(down, e_uw), get(down, e_vw));
-            if uv + vw == uw {
-                clear(&flag[e_uw], 1);
-            }
-            if wv + vu == wu {
-                clear(&flag[e_uw], 2);
-            }
-            if uw + wv == uv {
-                clear(&flag[e_uv], 1);
-            }
-            if vw + wu == vu {
-                clear(&flag[e_uv], 2);
-            }
-        });
+        fits
     }
 
     /// Calls `f(e_uv, e_uw, e_vw)` for every pair of upward neighbours

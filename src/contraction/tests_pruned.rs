@@ -173,6 +173,68 @@ fn pruning_drops_dominated_edges_and_stores_a_symmetric_metric_once() {
     check_against_dijkstra(&a, &costs, &qg, &mut Lcg(6));
 }
 
+/// The query graph keeps exactly the edge directions of the definition, on
+/// graphs small enough for distances between every pair: `u -> w` (`u`
+/// below `w`, an edge of the contraction) is kept when its ends are joined
+/// and no upward neighbour `x` of `u` other than `w` has `d(u, x) + d(x, w)
+/// = d(u, w)` (`w -> u` alike), at the cost `d(u, w)`. A perfect
+/// customization that keeps an edge a triangle matches, or drops one none
+/// does, fails here even where queries stay exact.
+#[test]
+fn pruning_keeps_exactly_the_unmatched_directions_at_their_distances() {
+    let mut rng = Lcg(77);
+    let mut checked = [0usize; 2];
+    for seed in 0..4u64 {
+        let (grid, coords) = grid_graph(8, 7, seed);
+        let sparse = random_graph(45, &mut rng);
+        for (a, coords) in [(&grid, Some(coords.as_slice())), (&sparse, None)] {
+            let n = a.first.len() - 1;
+            let cch = Contraction::new(&a.graph(), coords).unwrap();
+            // Not the zero-cost kind: such metrics are not pruned.
+            for kind in [0, 1, 2, 4] {
+                let costs = metric(a, kind, &mut rng);
+                let qg = cch.query_graph(&cch.customize(&costs).unwrap()).unwrap();
+                // d[u][w] between ranks, u64::MAX when not joined.
+                let d: Vec<Vec<u64>> = (0..n)
+                    .map(|u| {
+                        let s = cch.node_of[u];
+                        (0..n)
+                            .map(|w| {
+                                dijkstra(a, &costs, &[(s, 0)], &[(cch.node_of[w], 0)])
+                                    .unwrap_or(u64::MAX)
+                            })
+                            .collect()
+                    })
+                    .collect();
+                for u in 0..n as u32 {
+                    let up: Vec<u32> = cch.up_range(u).map(|e| cch.up_to[e]).collect();
+                    for &w in &up {
+                        let (ui, wi) = (u as usize, w as usize);
+                        for side in 0..2 {
+                            // Side 0: u -> w; side 1: w -> u.
+                            let (from, to) = if side == 0 { (ui, wi) } else { (wi, ui) };
+                            let dist = d[from][to];
+                            let matched = up.iter().any(|&x| {
+                                let x = x as usize;
+                                x != wi && d[from][x].saturating_add(d[x][to]) == dist
+                            });
+                            let want = (dist != u64::MAX && !matched).then_some(dist);
+                            let list = qg.side(side);
+                            let got = list
+                                .find(u, w)
+                                .map(|pos| u64::from(list.cost[pos]) * qg.scale());
+                            assert_eq!(got, want, "kind {kind}, {u} -> {w}, side {side}");
+                            checked[usize::from(want.is_some())] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Both outcomes were seen often.
+    assert!(checked[0] > 500 && checked[1] > 500, "{checked:?}");
+}
+
 #[test]
 fn pruned_graph_after_recustomization_equals_a_fresh_one() {
     let (a, coords) = grid_graph(8, 6, 11);
