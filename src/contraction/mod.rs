@@ -442,24 +442,26 @@ fn shape_hash(to: &[u32]) -> u64 {
 
 /// Counting sort of `(key, value)` pairs into CSR: `(first, values)` with
 /// the values of key `k` at `first[k]..first[k + 1]`, in the pairs' order.
-/// `pairs` is called twice (count, then place).
+/// `pairs` is called twice (count, then place), and each time run by
+/// `for_each`: the callers' iterators nest (`flat_map` over each node's
+/// arcs), which `for_each` runs as plain nested loops, where a `for` loop
+/// paid a `next` of about 60 instructions per pair (5% of TheFrozenSea's
+/// contraction on one thread).
 fn bucket<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
     keys: usize,
     pairs: impl Fn() -> I,
 ) -> (Vec<u32>, Vec<T>) {
     let mut first = vec![0u32; keys + 1];
-    for (k, _) in pairs() {
-        first[k as usize + 1] += 1;
-    }
+    pairs().for_each(|(k, _)| first[k as usize + 1] += 1);
     for i in 0..keys {
         first[i + 1] += first[i];
     }
     let mut next = first.clone();
     let mut values = vec![T::default(); first[keys] as usize];
-    for (k, v) in pairs() {
+    pairs().for_each(|(k, v)| {
         values[next[k as usize] as usize] = v;
         next[k as usize] += 1;
-    }
+    });
     (first, values)
 }
 
