@@ -56,27 +56,22 @@ impl Forest {
     pub(super) fn new(cch: &Contraction) -> Forest {
         let n = cch.nodes();
         let parent: Vec<Option<u32>> = (0..n as u32).map(|u| cch.parent(u)).collect();
-        let mut child_first = vec![0u32; n + 1];
-        for p in parent.iter().flatten() {
-            child_first[*p as usize + 1] += 1;
-        }
-        for u in 0..n {
-            child_first[u + 1] += child_first[u];
-        }
-        let mut next = child_first.clone();
-        let mut children = vec![0u32; child_first[n] as usize];
-        let mut roots = Vec::new();
-        let mut size = vec![1u32; n];
+        // Children by parent, each list ascending.
+        let (child_first, children) = super::bucket(n, || {
+            parent
+                .iter()
+                .enumerate()
+                .filter_map(|(u, p)| p.map(|p| (p, u as u32)))
+        });
+        let roots = (0..n as u32)
+            .filter(|u| parent[*u as usize].is_none())
+            .collect();
         // A parent ranks above its children: ascending ranks see every
         // subtree complete before its root's parent adds it.
+        let mut size = vec![1u32; n];
         for (u, p) in parent.iter().enumerate() {
-            match p {
-                Some(p) => {
-                    children[next[*p as usize] as usize] = u as u32;
-                    next[*p as usize] += 1;
-                    size[*p as usize] += size[u];
-                }
-                None => roots.push(u as u32),
+            if let Some(p) = p {
+                size[*p as usize] += size[u];
             }
         }
         Forest {
