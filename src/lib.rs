@@ -93,9 +93,10 @@ pub use grid::{
     Movement, Point, Weight,
 };
 pub use hierarchy::{
-    BuildError, BuildSettings, BuildStats, ContractionDone, ContractionJob, DEFAULT_CLUSTER_SIZE,
-    DEFAULT_LANDMARKS, FORMAT_VERSION, FileSummary, Hierarchy, HierarchyBuilder, LoadError, MAGIC,
-    SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats, TOTAL_STAGE,
+    BuildError, BuildSettings, BuildStats, CONTRACTION_STAGE, ContractionDone, ContractionJob,
+    DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION, FileSummary, Hierarchy,
+    HierarchyBuilder, LoadError, MAGIC, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats,
+    TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
 pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};

@@ -110,10 +110,11 @@ pub struct Args {
     /// SIZE; JPS left out). Queries it does not fit on are skipped.
     #[arg(long, value_name = "SIZE", default_value_t = 1, value_parser = crate::unit::parse)]
     pub size: u32,
-    /// Contract each hierarchy's cluster graph after building it
-    /// (`Hierarchy::contract`: its queries then search the contraction; the
-    /// contraction's time counts in the build, and is shown apart as "of
-    /// which contract ms"; its bytes count in the memory).
+    /// Contract each hierarchy's cluster graph as part of its build
+    /// (`HierarchyBuilder::contract`: its queries then search the
+    /// contraction; the contraction's time counts in the build, and its
+    /// stage's time is shown apart as "of which contract ms"; its bytes
+    /// count in the memory).
     #[arg(long)]
     pub contract: bool,
 }

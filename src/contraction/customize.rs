@@ -49,6 +49,12 @@ pub(super) const INF64: u64 = INF as u64;
 /// Marks a `how` value as an input arc rather than a middle node.
 const ARC: u32 = 1 << 31;
 
+thread_local! {
+    /// Per rank, scratch of [`Contraction::pull`]: the edge from the node
+    /// being customized to that rank, for its upward neighbours.
+    static PLACE: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// One metric on a [`Contraction`]: the exact cost of every supergraph edge in
 /// both directions, and how each is made up.
 ///
@@ -304,7 +310,31 @@ impl Contraction {
             self.down_first[u as usize + 1] as usize,
         );
         let up_u = &self.up_to[range.clone()];
-        for &(v, e_vu) in &self.down[a..b] {
+        PLACE.with_borrow_mut(|place| {
+            if place.len() < self.rank.len() {
+                place.resize(self.rank.len(), 0);
+            }
+            for (k, w) in up_u.iter().enumerate() {
+                place[*w as usize] = (range.start + k) as u32;
+            }
+            fits &= self.pull_triangles(lists, &self.down[a..b], place, symmetric);
+        });
+        fits
+    }
+
+    /// The lower triangles of `u` (`down`: its downward neighbours, with
+    /// the edge to each) priced into `u`'s edges, found by `place`: the edge
+    /// from `u` to each of its upward neighbours. Whether every sum fits.
+    #[inline]
+    fn pull_triangles(
+        &self,
+        lists: &mut impl EdgeLists,
+        down: &[(u32, u32)],
+        place: &[u32],
+        symmetric: bool,
+    ) -> bool {
+        let mut fits = true;
+        for &(v, e_vu) in down {
             let (v_to_u, u_to_v) = (lists.up(e_vu as usize), lists.down(e_vu as usize));
             if v_to_u == INF && u_to_v == INF {
                 continue;
@@ -312,13 +342,8 @@ impl Contraction {
             let (v_to_u, u_to_v) = (u64::from(v_to_u), u64::from(u_to_v));
             // v's upward neighbours above u, all of which are u's too.
             let end = self.up_first[v as usize + 1] as usize;
-            let mut k = 0;
             for e_vw in e_vu as usize + 1..end {
-                let w = self.up_to[e_vw];
-                while up_u[k] != w {
-                    k += 1;
-                }
-                let e_uw = range.start + k;
+                let e_uw = place[self.up_to[e_vw] as usize] as usize;
                 if symmetric {
                     let vw = lists.up(e_vw);
                     let through = u_to_v + u64::from(vw);

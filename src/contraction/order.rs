@@ -165,14 +165,16 @@ type Split = Option<(Vec<u32>, Vec<u32>, Vec<u32>)>;
 
 /// What the parts of one dissection share, per node: the part it is in now
 /// (the part's id, to see which edges stay within a part), its key's index
-/// in the cut search and its side in a split. Parts ordered at the same time
+/// in the cut search (one per axis: a large part searches both at once) and
+/// its side in a split. Parts ordered at the same time
 /// are disjoint, and each writes only its own nodes' entries and reads a
 /// neighbour's only once the neighbour's part id says it is in the same
 /// part, so the threads share them as relaxed atomics (plain loads and
 /// stores).
 struct Shared {
     part_of: Vec<AtomicU32>,
-    index: Vec<AtomicU32>,
+    /// Per axis (the second for parts whose axes are searched side by side).
+    index: [Vec<AtomicU32>; 2],
     side: Vec<AtomicU8>,
     next_part: AtomicU32,
 }
@@ -199,7 +201,7 @@ fn dissect(
     let n = adj.nodes();
     let shared = Shared {
         part_of: (0..n).map(|_| AtomicU32::new(0)).collect(),
-        index: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        index: [0, 1].map(|_| (0..n).map(|_| AtomicU32::new(0)).collect()),
         side: (0..n).map(|_| AtomicU8::new(0)).collect(),
         next_part: AtomicU32::new(1),
     };
@@ -248,12 +250,29 @@ fn dissect_part(
     }
 }
 
-/// Scratch of the cut search (per thread).
+/// Scratch of the cut search (per thread, one per axis).
 #[derive(Default)]
 struct Cut {
-    sorted: Vec<u32>,
+    /// The part's distinct keys, ascending.
+    keys: Vec<u32>,
+    /// Per key (by its place in `keys`): the edges crossing a cut just
+    /// after it, and how many nodes have it.
     crossing: Vec<i64>,
+    count: Vec<u32>,
+    /// Per coordinate from the part's least: its place in `keys`, or
+    /// `NONE`.
+    slot: Vec<u32>,
+    /// The other axis's scratch, for parts large enough to search both
+    /// axes side by side.
+    other: Option<Box<Cut>>,
 }
+
+/// Parts with at least this many nodes search their two axes on two threads.
+const PARALLEL_AXES: usize = 4 * PARALLEL_SIDE;
+
+/// A part's key range up to this many times its node count is indexed by
+/// counting over the range; a wider one (a few nodes far apart) by sorting.
+const DENSE_KEYS: usize = 8;
 
 impl Cut {
     /// The best balanced cut of `nodes` over both axes: `(left, right,
@@ -269,8 +288,20 @@ impl Cut {
     ) -> Split {
         let key_x = |v: u32| coords[v as usize].0;
         let key_y = |v: u32| coords[v as usize].1;
-        let x = self.along(adj, shared, nodes, id, &key_x);
-        let y = self.along(adj, shared, nodes, id, &key_y);
+        let (x, y) = if nodes.len() >= PARALLEL_AXES {
+            let mut other = self.other.take().unwrap_or_default();
+            let found = rayon::join(
+                || self.along(adj, &shared.part_of, &shared.index[0], nodes, id, &key_x),
+                || other.along(adj, &shared.part_of, &shared.index[1], nodes, id, &key_y),
+            );
+            self.other = Some(other);
+            found
+        } else {
+            (
+                self.along(adj, &shared.part_of, &shared.index[0], nodes, id, &key_x),
+                self.along(adj, &shared.part_of, &shared.index[0], nodes, id, &key_y),
+            )
+        };
         let (axis, at): (&dyn Fn(u32) -> u32, u32) = match (x, y) {
             (Some(a), Some(b)) if b.0 < a.0 => (&key_y, b.1),
             (Some(a), _) => (&key_x, a.1),
@@ -280,47 +311,79 @@ impl Cut {
         Some(split(adj, shared, nodes, id, |v| axis(v) > at))
     }
 
+    /// Fills `keys` with the distinct keys of `nodes`, ascending, and
+    /// `index` with each node's place among them.
+    fn index_keys(&mut self, index: &[AtomicU32], nodes: &[u32], key: &dyn Fn(u32) -> u32) {
+        let (lo, hi) = nodes.iter().fold((u32::MAX, 0), |(lo, hi), v| {
+            let k = key(*v);
+            (lo.min(k), hi.max(k))
+        });
+        self.keys.clear();
+        let span = (hi - lo) as usize + 1;
+        if span > DENSE_KEYS * nodes.len() {
+            self.keys.extend(nodes.iter().map(|v| key(*v)));
+            self.keys.sort_unstable();
+            self.keys.dedup();
+            for v in nodes {
+                let i = self
+                    .keys
+                    .binary_search(&key(*v))
+                    .expect("key of a node in the part");
+                index[*v as usize].store(i as u32, Relaxed);
+            }
+            return;
+        }
+        self.slot.clear();
+        self.slot.resize(span, NONE);
+        for v in nodes {
+            self.slot[(key(*v) - lo) as usize] = 0;
+        }
+        for (k, slot) in self.slot.iter_mut().enumerate() {
+            if *slot != NONE {
+                *slot = self.keys.len() as u32;
+                self.keys.push(lo + k as u32);
+            }
+        }
+        for v in nodes {
+            index[*v as usize].store(self.slot[(key(*v) - lo) as usize], Relaxed);
+        }
+    }
+
     /// The best cut along one axis: `(edges crossing, position)`; nodes with
-    /// key `<= position` go left.
+    /// key `<= position` go left. `index` holds each node's place among the
+    /// part's keys while it runs.
     fn along(
         &mut self,
         adj: &Adjacency,
-        shared: &Shared,
+        part_of: &[AtomicU32],
+        index: &[AtomicU32],
         nodes: &[u32],
         id: u32,
         key: &dyn Fn(u32) -> u32,
     ) -> Option<(u64, u32)> {
-        self.sorted.clear();
-        self.sorted.extend(nodes.iter().map(|v| key(*v)));
-        self.sorted.sort_unstable();
-        self.sorted.dedup();
-        let keys = &self.sorted;
+        self.index_keys(index, nodes, key);
+        let keys = &self.keys;
         if keys.len() < 2 {
             return None;
         }
-        // crossing[i]: edges crossing a cut just after keys[i].
         self.crossing.clear();
         self.crossing.resize(keys.len(), 0);
-        let index = |v: u32| shared.index[v as usize].load(Relaxed) as usize;
-        for v in nodes {
-            let i = keys
-                .binary_search(&key(*v))
-                .expect("key of a node in the part");
-            shared.index[*v as usize].store(i as u32, Relaxed);
-        }
         // How many nodes have each key, for the balance.
-        let mut count = vec![0u32; keys.len()];
+        self.count.clear();
+        self.count.resize(keys.len(), 0);
+        let (crossing, count) = (&mut self.crossing[..], &mut self.count[..]);
+        let index = |v: u32| index[v as usize].load(Relaxed) as usize;
         for v in nodes {
             let i = index(*v);
             count[i] += 1;
             for w in adj.neighbours(*v) {
-                if !shared.in_part(*w, id) {
+                if part_of[*w as usize].load(Relaxed) != id {
                     continue;
                 }
                 let j = index(*w);
                 if i < j {
-                    self.crossing[i] += 1;
-                    self.crossing[j] -= 1;
+                    crossing[i] += 1;
+                    crossing[j] -= 1;
                 }
             }
         }
@@ -328,7 +391,7 @@ impl Cut {
         let mut best: Option<(u64, u64, u32)> = None; // (crossing, imbalance, key)
         let (mut running, mut left) = (0i64, 0u64);
         for i in 0..keys.len() - 1 {
-            running += self.crossing[i];
+            running += crossing[i];
             left += count[i] as u64;
             if 4 * left < m || 4 * (m - left) < m {
                 continue;
@@ -346,7 +409,7 @@ impl Cut {
                 i += 1;
             }
             let i = i.min(keys.len() - 2);
-            let running: i64 = self.crossing[..=i].iter().sum();
+            let running: i64 = crossing[..=i].iter().sum();
             best = Some((running as u64, 0, keys[i]));
         }
         best.map(|(c, _, k)| (c, k))

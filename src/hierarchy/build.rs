@@ -5,14 +5,16 @@ use std::time::Instant;
 
 use thiserror::Error;
 
+use super::contracted::BuiltContraction;
 use super::{Hierarchy, Products, entrances_bytes};
+use crate::contraction::{ContractionError, ContractionKind};
 use crate::grid::{Grid, GridError, Movement, Point};
 use crate::preprocess::sizes::{
     SizeComponents, SizedClusters, UnitSizes, build_sized_graph, find_transitions,
 };
 use crate::preprocess::{
-    ClusterGraph, EntrancePolicy, Entrances, MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph,
-    find_dead_ends, find_entrances, find_islands, find_landmarks,
+    ClusterGraph, EntrancePolicy, Entrances, Landmarks, MAX_UNIT_SIZE, SizeTransitions,
+    build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
 use crate::query::Polish;
 
@@ -105,6 +107,10 @@ pub enum BuildError {
     /// A largest unit size outside 1..=255.
     #[error("largest unit size {0} is out of range: use 1 to 255")]
     MaxUnitSize(u32),
+    /// The contraction asked for ([`HierarchyBuilder::contract`]) was
+    /// refused.
+    #[error("contracting the cluster graph: {0}")]
+    Contraction(#[from] ContractionError),
 }
 
 /// Maps of more cells than this run the two stage chains (islands and dead
@@ -118,6 +124,10 @@ pub(crate) const SEQUENTIAL_CELLS: u64 = 1 << 24;
 
 /// Name of the [`BuildStats::stages`] entry that holds the whole build's time.
 pub const TOTAL_STAGE: &str = "total (wall)";
+
+/// Name of the [`BuildStats::stages`] entry of a build that contracts
+/// ([`HierarchyBuilder::contract`]).
+pub const CONTRACTION_STAGE: &str = "contraction";
 
 /// Time and size of one build stage.
 #[derive(Debug, Clone, PartialEq)]
@@ -196,6 +206,15 @@ impl BuildStats {
             )
     }
 
+    /// The contraction's wall-clock seconds, when the build contracted
+    /// ([`HierarchyBuilder::contract`]).
+    pub fn contraction_seconds(&self) -> Option<f64> {
+        self.stages
+            .iter()
+            .find(|s| s.name == CONTRACTION_STAGE)
+            .map(|s| s.seconds)
+    }
+
     /// Share of passable cells in dead ends, 0..=1.
     pub fn dead_end_share(&self) -> f64 {
         if self.passable_cells == 0 {
@@ -227,6 +246,9 @@ pub struct HierarchyBuilder {
     /// or [`with_settings`](Self::with_settings)); if not, the build picks
     /// it from the map.
     cluster_chosen: bool,
+    /// Whether the build contracts the cluster graph
+    /// ([`contract`](Self::contract)).
+    contract: bool,
 }
 
 /// The cluster side a builder picks, unless told one, for a map of
@@ -252,6 +274,7 @@ impl HierarchyBuilder {
         HierarchyBuilder {
             settings,
             cluster_chosen: true,
+            contract: false,
         }
     }
 
@@ -338,6 +361,35 @@ impl HierarchyBuilder {
         self
     }
 
+    /// Contracts the cluster graph as part of the build (off by default):
+    /// the hierarchy is the one [`Hierarchy::contract`] makes of the plain
+    /// build (the same queries, the same saved file but for its build
+    /// statistics), made sooner. The contraction runs beside the islands and
+    /// dead ends instead of after them, and the landmark stage, whose
+    /// distances a contraction lets go of, is skipped. Its time is the
+    /// stage named [`CONTRACTION_STAGE`]
+    /// ([`BuildStats::contraction_seconds`]).
+    ///
+    /// ```
+    /// use tierpath::{Grid, HierarchyBuilder, Point, QueryCache};
+    /// let grid = Grid::from_fn(200, 120, |p| p.x != 100 || p.y > 110).unwrap();
+    /// let h = HierarchyBuilder::new().contract(true).build(grid)?;
+    /// assert!(h.is_contracted());
+    /// assert!(h.stats().contraction_seconds().is_some());
+    /// let path = h.find_path(&mut QueryCache::new(), Point::new(5, 5), Point::new(195, 5))?.path;
+    /// assert!(path.unwrap().cells.contains(&Point::new(100, 111)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Performance
+    /// On 2 cores, about 0.9x the time of a build followed by
+    /// [`Hierarchy::contract`]: 111-116 ms against 122-127 on TheFrozenSea
+    /// (1024 x 1024; `docs/contraction.md`, round 12).
+    pub fn contract(mut self, on: bool) -> Self {
+        self.contract = on;
+        self
+    }
+
     /// The settings so far (a build decides [`Polish::Auto`], and the
     /// cluster side when none was set, from its map).
     pub fn settings(&self) -> &BuildSettings {
@@ -413,30 +465,58 @@ impl HierarchyBuilder {
                 }
                 Some(values) => sized_stages(&grid, values, &s, &timed),
             };
-            let t = Instant::now();
             let node_points: Vec<Point> = entrances
                 .cells
                 .iter()
                 .map(|c| grid.point_of(crate::CellIndex(*c)))
                 .collect();
-            let landmarks = find_landmarks(
-                &graph,
-                &node_points,
-                grid.width(),
-                grid.height(),
-                s.landmarks,
-            );
-            drop(node_points);
-            let st5 = timed("landmarks", t, landmarks.memory_bytes());
-            (entrances, graph, landmarks, [st3, st4, st5])
+            (entrances, graph, node_points, [st3, st4])
         };
-        let (topology, (entrances, graph, landmarks, graph_stages)) =
+        // The last stage of the graph chain: the landmarks, or the
+        // contraction, which lets go of them (so they are not computed).
+        let last_stage = |graph: &ClusterGraph, node_points: &[Point]| {
+            let t = Instant::now();
+            if self.contract {
+                let c = BuiltContraction::of(
+                    ContractionKind::default(),
+                    graph,
+                    node_points,
+                    s.max_unit_size,
+                )?;
+                let st = timed(CONTRACTION_STAGE, t, c.memory_bytes());
+                Ok((Landmarks::default(), Some(c), st))
+            } else {
+                let l =
+                    find_landmarks(graph, node_points, grid.width(), grid.height(), s.landmarks);
+                let st = timed("landmarks", t, l.memory_bytes());
+                Ok::<_, BuildError>((l, None, st))
+            }
+        };
+        let (topology, ((entrances, graph, node_points, [st3, st4]), last)) =
             if grid.len() as u64 > SEQUENTIAL_CELLS {
                 let topology = topology_chain();
-                (topology, graph_chain())
+                let products = graph_chain();
+                let last = last_stage(&products.1, &products.2);
+                (topology, (products, last))
+            } else if self.contract {
+                // The cluster graph on every thread first; then the
+                // contraction, whose serial parts (the top of the order and
+                // of the elimination tree) leave threads idle, beside the
+                // islands and dead ends, which fill them.
+                let products = graph_chain();
+                let (last, topology) =
+                    rayon::join(|| last_stage(&products.1, &products.2), topology_chain);
+                (topology, (products, last))
             } else {
-                rayon::join(topology_chain, graph_chain)
+                rayon::join(topology_chain, || {
+                    let products = graph_chain();
+                    let last = last_stage(&products.1, &products.2);
+                    (products, last)
+                })
             };
+        drop(node_points);
+        let (landmarks, contraction, st5) = last?;
+        let graph_stages = [st3, st4, st5];
         let (dead_ends, topology_stages, components) = topology;
         stages.extend(topology_stages);
         let sizes = match (clearance, components) {
@@ -460,7 +540,11 @@ impl HierarchyBuilder {
             landmarks,
             sizes,
         };
-        Ok(Hierarchy::assemble(grid, s, products, stages))
+        let mut h = Hierarchy::assemble(grid, s, products, stages);
+        if let Some(c) = contraction {
+            h.install_built_contraction(c);
+        }
+        Ok(h)
     }
 }
 

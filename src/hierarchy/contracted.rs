@@ -6,6 +6,7 @@ use crate::contraction::{
     ArcGraph, Contraction, ContractionError, ContractionKind, ContractionRoute, ContractionScratch,
     FORBIDDEN, PackedRoute, QueryGraph, StoredQueryGraph,
 };
+use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
 use crate::preprocess::ClusterGraph;
 use rayon::prelude::*;
@@ -73,25 +74,75 @@ impl ContractionJob {
     /// what [`Hierarchy::contract`] takes.
     pub fn run(self) -> Result<ContractionDone, ContractionError> {
         let arcs = ArcGraph::new(&self.first, &self.to)?;
-        let contraction = match self.kind {
-            ContractionKind::Customizable => Some(Contraction::new(&arcs, Some(&self.coords))?),
-            ContractionKind::Classic => None,
-        };
-        let graphs = self
-            .costs
-            .par_iter()
-            .map(|costs| match &contraction {
-                Some(cch) => cch.query_graph(&cch.customize(costs)?),
-                None => QueryGraph::classic(&arcs, costs),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let contracted = Contracted {
             built_for: self.made_for,
-            graphs,
+            graphs: query_graphs(self.kind, &arcs, &self.coords, &self.costs)?,
             bands: self.bands,
             graph_of: self.graph_of,
         };
         Ok(ContractionDone { contracted })
+    }
+}
+
+/// Orders and contracts `arcs` (its nodes at `coords`) once, then
+/// customizes and prunes one query graph per cost list (or builds a classic
+/// hierarchy per list), the lists in parallel.
+fn query_graphs(
+    kind: ContractionKind,
+    arcs: &ArcGraph,
+    coords: &[(u32, u32)],
+    costs: &[Vec<u64>],
+) -> Result<Vec<QueryGraph>, ContractionError> {
+    let contraction = match kind {
+        ContractionKind::Customizable => Some(Contraction::new(arcs, Some(coords))?),
+        ContractionKind::Classic => None,
+    };
+    costs
+        .par_iter()
+        .map(|costs| match &contraction {
+            Some(cch) => cch.query_graph(&cch.customize(costs)?),
+            None => QueryGraph::classic(arcs, costs),
+        })
+        .collect()
+}
+
+/// A contraction made during a build, before its hierarchy exists
+/// ([`HierarchyBuilder::contract`](crate::HierarchyBuilder::contract)):
+/// installed by [`Hierarchy::install_built_contraction`].
+#[derive(Debug)]
+pub(crate) struct BuiltContraction {
+    graphs: Vec<QueryGraph>,
+    bands: Vec<u8>,
+    graph_of: Vec<u8>,
+}
+
+impl BuiltContraction {
+    /// Contracts `graph` (its nodes at `node_points`) for every band of the
+    /// unit sizes up to `max_unit_size`: what
+    /// [`Hierarchy::contract_with`] makes of the same graph.
+    pub(crate) fn of(
+        kind: ContractionKind,
+        graph: &ClusterGraph,
+        node_points: &[Point],
+        max_unit_size: u32,
+    ) -> Result<BuiltContraction, ContractionError> {
+        let (bands, graph_of) = bands_of(&graph.edge_clear, max_unit_size as usize);
+        let costs = band_costs(graph, &bands);
+        let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
+        let coords: Vec<(u32, u32)> = node_points.iter().map(|p| (p.x, p.y)).collect();
+        Ok(BuiltContraction {
+            graphs: query_graphs(kind, &arcs, &coords, &costs)?,
+            bands,
+            graph_of,
+        })
+    }
+
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.graphs
+            .iter()
+            .map(QueryGraph::memory_bytes)
+            .sum::<usize>()
     }
 }
 
@@ -100,6 +151,35 @@ impl ContractionJob {
 #[derive(Debug, Clone)]
 pub struct ContractionDone {
     contracted: Contracted,
+}
+
+/// The bands of unit sizes up to `max` that share a metric, given each
+/// edge's largest size (`edge_clear`, empty for one size): see
+/// [`Hierarchy::bands`].
+fn bands_of(edge_clear: &[u8], max: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut bands: Vec<u8> = edge_clear.to_vec();
+    bands.sort_unstable();
+    bands.dedup();
+    if bands.last().is_none_or(|b| (*b as usize) < max) {
+        bands.push(max as u8);
+    }
+    // Size k uses the graph of the least band >= k.
+    let graph_of = (0..=max)
+        .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
+        .collect();
+    (bands, graph_of)
+}
+
+/// Each band's costs, one per edge (see [`band_cost`]).
+fn band_costs(graph: &ClusterGraph, bands: &[u8]) -> Vec<Vec<u64>> {
+    bands
+        .iter()
+        .map(|&band| {
+            (0..graph.edges() as u32)
+                .map(band_cost(graph, band))
+                .collect()
+        })
+        .collect()
 }
 
 /// Whether edge `e` serves units of `band` (every edge does without sizes).
@@ -165,8 +245,12 @@ impl Hierarchy {
     /// bytes per cell on StarCraft maps (median) but 45 on random maps,
     /// whose build takes about a second (see `docs/contraction.md`): an
     /// option for games that ask for many long paths, not yet the default.
-    /// It runs on rayon's threads: 102-107 ms with the build at the median
-    /// of the six largest StarCraft maps on 2 cores (27 Nov 2026).
+    /// It runs on rayon's threads: 90-93 ms on TheFrozenSea (1024 x 1024)
+    /// on 2 cores, after a build of about 30 ms (28 Nov 2026). A build that
+    /// is to be contracted anyway is better asked to
+    /// ([`HierarchyBuilder::contract`](crate::HierarchyBuilder::contract)):
+    /// the contraction then runs beside the build's other stages and skips
+    /// its landmarks, 111-114 ms for both on that map.
     pub fn contract(&mut self) -> Result<(), ContractionError> {
         self.contract_with(ContractionKind::default())
     }
@@ -207,13 +291,7 @@ impl Hierarchy {
     pub fn contraction_job(&self, kind: ContractionKind) -> ContractionJob {
         let graph = self.graph();
         let (bands, graph_of) = self.bands();
-        let costs = bands
-            .iter()
-            .map(|&band| {
-                let cost = band_cost(graph, band);
-                (0..graph.edges() as u32).map(cost).collect()
-            })
-            .collect();
+        let costs = band_costs(graph, &bands);
         ContractionJob {
             kind,
             made_for: self.identity().arcs,
@@ -239,6 +317,19 @@ impl Hierarchy {
         self.put_contraction(done, true)
     }
 
+    /// Installs a contraction its build made of this hierarchy's cluster
+    /// graph, letting go of what only the A* over the graph reads, as
+    /// [`contract`](Hierarchy::contract) does.
+    pub(crate) fn install_built_contraction(&mut self, built: BuiltContraction) {
+        let contracted = Contracted {
+            built_for: self.identity().arcs,
+            graphs: built.graphs,
+            bands: built.bands,
+            graph_of: built.graph_of,
+        };
+        self.put_contraction(ContractionDone { contracted }, true);
+    }
+
     /// Installs `done` when made for this hierarchy as it is, letting go of
     /// the A*'s aids when `release_aids` (a dynamic hierarchy keeps them up
     /// to date for the A* that runs after its next repair): whether it was.
@@ -262,18 +353,7 @@ impl Hierarchy {
     /// reaches it: its metric then forbids every edge), and the band of each
     /// size (index 0 unused).
     fn bands(&self) -> (Vec<u8>, Vec<u8>) {
-        let max = self.max_unit_size() as usize;
-        let mut bands: Vec<u8> = self.graph().edge_clear.clone();
-        bands.sort_unstable();
-        bands.dedup();
-        if bands.last().is_none_or(|b| (*b as usize) < max) {
-            bands.push(max as u8);
-        }
-        // Size k uses the graph of the least band >= k.
-        let graph_of = (0..=max)
-            .map(|k| bands.iter().position(|b| *b as usize >= k).unwrap_or(0) as u8)
-            .collect();
-        (bands, graph_of)
+        bands_of(&self.graph().edge_clear, self.max_unit_size() as usize)
     }
 
     /// The contraction as a file stores it: one query graph per band, when
@@ -518,6 +598,64 @@ mod tests {
                 direct.contracted().unwrap().graphs()
             );
             assert_eq!(h.memory_bytes(), direct.memory_bytes());
+        }
+    }
+
+    /// A build asked to contract gives the hierarchy a build and then
+    /// `contract` give: the same query graphs, paths, bytes held and saved
+    /// file (once the stage statistics, which name and time other stages,
+    /// are made the same), for one unit size and for several.
+    #[test]
+    fn a_build_that_contracts_equals_a_build_then_contract() {
+        let grid = hierarchy().grid().clone();
+        for max_size in [1, 3] {
+            let builder = Hierarchy::builder().cluster_size(8).max_unit_size(max_size);
+            let mut after = builder.build(grid.clone()).unwrap();
+            after.contract().unwrap();
+            let mut during = builder.clone().contract(true).build(grid.clone()).unwrap();
+            assert!(during.is_contracted());
+            let names: Vec<&str> = during
+                .stats()
+                .stages
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect();
+            assert!(
+                names.contains(&"contraction") && !names.contains(&"landmarks"),
+                "{names:?}"
+            );
+            assert_eq!(
+                during.contracted().unwrap().graphs(),
+                after.contracted().unwrap().graphs()
+            );
+            assert_eq!(during.memory_bytes(), after.memory_bytes());
+            let (mut cache, mut found) = (QueryCache::new(), 0);
+            for (s, t) in [((1, 1), (94, 78)), ((90, 2), (3, 70)), ((40, 40), (41, 79))] {
+                let (s, t) = (Point::new(s.0, s.1), Point::new(t.0, t.1));
+                for size in 1..=max_size {
+                    let options = crate::QueryOptions::new().unit_size(size);
+                    let a = after
+                        .find_path_with(&mut cache, s, t, &options)
+                        .map(|o| o.path);
+                    let d = during
+                        .find_path_with(&mut cache, s, t, &options)
+                        .map(|o| o.path);
+                    assert_eq!(a, d, "size {size}: {s} -> {t}");
+                    found += usize::from(matches!(a, Ok(Some(_))));
+                }
+            }
+            assert!(found >= 3, "{found} paths");
+            during.stats.stages = after.stats.stages.clone();
+            let bytes = during.to_bytes();
+            assert!(
+                after.to_bytes() == bytes,
+                "the saved files differ (max size {max_size})"
+            );
+            assert!(
+                Hierarchy::from_bytes(grid.clone(), &bytes)
+                    .unwrap()
+                    .is_contracted()
+            );
         }
     }
 

@@ -12,8 +12,9 @@ mod graph_view;
 mod repair;
 
 pub use build::{
-    BuildError, BuildSettings, BuildStats, DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS,
-    HierarchyBuilder, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats, TOTAL_STAGE,
+    BuildError, BuildSettings, BuildStats, CONTRACTION_STAGE, DEFAULT_CLUSTER_SIZE,
+    DEFAULT_LANDMARKS, HierarchyBuilder, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats,
+    TOTAL_STAGE,
 };
 pub use contracted::{ContractionDone, ContractionJob};
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
