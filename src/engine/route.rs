@@ -17,6 +17,23 @@ use crate::grid::{Movement, Node, Point, direction_code};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
     /// The two kinds of move interleaved evenly, like a rasterised line.
+    /// The only shape smoothing walks cell by cell (the others are read
+    /// from the anchor's runs). Measured 2026-11-28 (an untracked probe,
+    /// the 10 highest buckets, 50 contracted queries per map; median time
+    /// and mean suboptimality), smoothing without it:
+    ///
+    /// | smoothing | dao | mazes | rooms | sc1 |
+    /// |---|---|---|---|---|
+    /// | with it, window 96 (kept) | 9.1-9.2 us, 0.191% | 144 us, 0.198% | 27.1 us, 0.033% | 28.3 us, 0.119% |
+    /// | without, window 96 | 8.4 us, 0.211% | | | |
+    /// | without, window 160 | 8.5 us, 0.197% | 118 us, 0.1996% | | |
+    /// | without, window 192 | 8.5-8.6 us, 0.194% | 120 us, 0.206% | 22.9 us, 0.032% | 27.4 us, 0.108% |
+    ///
+    /// Faster everywhere, but the mazes come to issue #13's 0.2% or past it,
+    /// Dragon Age stays slower than exact JPS by median (0.88-0.90x against
+    /// 0.82x), and a wider window delays the first move (192: 27.5 us
+    /// against 25.6 on the six long StarCraft maps, the plan refining twice
+    /// as far ahead): not taken.
     Spread,
     /// All diagonal (or, 4-connected, horizontal) moves first.
     DiagonalFirst,
