@@ -227,9 +227,11 @@ impl Line {
     /// open ([`spread_probes`](Self::spread_probes)): a condition of its
     /// being free, read in constant time per cell. Most spread routes
     /// smoothing tries are blocked, often away from their ends, where a
-    /// walk meets the block late: on the dao set's long queries, 2.6% fewer
-    /// instructions in `find_path` with three cells read, 3.9% with seven
-    /// (3% less time by median), 2.8% with fifteen; the same paths.
+    /// walk meets the block late: on the dao set's long queries (7,800,
+    /// callgrind over `find_path`), 2.6% fewer instructions with three
+    /// cells read, 3.9% with seven (4.6% in 32-bit arithmetic, as here:
+    /// 1,469 M -> 1,401 M; 9.2 -> 8.9-9.0 us by median), 2.8% with
+    /// fifteen; the same paths.
     #[inline]
     fn spread_may_be_free<S: Space>(&self, space: &S) -> bool {
         self.spread_probes().all(|n| space.open(n))
