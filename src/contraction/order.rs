@@ -314,11 +314,14 @@ impl Cut {
     /// Fills `keys` with the distinct keys of `nodes`, ascending, and
     /// `index` with each node's place among them.
     fn index_keys(&mut self, index: &[AtomicU32], nodes: &[u32], key: &dyn Fn(u32) -> u32) {
+        self.keys.clear();
+        if nodes.is_empty() {
+            return;
+        }
         let (lo, hi) = nodes.iter().fold((u32::MAX, 0), |(lo, hi), v| {
             let k = key(*v);
             (lo.min(k), hi.max(k))
         });
-        self.keys.clear();
         let span = (hi - lo) as usize + 1;
         if span > DENSE_KEYS * nodes.len() {
             self.keys.extend(nodes.iter().map(|v| key(*v)));
