@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use super::contracted::BuiltContraction;
+use super::contracted::Contracted;
 use super::{Hierarchy, Products, entrances_bytes};
 use crate::contraction::{ContractionError, ContractionKind};
 use crate::grid::{Grid, GridError, Movement, Point};
@@ -477,7 +477,7 @@ impl HierarchyBuilder {
         let last_stage = |graph: &ClusterGraph, node_points: &[Point]| {
             let t = Instant::now();
             if self.contract {
-                let c = BuiltContraction::of(
+                let c = Contracted::of(
                     ContractionKind::default(),
                     graph,
                     node_points,
@@ -492,12 +492,14 @@ impl HierarchyBuilder {
                 Ok::<_, BuildError>((l, None, st))
             }
         };
+        let whole_graph_chain = || {
+            let products = graph_chain();
+            let last = last_stage(&products.1, &products.2);
+            (products, last)
+        };
         let (topology, ((entrances, graph, node_points, [st3, st4]), last)) =
             if grid.len() as u64 > SEQUENTIAL_CELLS {
-                let topology = topology_chain();
-                let products = graph_chain();
-                let last = last_stage(&products.1, &products.2);
-                (topology, (products, last))
+                (topology_chain(), whole_graph_chain())
             } else if self.contract {
                 // The cluster graph on every thread first; then the
                 // contraction, whose serial parts (the top of the order and
@@ -508,11 +510,7 @@ impl HierarchyBuilder {
                     rayon::join(|| last_stage(&products.1, &products.2), topology_chain);
                 (topology, (products, last))
             } else {
-                rayon::join(topology_chain, || {
-                    let products = graph_chain();
-                    let last = last_stage(&products.1, &products.2);
-                    (products, last)
-                })
+                rayon::join(topology_chain, whole_graph_chain)
             };
         drop(node_points);
         let (landmarks, contraction, st5) = last?;

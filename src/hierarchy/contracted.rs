@@ -17,7 +17,9 @@ use rayon::prelude::*;
 pub(crate) struct Contracted {
     /// The cluster graph's arcs and costs contracted (`Identity::arcs`): a
     /// repair that changes them gives the hierarchy others, and its
-    /// searches fall back to A* until contracted again.
+    /// searches fall back to A* until contracted again. 0 (no identity)
+    /// while a build's contraction waits for its hierarchy
+    /// ([`Contracted::of`]).
     built_for: u64,
     /// One query graph per distinct edge annotation, ascending by the
     /// largest size it serves (one for a hierarchy of one size).
@@ -29,6 +31,29 @@ pub(crate) struct Contracted {
 }
 
 impl Contracted {
+    /// Contracts `graph` (its nodes at `node_points`) for every band of the
+    /// unit sizes up to `max_unit_size`, during a build, before its
+    /// hierarchy exists: what [`Hierarchy::contract_with`] makes of the same
+    /// graph, made for no hierarchy until
+    /// [`Hierarchy::install_built_contraction`] installs it.
+    pub(crate) fn of(
+        kind: ContractionKind,
+        graph: &ClusterGraph,
+        node_points: &[Point],
+        max_unit_size: u32,
+    ) -> Result<Contracted, ContractionError> {
+        let (bands, graph_of) = bands_of(&graph.edge_clear, max_unit_size as usize);
+        let costs = band_costs(graph, &bands);
+        let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
+        let coords: Vec<(u32, u32)> = node_points.iter().map(|p| (p.x, p.y)).collect();
+        Ok(Contracted {
+            built_for: 0,
+            graphs: query_graphs(kind, &arcs, &coords, &costs)?,
+            bands,
+            graph_of,
+        })
+    }
+
     /// The query graphs, one per band of unit sizes.
     #[cfg(test)]
     pub(crate) fn graphs(&self) -> &[QueryGraph] {
@@ -104,46 +129,6 @@ fn query_graphs(
             None => QueryGraph::classic(arcs, costs),
         })
         .collect()
-}
-
-/// A contraction made during a build, before its hierarchy exists
-/// ([`HierarchyBuilder::contract`](crate::HierarchyBuilder::contract)):
-/// installed by [`Hierarchy::install_built_contraction`].
-#[derive(Debug)]
-pub(crate) struct BuiltContraction {
-    graphs: Vec<QueryGraph>,
-    bands: Vec<u8>,
-    graph_of: Vec<u8>,
-}
-
-impl BuiltContraction {
-    /// Contracts `graph` (its nodes at `node_points`) for every band of the
-    /// unit sizes up to `max_unit_size`: what
-    /// [`Hierarchy::contract_with`] makes of the same graph.
-    pub(crate) fn of(
-        kind: ContractionKind,
-        graph: &ClusterGraph,
-        node_points: &[Point],
-        max_unit_size: u32,
-    ) -> Result<BuiltContraction, ContractionError> {
-        let (bands, graph_of) = bands_of(&graph.edge_clear, max_unit_size as usize);
-        let costs = band_costs(graph, &bands);
-        let arcs = ArcGraph::new(&graph.edge_first, &graph.edge_to)?;
-        let coords: Vec<(u32, u32)> = node_points.iter().map(|p| (p.x, p.y)).collect();
-        Ok(BuiltContraction {
-            graphs: query_graphs(kind, &arcs, &coords, &costs)?,
-            bands,
-            graph_of,
-        })
-    }
-
-    /// Bytes held.
-    pub(crate) fn memory_bytes(&self) -> usize {
-        self.graphs
-            .iter()
-            .map(QueryGraph::memory_bytes)
-            .sum::<usize>()
-    }
 }
 
 /// A finished [`ContractionJob`], to install on the hierarchy it was taken
@@ -320,13 +305,8 @@ impl Hierarchy {
     /// Installs a contraction its build made of this hierarchy's cluster
     /// graph, letting go of what only the A* over the graph reads, as
     /// [`contract`](Hierarchy::contract) does.
-    pub(crate) fn install_built_contraction(&mut self, built: BuiltContraction) {
-        let contracted = Contracted {
-            built_for: self.identity().arcs,
-            graphs: built.graphs,
-            bands: built.bands,
-            graph_of: built.graph_of,
-        };
+    pub(crate) fn install_built_contraction(&mut self, mut contracted: Contracted) {
+        contracted.built_for = self.identity().arcs;
         self.put_contraction(ContractionDone { contracted }, true);
     }
 
