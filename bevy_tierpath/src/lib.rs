@@ -8,8 +8,9 @@
 //! bad). Map edits sent as [`EditMap`] messages repair the hierarchy in
 //! place, and the paths the repair touches are requested again by themselves.
 //!
-//! A contracted hierarchy (`Hierarchy::contract`, or a file saved
-//! contracted: its queries several times faster) stays contracted across
+//! A contracted hierarchy (`Hierarchy::contract`, a build with
+//! `HierarchyBuilder::contract`, or a file saved contracted: its queries
+//! several times faster) stays contracted across
 //! edits: a repair that changes the cluster graph's arcs or costs ends the
 //! contraction (one that does not keeps it), and the plugin contracts the
 //! repaired map again on a worker thread (`Hierarchy::contraction_job`),

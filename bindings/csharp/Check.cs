@@ -72,6 +72,17 @@ static class Check
                 var s0 = cell();
                 var g0 = cell();
                 Expect(contracted.FindPath(cache, s0, g0).Found == h.FindPath(cache, s0, g0).Found, "the same reach");
+                // Contracted as a stage of the build: the same answers.
+                var during = BuildSettings.Default();
+                Expect(during.Contract == 0, "uncontracted by default");
+                during.Contract = 1;
+                using (var built = Hierarchy.Build(map, during))
+                {
+                    Expect(built.IsContracted, "contracted by its build");
+                    var fresh = built.FindPath(cache, s0, g0);
+                    var later = contracted.FindPath(cache, s0, g0);
+                    Expect(fresh.Found == later.Found && fresh.Cost == later.Cost && fresh.Cells.Length == later.Cells.Length, "built contracted answers as contracted afterwards");
+                }
             }
 
             var wall = new Point(0, 0);

@@ -68,6 +68,8 @@ namespace Tierpath
         public uint MaxUnitSize;
         /// <summary>Whether queries polish their paths: 0 where the map's obstacles are scattered (the default), 1 always, 2 never.</summary>
         public byte Polish;
+        /// <summary>Non-zero: contract the cluster graph as a stage of the build (queries then search the contraction; 0 by default).</summary>
+        public byte Contract;
 
         public static BuildSettings Default()
         {

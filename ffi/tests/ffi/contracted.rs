@@ -1,7 +1,9 @@
-//! A hierarchy saved contracted (`Hierarchy::contract`, `tierpath
-//! preprocess --contract`) loads contracted through the C ABI: the C ABI
-//! cannot contract, but its queries then search the contraction, with the
-//! Rust API's answers for every unit size, and an edit still repairs.
+//! Contractions through the C ABI: a hierarchy saved contracted
+//! (`Hierarchy::contract`, `tierpath preprocess --contract`) loads
+//! contracted, with the Rust API's answers for every unit size, and an edit
+//! still repairs; `tierpath_hierarchy_contract` contracts a built one, and
+//! `TierpathBuildSettings::contract` builds one contracted, each as the
+//! Rust API does.
 
 use std::ptr::null_mut;
 
@@ -99,6 +101,9 @@ fn the_c_abi_contracts_as_the_rust_api_does() {
         assert_eq!(tierpath_build_settings_default(&mut settings), Ok);
         assert_eq!(settings.cluster_size, 0, "by map");
         assert_eq!(tierpath_hierarchy_build(map, &settings, &mut h), Ok);
+        let mut stats: TierpathStats = std::mem::zeroed();
+        assert_eq!(tierpath_hierarchy_stats(h, &mut stats), Ok);
+        assert_eq!(stats.contraction_seconds, 0.0, "built uncontracted");
         let mut contracted = 1;
         assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
         assert_eq!(contracted, 0);
@@ -121,6 +126,74 @@ fn the_c_abi_contracts_as_the_rust_api_does() {
             let (status, got, info) = answer(h, cache, s, g, &options);
             assert_eq!(status, Ok);
             assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
+        }
+        assert_eq!(tierpath_cache_free(cache), Ok);
+        assert_eq!(tierpath_hierarchy_free(h), Ok);
+        assert_eq!(tierpath_map_free(map), Ok);
+    }
+}
+
+/// Contracted as a stage of its build (`TierpathBuildSettings::contract`):
+/// the Rust builder's hierarchy and its answers.
+#[test]
+fn the_c_abi_builds_contracted_as_the_rust_builder_does() {
+    let grid = Grid::from_fn(W, H, passable).unwrap();
+    let rust = HierarchyBuilder::new()
+        .max_unit_size(2)
+        .contract(true)
+        .build(grid)
+        .unwrap();
+    assert!(rust.is_contracted());
+    let map = map_handle();
+    unsafe {
+        let (mut h, mut cache) = (null_mut(), null_mut());
+        let mut settings: TierpathBuildSettings = std::mem::zeroed();
+        assert_eq!(tierpath_build_settings_default(&mut settings), Ok);
+        assert_eq!(settings.contract, 0, "not by default");
+        settings.contract = 1;
+        settings.max_unit_size = 2;
+        assert_eq!(tierpath_hierarchy_build(map, &settings, &mut h), Ok);
+        let mut contracted = 0;
+        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
+        assert_eq!(contracted, 1);
+        let mut stats: TierpathStats = std::mem::zeroed();
+        assert_eq!(tierpath_hierarchy_stats(h, &mut stats), Ok);
+        assert!(stats.contraction_seconds > 0.0);
+        assert!(stats.contraction_seconds <= stats.build_seconds);
+        let mut needed = 0;
+        let status = tierpath_hierarchy_to_bytes(h, null_mut(), 0, &mut needed);
+        assert_eq!(status, BufferTooSmall);
+        let mut bytes = vec![0u8; needed];
+        assert_eq!(
+            tierpath_hierarchy_to_bytes(h, bytes.as_mut_ptr(), needed, &mut needed),
+            Ok
+        );
+        // As long as the Rust builder's file (only the stage times in it
+        // differ), and loaded back, contracted.
+        assert_eq!(bytes.len(), rust.to_bytes().len());
+        let loaded = tierpath::Hierarchy::from_bytes(rust.grid().clone(), &bytes).unwrap();
+        assert!(loaded.is_contracted());
+        assert_eq!(loaded.memory_bytes(), rust.memory_bytes());
+        assert_eq!(tierpath_cache_new(&mut cache), Ok);
+        let mut rc = QueryCache::new();
+        for (s, g) in [
+            (Point::new(2, 8), Point::new(40, 8)),
+            (Point::new(1, 30), Point::new(46, 4)),
+        ] {
+            for size in 1..=2 {
+                let want = rust
+                    .find_path_with(&mut rc, s, g, &QueryOptions::new().unit_size(size))
+                    .unwrap()
+                    .path
+                    .expect("reachable");
+                let options = TierpathQueryOptions {
+                    partial: 0,
+                    unit_size: size,
+                };
+                let (status, got, info) = answer(h, cache, s, g, &options);
+                assert_eq!(status, Ok);
+                assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
+            }
         }
         assert_eq!(tierpath_cache_free(cache), Ok);
         assert_eq!(tierpath_hierarchy_free(h), Ok);
