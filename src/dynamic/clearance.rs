@@ -1,6 +1,6 @@
 //! Clearance repair: after cells open or close, the clearance (the largest
 //! free square with its top-left corner on a cell, see
-//! [`Clearance`](crate::Clearance)) is computed again only where it can
+//! [`Clearance`]) is computed again only where it can
 //! change.
 //!
 //! A cell's clearance depends on its own passability and on the clearance

@@ -49,10 +49,11 @@
 //! are always carried through (a cheaper edge does break feasibility), and
 //! both phases keep a feasible potential feasible, so later repairs build
 //! on it. Distances are then exact except where a raise was abandoned, and
-//! lower there by no more than the raise; [`refresh_landmarks`] makes them
-//! exact again.
+//! lower there by no more than the raise;
+//! [`refresh_landmarks`](super::DynamicHierarchy::refresh_landmarks) makes
+//! them exact again.
 //!
-//! [`refresh_landmarks`]: super::DynamicHierarchy::refresh_landmarks The graph stores out-edges only; the in-neighbours
+//! The graph stores out-edges only; the in-neighbours
 //! of `v` are its out-neighbours across cluster borders (links join pairs
 //! both ways) and nodes of its own cluster. Inside a cluster an edge `u -> v`
 //! usually has its reverse (moves are reversible), so `v`'s out-neighbours

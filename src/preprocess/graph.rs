@@ -239,7 +239,8 @@ pub(crate) fn assemble_graph(
 
 impl ClusterGraph {
     /// The inside edges of cluster `c`, read back from the assembled graph
-    /// (the inverse of [`assemble_graph`]'s first half).
+    /// (the inverse of the first half of `assemble_graph`, the test-only
+    /// reference build).
     pub(crate) fn cluster_edges(&self, entrances: &Entrances, c: u32) -> ClusterEdges {
         let (a, b) = (
             entrances.cluster_first[c as usize],

@@ -87,7 +87,7 @@ fn move_error(
 }
 
 /// Whether one move `a -> b` is legal for a unit of `size` (see the
-/// footprint rule, as [`validate_sized_path`](crate::validate_sized_path) checks it).
+/// footprint rule, as [`validate_sized_path`] checks it).
 pub fn sized_legal_move(grid: &Grid, movement: &Movement, size: u32, a: Point, b: Point) -> bool {
     footprint_fits(grid, size, a) && move_error(grid, movement, size, 1, a, b).is_none()
 }
