@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicU8, AtomicU32};
 
 use rayon::prelude::*;
 
-use super::customize::{ContractionMetric, INF, INF64, into_plain};
+use super::customize::{ContractionMetric, INF, into_plain};
 use super::forest::{Direction, Forest};
 use super::{Contraction, ContractionError};
 
@@ -532,12 +532,6 @@ struct Triangles<'a> {
     symmetric: bool,
 }
 
-/// The cost at `e`.
-#[inline]
-fn get(list: &[AtomicU32], e: usize) -> u32 {
-    list[e].load(Relaxed)
-}
-
 impl Contraction {
     /// The pruned query graph of `metric` (customized on this contraction):
     /// perfect costs, dominated and forbidden edge directions dropped, stored
@@ -632,62 +626,72 @@ impl Contraction {
     /// every node's, the whole perfect customization twice, for nothing.)
     fn make_perfect(&self, u: u32, lists: Triangles) -> bool {
         let mut fits = true;
-        // Lowers the cost at `slot` to the triangle `p + q` if that is less,
-        // clearing `bit` of `f` when it is no more: the cost after.
-        let mut lower = |slot: &AtomicU32, p: u32, q: u32, f: &mut u8, bit: u8| -> u32 {
-            let a = slot.load(Relaxed);
-            if p == INF || q == INF {
-                return a;
-            }
-            let b = u64::from(p) + u64::from(q);
-            if b >= INF64 {
-                fits &= a != INF;
-            } else if b <= u64::from(a) {
-                *f &= !bit;
-                if b < u64::from(a) {
-                    slot.store(b as u32, Relaxed);
-                    return b as u32;
+        // The cost `a` lowered to the triangle `p + q` if that is less,
+        // clearing `bit` of `f` when it is no more. A sum saturates at
+        // `INF` (so does one with an infinite part), which lowers nothing;
+        // two finite parts summing to `INF` or more where the edge has no
+        // cost do not fit.
+        let mut lower = |a: u32, p: u32, q: u32, f: &mut u8, bit: u8| -> u32 {
+            let b = p.saturating_add(q);
+            if b <= a {
+                if b == INF {
+                    fits &= p == INF || q == INF;
+                    return a;
                 }
+                *f &= !bit;
+                return b;
             }
             a
         };
-        let (up, down, flag) = (lists.up, lists.down, lists.flag);
-        self.triangles_above(u, |e_uv, e_uw, e_vw| {
-            let (mut f_uv, mut f_uw) = (flag[e_uv].load(Relaxed), flag[e_uw].load(Relaxed));
-            let (uv, vw) = (get(up, e_uv), get(up, e_vw));
-            if lists.symmetric {
-                let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
-                lower(&up[e_uv], uw, vw, &mut f_uv, 1);
-            } else {
-                let (vu, wv) = (get(down, e_uv), get(down, e_vw));
-                let uw = lower(&up[e_uw], uv, vw, &mut f_uw, 1);
-                let wu = lower(&down[e_uw], wv, vu, &mut f_uw, 2);
-                lower(&up[e_uv], uw, wv, &mut f_uv, 1);
-                lower(&down[e_uv], vw, wu, &mut f_uv, 2);
-            }
-            flag[e_uv].store(f_uv, Relaxed);
-            flag[e_uw].store(f_uw, Relaxed);
-        });
-        fits
-    }
-
-    /// Calls `f(e_uv, e_uw, e_vw)` for every pair of upward neighbours
-    /// `v < w` of `u`.
-    #[inline]
-    fn triangles_above(&self, u: u32, mut f: impl FnMut(usize, usize, usize)) {
         let range = self.up_range(u);
-        for e_uv in range.clone() {
-            let v = self.up_to[e_uv];
-            // v's upward neighbours include every upward neighbour of u above v.
-            let mut p = self.up_first[v as usize] as usize;
-            for e_uw in e_uv + 1..range.end {
-                let w = self.up_to[e_uw];
-                while self.up_to[p] != w {
-                    p += 1;
+        let (to_u, up_u, down_u, flag_u) = (
+            &self.up_to[range.clone()],
+            &lists.up[range.clone()],
+            &lists.down[range.clone()],
+            &lists.flag[range],
+        );
+        for i in 0..to_u.len() {
+            let v = to_u[i] as usize;
+            // `u`'s edge to `v` stays in registers over its triangles (only
+            // this pass writes `u`'s edges).
+            let (mut uv, mut vu) = (up_u[i].load(Relaxed), down_u[i].load(Relaxed));
+            let mut f_uv = flag_u[i].load(Relaxed);
+            // v's upward neighbours include every upward neighbour of u
+            // above v: walked alongside u's.
+            let v_range = self.up_first[v] as usize..self.up_first[v + 1] as usize;
+            let mut v_list = self.up_to[v_range.clone()]
+                .iter()
+                .zip(&lists.up[v_range.clone()])
+                .zip(&lists.down[v_range]);
+            let above = to_u[i + 1..]
+                .iter()
+                .zip(&up_u[i + 1..])
+                .zip(&down_u[i + 1..])
+                .zip(&flag_u[i + 1..]);
+            for (((w, slot_uw), slot_wu), flag_uw) in above {
+                let ((_, slot_vw), slot_wv) = v_list
+                    .find(|((x, _), _)| *x == w)
+                    .expect("a triangle's third edge");
+                let mut f_uw = flag_uw.load(Relaxed);
+                let vw = slot_vw.load(Relaxed);
+                let uw = lower(slot_uw.load(Relaxed), uv, vw, &mut f_uw, 1);
+                slot_uw.store(uw, Relaxed);
+                if lists.symmetric {
+                    uv = lower(uv, uw, vw, &mut f_uv, 1);
+                } else {
+                    let wv = slot_wv.load(Relaxed);
+                    let wu = lower(slot_wu.load(Relaxed), wv, vu, &mut f_uw, 2);
+                    slot_wu.store(wu, Relaxed);
+                    uv = lower(uv, uw, wv, &mut f_uv, 1);
+                    vu = lower(vu, vw, wu, &mut f_uv, 2);
                 }
-                f(e_uv, e_uw, p);
+                flag_uw.store(f_uw, Relaxed);
             }
+            up_u[i].store(uv, Relaxed);
+            down_u[i].store(vu, Relaxed);
+            flag_u[i].store(f_uv, Relaxed);
         }
+        fits
     }
 
     /// Sets the needed bits (2, 3) of the halves of `u`'s needed shortcuts;

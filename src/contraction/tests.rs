@@ -340,6 +340,41 @@ fn costs_too_large_for_32_bits_are_refused() {
     all_pairs(&a, &cch, &metric, &a.cost);
 }
 
+/// A sum too large for 32 bits that only the perfect pass meets (an
+/// intermediate triangle `u -> v -> w` where `u -> w` has no cost) refuses
+/// the query graph, as the customization refuses its own: `u -> v` and
+/// `v -> w` at `3 * 2^30` units each, and `w -> u` at one unit, which makes
+/// `{u, w}` an edge. Every naming of the three roles is tried; the one
+/// that ranks them `u < v < w` is refused.
+#[test]
+fn sums_too_large_for_32_bits_in_the_perfect_pass_are_refused() {
+    let big = 3 << 30;
+    let mut met = false;
+    for (u, v, w) in [
+        (0, 1, 2),
+        (0, 2, 1),
+        (1, 0, 2),
+        (1, 2, 0),
+        (2, 0, 1),
+        (2, 1, 0),
+    ] {
+        let a = Arcs::new(3, vec![(u, v, big), (v, w, big), (w, u, 1)]);
+        let cch = Contraction::new(&a.graph(), None).unwrap();
+        let Ok(metric) = cch.customize(&a.cost) else {
+            continue;
+        };
+        let r = |x: u32| cch.rank[x as usize];
+        if r(u) < r(v) && r(v) < r(w) {
+            met = true;
+            assert_eq!(
+                cch.query_graph(&metric),
+                Err(ContractionError::CostRange { scale: 1 })
+            );
+        }
+    }
+    assert!(met, "no naming ranked u < v < w");
+}
+
 #[test]
 fn search_spaces_sort_by_rank_as_a_comparison_sort_does() {
     let mut buf = Vec::new();
