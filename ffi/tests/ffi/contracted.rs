@@ -7,7 +7,7 @@
 
 use std::ptr::null_mut;
 
-use tierpath::{Grid, HierarchyBuilder, Point, QueryCache, QueryOptions};
+use tierpath::{Grid, Hierarchy, HierarchyBuilder, Point, QueryCache, QueryOptions};
 use tierpath_ffi::*;
 
 use crate::sizes::{H, W, answer, map_handle, passable};
@@ -31,28 +31,12 @@ fn a_contracted_file_loads_contracted_through_the_c_abi() {
             Ok
         );
         assert_eq!(tierpath_cache_new(&mut cache), Ok);
-        let mut rc = QueryCache::new();
         let ends = [
             (Point::new(2, 8), Point::new(40, 8)),
             (Point::new(1, 30), Point::new(46, 4)),
             (Point::new(10, 1), Point::new(30, 28)),
         ];
-        for (s, g) in ends {
-            for size in 1..=2 {
-                let want = rust
-                    .find_path_with(&mut rc, s, g, &QueryOptions::new().unit_size(size))
-                    .unwrap()
-                    .path
-                    .expect("reachable");
-                let options = TierpathQueryOptions {
-                    partial: 0,
-                    unit_size: size,
-                };
-                let (status, got, info) = answer(h, cache, s, g, &options);
-                assert_eq!(status, Ok);
-                assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
-            }
-        }
+        answers_as(&rust, h, cache, &ends, 2);
         // An edit repairs (and ends the contraction); queries still answer.
         let wall = TierpathEdit {
             cell: Point::new(30, 8).into(),
@@ -113,20 +97,11 @@ fn the_c_abi_contracts_as_the_rust_api_does() {
         // Again: nothing to do.
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
         assert_eq!(tierpath_cache_new(&mut cache), Ok);
-        let mut rc = QueryCache::new();
-        let options = TierpathQueryOptions {
-            partial: 0,
-            unit_size: 1,
-        };
-        for (s, g) in [
+        let ends = [
             (Point::new(2, 8), Point::new(40, 8)),
             (Point::new(1, 30), Point::new(46, 4)),
-        ] {
-            let want = rust.find_path(&mut rc, s, g).unwrap().path.unwrap();
-            let (status, got, info) = answer(h, cache, s, g, &options);
-            assert_eq!(status, Ok);
-            assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
-        }
+        ];
+        answers_as(&rust, h, cache, &ends, 1);
         assert_eq!(tierpath_cache_free(cache), Ok);
         assert_eq!(tierpath_hierarchy_free(h), Ok);
         assert_eq!(tierpath_map_free(map), Ok);
@@ -171,32 +146,45 @@ fn the_c_abi_builds_contracted_as_the_rust_builder_does() {
         // As long as the Rust builder's file (only the stage times in it
         // differ), and loaded back, contracted.
         assert_eq!(bytes.len(), rust.to_bytes().len());
-        let loaded = tierpath::Hierarchy::from_bytes(rust.grid().clone(), &bytes).unwrap();
+        let loaded = Hierarchy::from_bytes(rust.grid().clone(), &bytes).unwrap();
         assert!(loaded.is_contracted());
         assert_eq!(loaded.memory_bytes(), rust.memory_bytes());
         assert_eq!(tierpath_cache_new(&mut cache), Ok);
-        let mut rc = QueryCache::new();
-        for (s, g) in [
+        let ends = [
             (Point::new(2, 8), Point::new(40, 8)),
             (Point::new(1, 30), Point::new(46, 4)),
-        ] {
-            for size in 1..=2 {
-                let want = rust
-                    .find_path_with(&mut rc, s, g, &QueryOptions::new().unit_size(size))
-                    .unwrap()
-                    .path
-                    .expect("reachable");
-                let options = TierpathQueryOptions {
-                    partial: 0,
-                    unit_size: size,
-                };
-                let (status, got, info) = answer(h, cache, s, g, &options);
-                assert_eq!(status, Ok);
-                assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
-            }
-        }
+        ];
+        answers_as(&rust, h, cache, &ends, 2);
         assert_eq!(tierpath_cache_free(cache), Ok);
         assert_eq!(tierpath_hierarchy_free(h), Ok);
         assert_eq!(tierpath_map_free(map), Ok);
+    }
+}
+
+/// Asserts that each of `ends`, asked through the C ABI (`h`, `cache`) for
+/// units of sizes 1 to `max_size`, gets the path and cost `rust` gives.
+fn answers_as(
+    rust: &Hierarchy,
+    h: *mut TierpathHierarchy,
+    cache: *mut TierpathCache,
+    ends: &[(Point, Point)],
+    max_size: u32,
+) {
+    let mut rc = QueryCache::new();
+    for &(s, g) in ends {
+        for size in 1..=max_size {
+            let want = rust
+                .find_path_with(&mut rc, s, g, &QueryOptions::new().unit_size(size))
+                .unwrap()
+                .path
+                .expect("reachable");
+            let options = TierpathQueryOptions {
+                partial: 0,
+                unit_size: size,
+            };
+            let (status, got, info) = answer(h, cache, s, g, &options);
+            assert_eq!(status, Ok);
+            assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
+        }
     }
 }
