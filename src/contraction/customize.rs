@@ -336,12 +336,21 @@ impl Contraction {
         place: &[u32],
         symmetric: bool,
     ) -> bool {
-        let mut fits = true;
+        // A sum of two finite costs at INF or more does not fit at all:
+        // with `c` the finite first part, the second (`x`) is finite and
+        // at least `INF - c` exactly when `x - (INF - c)`, wrapping, is
+        // below `c` (never when `c` is 0 or INF: no second part then).
+        let too_large = |c: u32| {
+            let c = if c == INF { 0 } else { c };
+            (INF - c, c)
+        };
+        let mut overflow = false;
         for &(v, e_vu) in down {
             let (v_to_u, u_to_v) = (lists.up(e_vu as usize), lists.down(e_vu as usize));
             if v_to_u == INF && u_to_v == INF {
                 continue;
             }
+            let ((from_f, span_f), (from_b, span_b)) = (too_large(u_to_v), too_large(v_to_u));
             let (v_to_u, u_to_v) = (u64::from(v_to_u), u64::from(u_to_v));
             // v's upward neighbours above u, all of which are u's too.
             let end = self.up_first[v as usize + 1] as usize;
@@ -354,12 +363,11 @@ impl Contraction {
                         lists.set_up(e_uw, through as u32, v);
                         lists.set_down(e_uw, through as u32, v);
                     }
-                    fits &= through < INF64 || u_to_v == INF64 || vw == INF;
+                    overflow |= vw.wrapping_sub(from_f) < span_f;
                     continue;
                 }
                 // Sums of two stored costs fit in u64; one below the stored
-                // cost (at most INF) fits in u32. A sum of two finite costs
-                // at INF or more does not fit at all.
+                // cost (at most INF) fits in u32.
                 let (vw, wv) = (lists.up(e_vw), lists.down(e_vw));
                 let through = u_to_v + u64::from(vw);
                 if through < u64::from(lists.up(e_uw)) {
@@ -369,11 +377,10 @@ impl Contraction {
                 if back < u64::from(lists.down(e_uw)) {
                     lists.set_down(e_uw, back as u32, v);
                 }
-                fits &= (through < INF64 || u_to_v == INF64 || vw == INF)
-                    && (back < INF64 || v_to_u == INF64 || wv == INF);
+                overflow |= vw.wrapping_sub(from_f) < span_f || wv.wrapping_sub(from_b) < span_b;
             }
         }
-        fits
+        !overflow
     }
 }
 

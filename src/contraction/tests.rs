@@ -340,6 +340,46 @@ fn costs_too_large_for_32_bits_are_refused() {
     all_pairs(&a, &cch, &metric, &a.cost);
 }
 
+/// A lower triangle whose sum is too large for 32 bits refuses the
+/// customization, whether the metric is symmetric (each triangle priced
+/// once) or not: `u`'s arcs to `v` and to `w` (both ways, or `v -> u -> w`
+/// alone) at `3 * 2^30` and `3 * 2^30 + 1` units, so that `{v, w}` is a
+/// fill edge through `u`. Every naming of the three roles is tried; those
+/// that rank `u` lowest are refused.
+#[test]
+fn lower_triangles_too_large_for_32_bits_are_refused() {
+    let (a, b) = (3 << 30, (3 << 30) + 1);
+    for symmetric in [true, false] {
+        let mut met = false;
+        for (u, v, w) in [
+            (0, 1, 2),
+            (0, 2, 1),
+            (1, 0, 2),
+            (1, 2, 0),
+            (2, 0, 1),
+            (2, 1, 0),
+        ] {
+            let mut arcs = vec![(v, u, a), (u, w, b)];
+            if symmetric {
+                arcs.extend([(u, v, a), (w, u, b)]);
+            }
+            let arcs = Arcs::new(3, arcs);
+            let cch = Contraction::new(&arcs.graph(), None).unwrap();
+            assert_eq!(cch.symmetric(&arcs.cost), symmetric);
+            let r = |x: u32| cch.rank[x as usize];
+            if r(u) < r(v) && r(u) < r(w) {
+                met = true;
+                assert_eq!(
+                    cch.customize(&arcs.cost),
+                    Err(ContractionError::CostRange { scale: 1 }),
+                    "symmetric {symmetric}, u {u}"
+                );
+            }
+        }
+        assert!(met, "no naming ranked u lowest");
+    }
+}
+
 /// A sum too large for 32 bits that only the perfect pass meets (an
 /// intermediate triangle `u -> v -> w` where `u -> w` has no cost) refuses
 /// the query graph, as the customization refuses its own: `u -> v` and
