@@ -336,10 +336,11 @@ impl Contraction {
         place: &[u32],
         symmetric: bool,
     ) -> bool {
-        // A sum of two finite costs at INF or more does not fit at all:
-        // with `c` the finite first part, the second (`x`) is finite and
-        // at least `INF - c` exactly when `x - (INF - c)`, wrapping, is
-        // below `c` (never when `c` is 0 or INF: no second part then).
+        // A sum of two finite costs at INF or more does not fit at all.
+        // With `c` the first part, a second part `x` is finite and at
+        // least `INF - c` exactly when `x - (INF - c)`, wrapping, is below
+        // `c`; an infinite `c` is taken as 0, which no `x` is below (its
+        // sums are not of two finite parts).
         let too_large = |c: u32| {
             let c = if c == INF { 0 } else { c };
             (INF - c, c)
