@@ -340,55 +340,14 @@ fn costs_too_large_for_32_bits_are_refused() {
     all_pairs(&a, &cch, &metric, &a.cost);
 }
 
-/// A lower triangle whose sum is too large for 32 bits refuses the
-/// customization, whether the metric is symmetric (each triangle priced
-/// once) or not: `u`'s arcs to `v` and to `w` (both ways, or `v -> u -> w`
-/// alone) at `3 * 2^30` and `3 * 2^30 + 1` units, so that `{v, w}` is a
-/// fill edge through `u`. Every naming of the three roles is tried; those
-/// that rank `u` lowest are refused.
-#[test]
-fn lower_triangles_too_large_for_32_bits_are_refused() {
-    let (a, b) = (3 << 30, (3 << 30) + 1);
-    for symmetric in [true, false] {
-        let mut met = false;
-        for (u, v, w) in [
-            (0, 1, 2),
-            (0, 2, 1),
-            (1, 0, 2),
-            (1, 2, 0),
-            (2, 0, 1),
-            (2, 1, 0),
-        ] {
-            let mut arcs = vec![(v, u, a), (u, w, b)];
-            if symmetric {
-                arcs.extend([(u, v, a), (w, u, b)]);
-            }
-            let arcs = Arcs::new(3, arcs);
-            let cch = Contraction::new(&arcs.graph(), None).unwrap();
-            assert_eq!(cch.symmetric(&arcs.cost), symmetric);
-            let r = |x: u32| cch.rank[x as usize];
-            if r(u) < r(v) && r(u) < r(w) {
-                met = true;
-                assert_eq!(
-                    cch.customize(&arcs.cost),
-                    Err(ContractionError::CostRange { scale: 1 }),
-                    "symmetric {symmetric}, u {u}"
-                );
-            }
-        }
-        assert!(met, "no naming ranked u lowest");
-    }
-}
-
-/// A sum too large for 32 bits that only the perfect pass meets (an
-/// intermediate triangle `u -> v -> w` where `u -> w` has no cost) refuses
-/// the query graph, as the customization refuses its own: `u -> v` and
-/// `v -> w` at `3 * 2^30` units each, and `w -> u` at one unit, which makes
-/// `{u, w}` an edge. Every naming of the three roles is tried; the one
-/// that ranks them `u < v < w` is refused.
-#[test]
-fn sums_too_large_for_32_bits_in_the_perfect_pass_are_refused() {
-    let big = 3 << 30;
+/// Calls `check` with the arcs `arcs(u, v, w)` on three nodes and their
+/// contraction, for every naming `(u, v, w)` of the nodes whose ranks
+/// (`[u, v, w]`) `ranked` accepts; fails when it accepts none.
+fn for_ranked_namings(
+    arcs: impl Fn(u32, u32, u32) -> Vec<(u32, u32, u64)>,
+    ranked: impl Fn([u32; 3]) -> bool,
+    mut check: impl FnMut(&Arcs, &Contraction, (u32, u32, u32)),
+) {
     let mut met = false;
     for (u, v, w) in [
         (0, 1, 2),
@@ -398,21 +357,62 @@ fn sums_too_large_for_32_bits_in_the_perfect_pass_are_refused() {
         (2, 0, 1),
         (2, 1, 0),
     ] {
-        let a = Arcs::new(3, vec![(u, v, big), (v, w, big), (w, u, 1)]);
+        let a = Arcs::new(3, arcs(u, v, w));
         let cch = Contraction::new(&a.graph(), None).unwrap();
-        let Ok(metric) = cch.customize(&a.cost) else {
-            continue;
-        };
-        let r = |x: u32| cch.rank[x as usize];
-        if r(u) < r(v) && r(v) < r(w) {
+        if ranked([u, v, w].map(|x| cch.rank[x as usize])) {
             met = true;
-            assert_eq!(
-                cch.query_graph(&metric),
-                Err(ContractionError::CostRange { scale: 1 })
-            );
+            check(&a, &cch, (u, v, w));
         }
     }
-    assert!(met, "no naming ranked u < v < w");
+    assert!(met, "no naming of the roles is ranked as asked");
+}
+
+/// A lower triangle whose sum is too large for 32 bits refuses the
+/// customization, whether the metric is symmetric (each triangle priced
+/// once) or not: `u`'s arcs to `v` and to `w` (both ways, or `v -> u -> w`
+/// alone) at `3 * 2^30` and `3 * 2^30 + 1` units, so that `{v, w}` is a
+/// fill edge through `u`. The namings that rank `u` lowest are refused.
+#[test]
+fn lower_triangles_too_large_for_32_bits_are_refused() {
+    let (a, b) = (3 << 30, (3 << 30) + 1);
+    for symmetric in [true, false] {
+        let arcs = |u, v, w| {
+            let mut arcs = vec![(v, u, a), (u, w, b)];
+            if symmetric {
+                arcs.extend([(u, v, a), (w, u, b)]);
+            }
+            arcs
+        };
+        let u_lowest = |[u, v, w]: [u32; 3]| u < v && u < w;
+        for_ranked_namings(arcs, u_lowest, |arcs, cch, (u, _, _)| {
+            assert_eq!(cch.symmetric(&arcs.cost), symmetric);
+            assert_eq!(
+                cch.customize(&arcs.cost),
+                Err(ContractionError::CostRange { scale: 1 }),
+                "symmetric {symmetric}, u {u}"
+            );
+        });
+    }
+}
+
+/// A sum too large for 32 bits that only the perfect pass meets (an
+/// intermediate triangle `u -> v -> w` where `u -> w` has no cost) refuses
+/// the query graph, as the customization refuses its own: `u -> v` and
+/// `v -> w` at `3 * 2^30` units each, and `w -> u` at one unit, which makes
+/// `{u, w}` an edge. The naming that ranks them `u < v < w` customizes
+/// (no lower triangle sums past 32 bits) and its query graph is refused.
+#[test]
+fn sums_too_large_for_32_bits_in_the_perfect_pass_are_refused() {
+    let big = 3 << 30;
+    let arcs = |u, v, w| vec![(u, v, big), (v, w, big), (w, u, 1)];
+    let in_order = |[u, v, w]: [u32; 3]| u < v && v < w;
+    for_ranked_namings(arcs, in_order, |arcs, cch, _| {
+        let metric = cch.customize(&arcs.cost).unwrap();
+        assert_eq!(
+            cch.query_graph(&metric),
+            Err(ContractionError::CostRange { scale: 1 })
+        );
+    });
 }
 
 #[test]
