@@ -33,6 +33,8 @@ use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
+use rayon::prelude::*;
+
 use super::forest::{Direction, Forest};
 use super::{ArcGraph, Contraction, ContractionError, NONE};
 
@@ -242,15 +244,38 @@ impl Contraction {
     /// Whether every edge's cheapest allowed arc costs the same both ways
     /// (a uniform-cost map's cluster graph): then the customization keeps
     /// every edge's two costs equal, triangle by triangle.
+    ///
+    /// Every arc of an edge is listed under the edge's lower end
+    /// (`low_arcs`), so the edges are checked rank by rank, among that
+    /// rank's few arcs, in parallel, with no list of two costs per edge
+    /// (on TheFrozenSea that list was 9 MB of fresh memory for 173,000
+    /// arcs on 571,000 edges: 5 ms on one thread, of a two-thread
+    /// contraction's 82).
     pub(super) fn symmetric(&self, costs: &[u64]) -> bool {
-        let mut least = vec![[FORBIDDEN; 2]; self.edges()];
-        for (arc, slot) in self.arc_slot.iter().enumerate() {
-            if *slot != NONE {
-                let c = &mut least[(*slot / 2) as usize][(*slot & 1) as usize];
-                *c = (*c).min(costs[arc].min(FORBIDDEN));
-            }
-        }
-        least.iter().all(|[up, down]| up == down)
+        let same_both_ways = |arcs: &mut Vec<(u32, u32, u64)>, u: u32| {
+            let (a, b) = (
+                self.low_first[u as usize] as usize,
+                self.low_first[u as usize + 1] as usize,
+            );
+            // (edge, direction, cost) of each arc, by edge.
+            arcs.clear();
+            arcs.extend(self.low_arcs[a..b].iter().map(|arc| {
+                let slot = self.arc_slot[*arc as usize];
+                (slot / 2, slot & 1, costs[*arc as usize].min(FORBIDDEN))
+            }));
+            arcs.sort_unstable();
+            // Sorted, an edge's cheapest up arc comes first among its arcs,
+            // its cheapest down arc first after the up ones.
+            arcs.chunk_by(|x, y| x.0 == y.0).all(|edge| {
+                let up = edge.iter().find(|x| x.1 == 0).map_or(FORBIDDEN, |x| x.2);
+                let down = edge.iter().find(|x| x.1 == 1).map_or(FORBIDDEN, |x| x.2);
+                up == down
+            })
+        };
+        (0..self.nodes() as u32)
+            .into_par_iter()
+            .map_init(Vec::new, same_both_ways)
+            .all(|same| same)
     }
 
     fn check_costs(&self, costs: &[u64]) -> Result<(), ContractionError> {
@@ -431,7 +456,10 @@ struct SharedLists {
 
 impl SharedLists {
     fn new(m: usize) -> SharedLists {
-        let list = |v| (0..m).map(|_| AtomicU32::new(v)).collect();
+        // Filled on the pool's threads: the lists are fresh memory, and
+        // the page faults of their first touch, not the stores, are most
+        // of the time (about 5 ms for TheFrozenSea's 9 MB on one thread).
+        let list = |v| (0..m).into_par_iter().map(|_| AtomicU32::new(v)).collect();
         SharedLists {
             up: list(INF),
             down: list(INF),

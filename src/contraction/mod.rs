@@ -59,6 +59,8 @@ pub(crate) use query::PackedRoute;
 pub use query::{ContractionRoute, ContractionScratch};
 pub(crate) use stored::{StoredInts, StoredQueryGraph, StoredSide};
 
+use rayon::prelude::*;
+
 /// No node / no edge.
 const NONE: u32 = u32::MAX;
 
@@ -291,40 +293,60 @@ impl Contraction {
         if up_to.len() >= NONE as usize / 2 {
             return Err(ContractionError::TooLarge(up_to.len()));
         }
-        let (down_first, down) = transpose(&up_first, &up_to);
         let mut cch = Contraction {
             rank,
             node_of,
             up_first,
             up_to,
-            down_first,
-            down,
+            down_first: Vec::new(),
+            down: Vec::new(),
             low_first: Vec::new(),
             low_arcs: Vec::new(),
             arc_slot: Vec::new(),
-            shape_first: graph.first.to_vec(),
-            shape_hash: shape_hash(graph.to),
+            shape_first: Vec::new(),
+            shape_hash: 0,
         };
-        cch.map_arcs(graph);
+        // The transpose, the arcs' places and the shape, side by side on the
+        // pool's threads (each reads only the fill).
+        let ((down_first, down), ((arc_slot, (low_first, low_arcs)), (shape_first, shape_hash))) =
+            rayon::join(
+                || transpose(&cch.up_first, &cch.up_to),
+                || {
+                    rayon::join(
+                        || cch.map_arcs(graph),
+                        || (graph.first.to_vec(), shape_hash(graph.to)),
+                    )
+                },
+            );
+        (cch.down_first, cch.down) = (down_first, down);
+        (cch.arc_slot, cch.low_first, cch.low_arcs) = (arc_slot, low_first, low_arcs);
+        (cch.shape_first, cch.shape_hash) = (shape_first, shape_hash);
         Ok(cch)
     }
 
-    /// Fills `arc_slot`, `low_first` and `low_arcs`.
-    fn map_arcs(&mut self, graph: &ArcGraph) {
-        let mut slot = vec![NONE; graph.arcs()];
-        for v in 0..graph.nodes() as u32 {
-            for (arc, w) in graph.out(v) {
-                let (rv, rw) = (self.rank[v as usize], self.rank[w as usize]);
-                if rv != rw {
+    /// Each input arc's place in the fill (`arc_slot`: twice its edge, plus
+    /// one when the arc runs downward; [`NONE`] for a loop), and the arcs
+    /// listed by their lower end's rank (`low_first`, `low_arcs`). The
+    /// places are found node by node in parallel (a binary search each).
+    #[allow(clippy::type_complexity)]
+    fn map_arcs(&self, graph: &ArcGraph) -> (Vec<u32>, (Vec<u32>, Vec<u32>)) {
+        let slot: Vec<u32> = (0..graph.nodes() as u32)
+            .into_par_iter()
+            .flat_map_iter(|v| {
+                graph.out(v).map(move |(_, w)| {
+                    let (rv, rw) = (self.rank[v as usize], self.rank[w as usize]);
+                    if rv == rw {
+                        return NONE;
+                    }
                     let edge = self
                         .edge(rv.min(rw), rv.max(rw))
                         .expect("every input edge is in the fill");
-                    slot[arc as usize] = 2 * edge + u32::from(rv > rw);
-                }
-            }
-        }
+                    2 * edge + u32::from(rv > rw)
+                })
+            })
+            .collect();
         let rank = &self.rank;
-        let (low_first, low_arcs) = bucket(graph.nodes(), || {
+        let low = bucket(graph.nodes(), || {
             (0..graph.nodes() as u32).flat_map(|v| {
                 graph
                     .out(v)
@@ -332,9 +354,7 @@ impl Contraction {
                     .map(move |(arc, w)| (rank[v as usize].min(rank[w as usize]), arc))
             })
         });
-        self.arc_slot = slot;
-        self.low_first = low_first;
-        self.low_arcs = low_arcs;
+        (slot, low)
     }
 
     /// Number of nodes.

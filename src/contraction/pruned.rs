@@ -527,8 +527,9 @@ struct Triangles<'a> {
     down: &'a [AtomicU32],
     flag: &'a [AtomicU8],
     /// Every edge costs the same both ways (uniform-cost maps): then every
-    /// triangle does too, the passes work on `up` and bit 0 alone, and
-    /// `down` and bit 1 are copied from them afterwards.
+    /// triangle does too, the passes work on `up` and bit 0 alone (`down`
+    /// is then `up` itself, read but never written), and bit 1 is copied
+    /// from bit 0 afterwards.
     symmetric: bool,
 }
 
@@ -556,7 +557,13 @@ impl Contraction {
     ) -> Result<QueryGraph, ContractionError> {
         let m = self.edges();
         let atomic = |list: &[u32]| list.iter().map(|c| AtomicU32::new(*c)).collect::<Vec<_>>();
-        let (up, down) = (atomic(&metric.up), atomic(&metric.down));
+        // A symmetric metric's passes read `up` alone (its `down` is a copy).
+        let up = atomic(&metric.up);
+        let down = if symmetric {
+            Vec::new()
+        } else {
+            atomic(&metric.down)
+        };
         // Bit 0: up kept, bit 1: down kept, bit 2: up needed, bit 3: down needed.
         let mut flag: Vec<AtomicU8> = (0..m)
             .map(|e| {
@@ -570,7 +577,7 @@ impl Contraction {
             // independent subtrees on several threads (see `forest`).
             let lists = Triangles {
                 up: &up,
-                down: &down,
+                down: if symmetric { &up } else { &down },
                 flag: &flag,
                 symmetric,
             };
@@ -582,11 +589,7 @@ impl Contraction {
             }
         }
         let up = into_plain(up);
-        let down = if symmetric {
-            up.clone()
-        } else {
-            into_plain(down)
-        };
+        let down = (!symmetric).then(|| into_plain(down));
         for f in &mut flag {
             let f = f.get_mut();
             if symmetric {
@@ -600,7 +603,7 @@ impl Contraction {
             true
         });
         let flag: Vec<u8> = flag.into_iter().map(AtomicU8::into_inner).collect();
-        Ok(self.lay_out(metric, &up, &down, &flag))
+        Ok(self.lay_out(metric, &up, down.as_deref(), &flag))
     }
 
     /// Perfect costs for `u`'s upward edges, those of every higher node being
@@ -688,7 +691,10 @@ impl Contraction {
                 flag_uw.store(f_uw, Relaxed);
             }
             up_u[i].store(uv, Relaxed);
-            down_u[i].store(vu, Relaxed);
+            // (A symmetric metric's `down` is its `up`: not written twice.)
+            if !lists.symmetric {
+                down_u[i].store(vu, Relaxed);
+            }
             flag_u[i].store(f_uv, Relaxed);
         }
         fits
@@ -726,12 +732,14 @@ impl Contraction {
         }
     }
 
-    /// Builds the compact [`QueryGraph`] from the flags.
+    /// Builds the compact [`QueryGraph`] from the flags; `down` is `None`
+    /// for a symmetric metric (its flags' two kept bits are equal, so its
+    /// backward side would be the forward one: not laid out).
     fn lay_out(
         &self,
         metric: &ContractionMetric,
         up: &[u32],
-        down: &[u32],
+        down: Option<&[u32]>,
         flag: &[u8],
     ) -> QueryGraph {
         let n = self.nodes();
@@ -791,17 +799,23 @@ impl Contraction {
             }
             extra
         };
-        // The two sides and the unpack-only list on the pool's threads.
+        // The sides and the unpack-only list on the pool's threads.
         let (fwd, (bwd, extra)) = rayon::join(
             || side(1, up, &metric.up_how),
-            || rayon::join(|| side(2, down, &metric.down_how), unpack_only),
+            || {
+                rayon::join(
+                    || down.map(|down| side(2, down, &metric.down_how)),
+                    unpack_only,
+                )
+            },
         );
         debug_assert!(extra.is_sorted());
+        debug_assert!(down.is_some() || side(2, up, &metric.down_how) == fwd);
         QueryGraph {
             scale: metric.scale,
             rank: Ranks::of(n, &self.rank),
             node_of: Ranks::of(n, &self.node_of),
-            bwd: (bwd != fwd).then_some(bwd),
+            bwd: bwd.filter(|bwd| *bwd != fwd),
             fwd,
             extra,
             input_arcs: self.arc_slot.len(),
