@@ -103,6 +103,23 @@ impl Ranks {
         }
     }
 
+    /// An empty list for a graph of `nodes` nodes, room for `capacity`.
+    fn with_capacity(nodes: usize, capacity: usize) -> Self {
+        match Ranks::for_nodes(nodes) {
+            Ranks::Narrow(_) => Ranks::Narrow(Vec::with_capacity(capacity)),
+            Ranks::Wide(_) => Ranks::Wide(Vec::with_capacity(capacity)),
+        }
+    }
+
+    /// `other`, of the same width, appended.
+    fn append(&mut self, other: Ranks) {
+        match (self, other) {
+            (Ranks::Narrow(a), Ranks::Narrow(b)) => a.extend(b),
+            (Ranks::Wide(a), Ranks::Wide(b)) => a.extend(b),
+            _ => unreachable!("lists of one graph have one width"),
+        }
+    }
+
     /// `ranks` (each below `nodes`) in the width `nodes` allows.
     pub(super) fn of(nodes: usize, ranks: &[u32]) -> Self {
         let mut out = Ranks::for_nodes(nodes);
@@ -193,6 +210,23 @@ impl Makeups {
         }
     }
 
+    /// An empty list for a graph of `nodes` nodes, room for `capacity`.
+    fn with_capacity(nodes: usize, capacity: usize) -> Self {
+        match Makeups::for_nodes(nodes) {
+            Makeups::Narrow(_) => Makeups::Narrow(Vec::with_capacity(capacity)),
+            Makeups::Wide(_) => Makeups::Wide(Vec::with_capacity(capacity)),
+        }
+    }
+
+    /// `other`, of the same width, appended.
+    fn append(&mut self, other: Makeups) {
+        match (self, other) {
+            (Makeups::Narrow(a), Makeups::Narrow(b)) => a.extend(b),
+            (Makeups::Wide(a), Makeups::Wide(b)) => a.extend(b),
+            _ => unreachable!("lists of one graph have one width"),
+        }
+    }
+
     /// Appends `how` (a middle rank, or a [`direct`] make-up).
     pub(super) fn push(&mut self, how: u32) {
         match self {
@@ -264,6 +298,15 @@ pub(super) struct Side {
 }
 
 impl Side {
+    /// `other`, the side of the ranks after this one's, appended.
+    fn append(&mut self, other: Side) {
+        let base = self.to.len() as u32;
+        self.first.extend(other.first[1..].iter().map(|f| f + base));
+        self.to.append(other.to);
+        self.cost.extend(other.cost);
+        self.how.append(other.how);
+    }
+
     #[inline]
     pub(super) fn range(&self, u: u32) -> std::ops::Range<usize> {
         self.first[u as usize] as usize..self.first[u as usize + 1] as usize
@@ -764,15 +807,21 @@ impl Contraction {
                 h
             }
         };
-        let side = |kept: u8, cost: &[u32], how_of: &[u32]| {
+        let kept_in = |kept: u8, lo: u32, hi: u32| {
+            let edges = self.up_first[lo as usize] as usize..self.up_first[hi as usize] as usize;
+            flag[edges].iter().filter(|f| **f & kept != 0).count()
+        };
+        // The kept edges of the ranks `lo..hi` (offsets from 0), with room
+        // for `count` edges.
+        let part = |kept: u8, cost: &[u32], how_of: &[u32], lo: u32, hi: u32, count: usize| {
             let mut s = Side {
-                first: Vec::with_capacity(n + 1),
-                to: Ranks::for_nodes(n),
-                cost: Vec::new(),
-                how: Makeups::for_nodes(n),
+                first: Vec::with_capacity((hi - lo) as usize + 1),
+                to: Ranks::with_capacity(n, count),
+                cost: Vec::with_capacity(count),
+                how: Makeups::with_capacity(n, count),
             };
             s.first.push(0);
-            for u in 0..n as u32 {
+            for u in lo..hi {
                 for e in self.up_range(u) {
                     if flag[e] & kept != 0 {
                         s.to.push(self.up_to[e]);
@@ -783,6 +832,18 @@ impl Contraction {
                 s.first.push(s.to.len() as u32);
             }
             s
+        };
+        // One side: its lower and upper halves of ranks on two threads, the
+        // upper appended to the lower, which has room for both.
+        let side = |kept: u8, cost: &[u32], how_of: &[u32]| {
+            let mid = n as u32 / 2;
+            let (low_count, high_count) = (kept_in(kept, 0, mid), kept_in(kept, mid, n as u32));
+            let (mut low, high) = rayon::join(
+                || part(kept, cost, how_of, 0, mid, low_count + high_count),
+                || part(kept, cost, how_of, mid, n as u32, high_count),
+            );
+            low.append(high);
+            low
         };
         let unpack_only = || {
             let mut extra = UnpackOnly::for_nodes(n);
