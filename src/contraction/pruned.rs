@@ -103,23 +103,6 @@ impl Ranks {
         }
     }
 
-    /// An empty list for a graph of `nodes` nodes, room for `capacity`.
-    fn with_capacity(nodes: usize, capacity: usize) -> Self {
-        match Ranks::for_nodes(nodes) {
-            Ranks::Narrow(_) => Ranks::Narrow(Vec::with_capacity(capacity)),
-            Ranks::Wide(_) => Ranks::Wide(Vec::with_capacity(capacity)),
-        }
-    }
-
-    /// `other`, of the same width, appended.
-    fn append(&mut self, other: Ranks) {
-        match (self, other) {
-            (Ranks::Narrow(a), Ranks::Narrow(b)) => a.extend(b),
-            (Ranks::Wide(a), Ranks::Wide(b)) => a.extend(b),
-            _ => unreachable!("lists of one graph have one width"),
-        }
-    }
-
     /// `ranks` (each below `nodes`) in the width `nodes` allows.
     pub(super) fn of(nodes: usize, ranks: &[u32]) -> Self {
         let mut out = Ranks::for_nodes(nodes);
@@ -183,6 +166,33 @@ impl Ranks {
     }
 }
 
+/// `with_capacity` and `append` for a list kept in 16 or 32 bits by the
+/// graph's size ([`Ranks`], [`Makeups`]), whose `for_nodes` picks the width.
+macro_rules! sized_list {
+    ($list:ident) => {
+        impl $list {
+            /// An empty list for a graph of `nodes` nodes, room for `capacity`.
+            fn with_capacity(nodes: usize, capacity: usize) -> Self {
+                match $list::for_nodes(nodes) {
+                    $list::Narrow(_) => $list::Narrow(Vec::with_capacity(capacity)),
+                    $list::Wide(_) => $list::Wide(Vec::with_capacity(capacity)),
+                }
+            }
+
+            /// `other`, of the same width, appended.
+            fn append(&mut self, other: $list) {
+                match (self, other) {
+                    ($list::Narrow(a), $list::Narrow(b)) => a.extend(b),
+                    ($list::Wide(a), $list::Wide(b)) => a.extend(b),
+                    _ => unreachable!("lists of one graph have one width"),
+                }
+            }
+        }
+    };
+}
+sized_list!(Ranks);
+sized_list!(Makeups);
+
 /// Make-ups in the form [`direct`] and the middle ranks give them, stored in
 /// 16 bits when every rank fits in 15: a middle rank as it is, a direct
 /// make-up as bit 15 with its two arc offsets in 7 bits each (0, "search
@@ -207,23 +217,6 @@ impl Makeups {
             Makeups::Narrow(Vec::new())
         } else {
             Makeups::Wide(Vec::new())
-        }
-    }
-
-    /// An empty list for a graph of `nodes` nodes, room for `capacity`.
-    fn with_capacity(nodes: usize, capacity: usize) -> Self {
-        match Makeups::for_nodes(nodes) {
-            Makeups::Narrow(_) => Makeups::Narrow(Vec::with_capacity(capacity)),
-            Makeups::Wide(_) => Makeups::Wide(Vec::with_capacity(capacity)),
-        }
-    }
-
-    /// `other`, of the same width, appended.
-    fn append(&mut self, other: Makeups) {
-        match (self, other) {
-            (Makeups::Narrow(a), Makeups::Narrow(b)) => a.extend(b),
-            (Makeups::Wide(a), Makeups::Wide(b)) => a.extend(b),
-            _ => unreachable!("lists of one graph have one width"),
         }
     }
 
@@ -812,10 +805,10 @@ impl Contraction {
             flag[edges].iter().filter(|f| **f & kept != 0).count()
         };
         // The kept edges of the ranks `lo..hi` (offsets from 0), with room
-        // for `count` edges.
+        // for `count` edges and the offsets of the ranks from `lo` on.
         let part = |kept: u8, cost: &[u32], how_of: &[u32], lo: u32, hi: u32, count: usize| {
             let mut s = Side {
-                first: Vec::with_capacity((hi - lo) as usize + 1),
+                first: Vec::with_capacity(n + 1 - lo as usize),
                 to: Ranks::with_capacity(n, count),
                 cost: Vec::with_capacity(count),
                 how: Makeups::with_capacity(n, count),
