@@ -12,8 +12,10 @@
 //! islands and dead ends needed the global recompute (the window rule of
 //! `dynamic::dead_end_repair` failed) and what the p95 costs;
 //! then the open-ground placements again on a hierarchy built for unit sizes
-//! 1 to 3; then one-cell repairs anywhere on a contracted hierarchy: how many
-//! keep the contraction.
+//! 1 to 3; a fog-of-war player's memory as it explores, and eight players'
+//! views together (each a quarter of the map explored); then one-cell
+//! repairs anywhere on a contracted hierarchy: how many keep the
+//! contraction.
 //!
 //! First, whatever is present: edits anywhere on the shipped 256x256 rooms
 //! map (`data/default.map`), where a window of the map often cannot repair
@@ -25,6 +27,7 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::median;
@@ -222,8 +225,8 @@ fn main() {
 
     // Fog of war: one player's memory as it explores, against the truth's
     // hierarchy (with its grid).
-    let truth = std::sync::Arc::new(Hierarchy::build(grid.clone()).expect("valid map"));
-    let mut view = PlayerView::new(truth).expect("valid map");
+    let truth = Arc::new(Hierarchy::build(grid.clone()).expect("valid map"));
+    let mut view = PlayerView::new(Arc::clone(&truth)).expect("valid map");
     let mut line = format!(
         "player view memory / truth hierarchy: unexplored {:.2}x",
         view.memory_bytes() as f64 / full as f64
@@ -250,8 +253,37 @@ fn main() {
         );
     }
     println!("{line}");
+    drop(view);
+    players_together(&grid, &truth, full);
     contracted_repairs(&grid);
     landmarks_after_repairs(&grid);
+}
+
+/// Eight players sharing one truth, each with its own quarter of the map
+/// explored (row bands a quarter of the map high, an eighth apart, so that
+/// each overlaps its neighbours' by half): their views' memory together,
+/// and with the truth they share, against one hierarchy with its grid
+/// (`full` bytes).
+fn players_together(grid: &Grid, truth: &Arc<Hierarchy>, full: usize) {
+    let (w, h) = (grid.width(), grid.height());
+    let views: Vec<PlayerView> = (0..8)
+        .map(|i| {
+            let mut view = PlayerView::new(Arc::clone(truth)).expect("valid map");
+            let cells: Vec<Point> = (0..h / 4)
+                .map(|r| (i * h / 8 + r) % h)
+                .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
+                .collect();
+            view.reveal(&cells).expect("on the map");
+            view
+        })
+        .collect();
+    let views_bytes: usize = views.iter().map(PlayerView::memory_bytes).sum();
+    println!(
+        "8 players, a quarter of the map explored each: their views {:.2}x one hierarchy, \
+         {:.2}x with the truth they share (issue goal: 2x)",
+        views_bytes as f64 / full as f64,
+        (views_bytes + full) as f64 / full as f64
+    );
 }
 
 /// The median of five builds of `grid`, in milliseconds.
