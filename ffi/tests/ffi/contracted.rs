@@ -58,12 +58,9 @@ fn a_contracted_file_loads_contracted_through_the_c_abi() {
         );
         assert_eq!(status, Ok);
         assert!(!got.contains(&Point::new(30, 8)));
-        let mut contracted = 1;
-        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
-        assert_eq!(contracted, 0, "an edit ends the contraction");
+        assert!(!is_contracted(h), "an edit ends the contraction");
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
-        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
-        assert_eq!(contracted, 1);
+        assert!(is_contracted(h));
         assert_eq!(tierpath_cache_free(cache), Ok);
         assert_eq!(tierpath_hierarchy_free(h), Ok);
         assert_eq!(tierpath_map_free(map), Ok);
@@ -88,12 +85,9 @@ fn the_c_abi_contracts_as_the_rust_api_does() {
         let mut stats: TierpathStats = std::mem::zeroed();
         assert_eq!(tierpath_hierarchy_stats(h, &mut stats), Ok);
         assert_eq!(stats.contraction_seconds, 0.0, "built uncontracted");
-        let mut contracted = 1;
-        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
-        assert_eq!(contracted, 0);
+        assert!(!is_contracted(h));
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
-        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
-        assert_eq!(contracted, 1);
+        assert!(is_contracted(h));
         // Again: nothing to do.
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
         assert_eq!(tierpath_cache_new(&mut cache), Ok);
@@ -128,9 +122,7 @@ fn the_c_abi_builds_contracted_as_the_rust_builder_does() {
         settings.contract = 1;
         settings.max_unit_size = 2;
         assert_eq!(tierpath_hierarchy_build(map, &settings, &mut h), Ok);
-        let mut contracted = 0;
-        assert_eq!(tierpath_hierarchy_is_contracted(h, &mut contracted), Ok);
-        assert_eq!(contracted, 1);
+        assert!(is_contracted(h));
         let mut stats: TierpathStats = std::mem::zeroed();
         assert_eq!(tierpath_hierarchy_stats(h, &mut stats), Ok);
         assert!(stats.contraction_seconds > 0.0);
@@ -159,6 +151,18 @@ fn the_c_abi_builds_contracted_as_the_rust_builder_does() {
         assert_eq!(tierpath_hierarchy_free(h), Ok);
         assert_eq!(tierpath_map_free(map), Ok);
     }
+}
+
+/// Whether the C ABI says `h` is contracted (the call must succeed, with a
+/// flag of 0 or 1).
+fn is_contracted(h: *mut TierpathHierarchy) -> bool {
+    let mut contracted = 2;
+    assert_eq!(
+        unsafe { tierpath_hierarchy_is_contracted(h, &mut contracted) },
+        Ok
+    );
+    assert!(contracted <= 1, "a flag");
+    contracted == 1
 }
 
 /// Asserts that each of `ends`, asked through the C ABI (`h`, `cache`) for
