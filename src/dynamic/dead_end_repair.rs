@@ -107,7 +107,10 @@
 //! hanging by one move on both sides, which a side one cell further out
 //! does not), then the window grows on (30, 62, ... cells) up to a size
 //! bound ([`largest_window`]: a sixteenth of the map, at most 65,536
-//! cells); [`boxes`] gives the order and why. The edits that
+//! cells); [`boxes`] gives the order and why. A compact edit whose cells
+//! fall into a few pieces apart (a block over a wall) is handed to the rule
+//! piece by piece, each an edit of its own: one window for all would hold
+//! every piece's side, whose rings may join only far away. The edits that
 //! still fail (an island split whose both halves are large, a core that
 //! changes, a ring that hangs apart at every size tried) run stages 1 and 2
 //! again over the map, which equals a rebuild by construction. The last is

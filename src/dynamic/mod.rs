@@ -562,6 +562,19 @@ impl DynamicHierarchy {
         if groups.is_empty() {
             return self.flip_and_recompute(&cells);
         }
+        // A compact batch whose cells fall into pieces apart (a block over
+        // a wall, its cells on both sides) repairs piece by piece: one
+        // window for all would need both sides' rings, which may be joined
+        // only far away, in one block. Repairs in turn are exact in turn.
+        let pieces = match &groups[..] {
+            [whole] if whole.len() > 1 => adjacent_pieces(whole),
+            _ => Vec::new(),
+        };
+        let groups = if (2..=MAX_PIECES).contains(&pieces.len()) {
+            pieces.iter().map(Vec::as_slice).collect()
+        } else {
+            groups
+        };
         let mut renumbered = false;
         for (k, group) in groups.iter().enumerate() {
             match self.window_repair(group) {
@@ -622,6 +635,71 @@ impl DynamicHierarchy {
         }
         None
     }
+}
+
+/// The most pieces a compact batch is repaired in, one window each (see
+/// `repair_dead_ends`); a batch in more (a block over a maze of one-cell
+/// corridors) takes one window for all. Measured 2026-11-28 (an untracked
+/// probe, 100 10x10 blocks per map whose top-left cell is passable, their
+/// passable cells closed then opened; repairs that recomputed the map, of
+/// 200, and median / p95 ms where given), one window for the batch as
+/// before, and pieces up to 2, 3, 4, 8 or any number:
+///
+/// | map | one window | 2 | 3 | 4 | **8** | any |
+/// |---|---|---|---|---|---|---|
+/// | sc1/TheFrozenSea | 12, 0.349 / 22.5 | 6, 0.345 / 2.09 | 0, 0.347 / 0.826 | 0, 0.339 / 0.778 | 0, 0.343 / 0.924 | 0, 0.348 / 0.843 |
+/// | mazes/maze512-8-0 | 100, 4.85 / 7.99 | 62 | 48 | 48 | 48 | 48 |
+/// | rooms/32room_000 | 64, 0.198 / 7.88 | 40 | 40 | 34 | 34 | 34 |
+/// | mazes/maze512-1-0 | 200, 15.2 / 17.1 | 200, 15.3 / 16.1 | 200, 15.4 / 16.7 | 200, 15.7 / 19.2 | 200, 15.4 / 21.9 | 200, 16.0 / 23.9 |
+///
+/// The repair bench's 60 blocks on an edge of TheFrozenSea: 3 recomputed
+/// and a p95 of 6.1 ms at 4, 2 and 2.6 ms at 8. Every edit of the one-cell
+/// maze recomputes either way; there a piece that fails first costs its
+/// windows before the recompute, and so do the pieces repaired before it.
+const MAX_PIECES: usize = 8;
+
+/// `cells` (distinct, within a box of at most 25 x 25) split into pieces
+/// of cells joined through their eight neighbours, in the order of each
+/// piece's first cell in `cells`.
+fn adjacent_pieces(cells: &[Point]) -> Vec<Vec<Point>> {
+    let x0 = cells.iter().map(|p| p.x).min().unwrap_or(0);
+    let y0 = cells.iter().map(|p| p.y).min().unwrap_or(0);
+    let w = cells.iter().map(|p| p.x - x0 + 1).max().unwrap_or(0) as usize;
+    let h = cells.iter().map(|p| p.y - y0 + 1).max().unwrap_or(0) as usize;
+    let at = |p: Point| (p.y - y0) as usize * w + (p.x - x0) as usize;
+    // Per cell of the box: the edit's cell there, if any, and its piece.
+    let mut cell = vec![None; w * h];
+    for p in cells {
+        cell[at(*p)] = Some(*p);
+    }
+    let mut piece = vec![usize::MAX; w * h];
+    let mut pieces: Vec<Vec<Point>> = Vec::new();
+    for p in cells {
+        if piece[at(*p)] != usize::MAX {
+            continue;
+        }
+        let k = pieces.len();
+        piece[at(*p)] = k;
+        let mut members = vec![*p];
+        let mut i = 0;
+        while i < members.len() {
+            let q = members[i];
+            i += 1;
+            for y in q.y.saturating_sub(1).max(y0)..=(q.y + 1).min(y0 + h as u32 - 1) {
+                for x in q.x.saturating_sub(1).max(x0)..=(q.x + 1).min(x0 + w as u32 - 1) {
+                    let j = at(Point::new(x, y));
+                    if let Some(r) = cell[j]
+                        && piece[j] == usize::MAX
+                    {
+                        piece[j] = k;
+                        members.push(r);
+                    }
+                }
+            }
+        }
+        pieces.push(members);
+    }
+    pieces
 }
 
 /// The cells of a `width` x `height` map within Euclidean distance `radius`

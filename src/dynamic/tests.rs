@@ -729,6 +729,49 @@ fn a_window_narrowed_to_the_edits_component_repairs_beside_a_wall() {
     assert_toggles_locally(&map, cell);
 }
 
+/// A block dropped over a long wall, its passable cells on both sides,
+/// which join only beyond the wall's far end: a window holding the whole
+/// block holds both sides' rings, in no block together short of that end,
+/// so the block repairs piece by piece (each side's cells in a window
+/// narrowed to that side), closed and opened again, each repair the
+/// rebuild's.
+#[test]
+fn a_block_over_a_wall_repairs_piece_by_piece() {
+    let map = Grid::from_fn(200, 40, |p| p.y != 10 || p.x > 190).unwrap();
+    let block: Vec<Point> = (7..14)
+        .flat_map(|y| (20..27).map(move |x| Point::new(x, y)))
+        .filter(|p| map.is_passable(*p))
+        .collect();
+    assert_eq!(super::adjacent_pieces(&block).len(), 2);
+    let mut world = DynamicHierarchy::new(Hierarchy::build(map.clone()).unwrap());
+    for open in [false, true] {
+        let report = world.set_passable(&block, open).unwrap();
+        assert_eq!(report.dead_ends, DeadEndRepair::Local, "open: {open}");
+        let edits: Vec<Edit> = block.iter().map(|p| Edit::Passable(*p, open)).collect();
+        let rebuilt = rebuild_as(&world, edited(&map, if open { &[] } else { &edits }));
+        world.refresh_landmarks();
+        assert_same(world.hierarchy(), &rebuilt, &format!("block open: {open}"));
+    }
+}
+
+#[test]
+fn edits_split_into_pieces_joined_through_eight_neighbours() {
+    let cells =
+        [(3, 3), (4, 4), (6, 3), (6, 4), (3, 6), (7, 7), (8, 8)].map(|(x, y)| Point::new(x, y));
+    let pieces = super::adjacent_pieces(&cells);
+    let want: Vec<Vec<Point>> = [
+        vec![(3, 3), (4, 4)],
+        vec![(6, 3), (6, 4)],
+        vec![(3, 6)],
+        vec![(7, 7), (8, 8)],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(|(x, y)| Point::new(x, y)).collect())
+    .collect();
+    assert_eq!(pieces, want);
+    assert!(super::adjacent_pieces(&[]).is_empty());
+}
+
 /// Two rooms joined by three doors, eight and twelve cells apart: a window
 /// by the middle door (its right side pushed past the door) holds pieces of
 /// both rooms joined by that door alone, and the ring joins in one block
