@@ -41,14 +41,14 @@ pub struct Args {
     /// open ground. One edit per line, `#` starts a comment; X,Y is column,row
     /// (0,0 top-left), WxH a rectangle from X,Y (1x1 when left out):
     ///
-    ///   close X,Y [WxH]      block a cell or a rectangle (a building goes up)
+    ///      close X,Y [WxH]      block a cell or a rectangle (a building goes up)
     ///
-    ///   open X,Y [WxH]       clear it again
+    ///      open X,Y [WxH]       clear it again
     ///
-    ///   weight X,Y [WxH] W   set the terrain weight (percent, 100 = plain)
+    ///      weight X,Y [WxH] W   set the terrain weight (percent, 100 = plain)
     ///
-    ///   field X,Y R PEAK     add a cost field: PEAK percent points at X,Y,
-    ///   falling to 0 at distance R (a negative PEAK attracts)
+    ///      field X,Y R PEAK     add a cost field: PEAK percent points at X,Y,
+    ///      falling to 0 at distance R (a negative PEAK attracts)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub script: Option<PathBuf>,
     /// Units walking the map, each with a long path.
