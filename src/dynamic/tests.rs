@@ -754,6 +754,62 @@ fn a_block_over_a_wall_repairs_piece_by_piece() {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 150,
+        max_shrink_iters: 1_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Blocks of up to 10x10 dropped anywhere on walled maps (rooms, mazes
+    /// of one- and two-cell corridors, caves), their passable cells closed,
+    /// some opened again later: blocks over walls fall into pieces and are
+    /// repaired piece by piece. After every block the repaired hierarchy
+    /// equals one built from the changed map.
+    #[test]
+    fn blocks_over_walls_equal_rebuilt(
+        kind in 0usize..4,
+        seed in 0u64..1000,
+        (w, h) in (20u32..=40, 20u32..=40),
+        blocks in prop::collection::vec((0u32..40, 0u32..40, 2u32..=10, any::<bool>()), 1..6),
+    ) {
+        let (kind, params) = match kind {
+            0 => (MapKind::Rooms, MapParams { room_size: 4, ..MapParams::default() }),
+            1 => (MapKind::Maze, MapParams::default()),
+            2 => (MapKind::Maze, MapParams { corridor_width: 2, ..MapParams::default() }),
+            _ => (MapKind::Caves, MapParams::default()),
+        };
+        let mut grid = mapgen::generate_with(kind, w, h, seed, &params).unwrap();
+        let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+        let mut closed: Vec<Vec<Point>> = Vec::new();
+        for (i, (x, y, side, reopen)) in blocks.into_iter().enumerate() {
+            let cells: Vec<Point> = if reopen && !closed.is_empty() {
+                closed.remove(0)
+            } else {
+                let (x, y) = (x % (w - side + 1), y % (h - side + 1));
+                let cells: Vec<Point> = (y..y + side)
+                    .flat_map(|y| (x..x + side).map(move |x| Point::new(x, y)))
+                    .filter(|p| grid.is_passable(*p))
+                    .collect();
+                closed.push(cells.clone());
+                cells
+            };
+            let open = !cells.first().is_some_and(|p| grid.is_passable(*p));
+            let edits: Vec<Edit> = cells.iter().map(|p| Edit::Passable(*p, open)).collect();
+            let report = world.apply(&edits).unwrap();
+            grid = edited(&grid, &edits);
+            let rebuilt = rebuild_as(&world, grid.clone());
+            world.refresh_landmarks();
+            assert_same(
+                world.hierarchy(),
+                &rebuilt,
+                &format!("after block {i} (open: {open}), {:?}\n{}", report.dead_ends, grid.to_ascii()),
+            );
+        }
+    }
+}
+
 #[test]
 fn edits_split_into_pieces_joined_through_eight_neighbours() {
     let cells =
