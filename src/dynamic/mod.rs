@@ -548,32 +548,27 @@ impl DynamicHierarchy {
                 .fold((u32::MAX, 0), |(a, b), p| (a.min(p.y), b.max(p.y)));
             (x1 - x0) <= 24 && (y1 - y0) <= 24
         };
+        // A compact batch whose cells fall into pieces apart (a block
+        // over a wall, its cells on both sides) goes piece by piece: one window
+        // for all would need both sides' rings, which may be joined only far
+        // away, in one block. Repairs in turn are exact in turn.
+        let pieces = if compact {
+            adjacent_pieces(&cells)
+        } else {
+            Vec::new()
+        };
         // A scattered batch of more cells than the map has cells per 2,048
         // (a reveal of a large area) costs more cell by cell than once over
         // the map.
         let map = self.h.grid().len();
-        let groups: Vec<&[Point]> = if compact {
+        let groups: Vec<&[Point]> = if (2..=MAX_PIECES).contains(&pieces.len()) {
+            pieces.iter().map(Vec::as_slice).collect()
+        } else if compact {
             vec![&cells[..]]
         } else if cells.len() > 64 && cells.len() * 2048 > map {
-            Vec::new()
+            return self.flip_and_recompute(&cells);
         } else {
             cells.chunks(1).collect()
-        };
-        if groups.is_empty() {
-            return self.flip_and_recompute(&cells);
-        }
-        // A compact batch whose cells fall into pieces apart (a block over
-        // a wall, its cells on both sides) repairs piece by piece: one
-        // window for all would need both sides' rings, which may be joined
-        // only far away, in one block. Repairs in turn are exact in turn.
-        let pieces = match &groups[..] {
-            [whole] if whole.len() > 1 => adjacent_pieces(whole),
-            _ => Vec::new(),
-        };
-        let groups = if (2..=MAX_PIECES).contains(&pieces.len()) {
-            pieces.iter().map(Vec::as_slice).collect()
-        } else {
-            groups
         };
         let mut renumbered = false;
         for (k, group) in groups.iter().enumerate() {
