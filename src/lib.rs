@@ -95,8 +95,8 @@ pub use grid::{
 pub use hierarchy::{
     BuildError, BuildSettings, BuildStats, CONTRACTION_STAGE, ContractionDone, ContractionJob,
     DEFAULT_CLUSTER_SIZE, DEFAULT_LANDMARKS, FORMAT_VERSION, FileSummary, Hierarchy,
-    HierarchyBuilder, LoadError, MAGIC, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats,
-    TOTAL_STAGE,
+    HierarchyBuilder, LARGE_MAP_CELLS, LoadError, MAGIC, SCATTERED_CLUSTER_SIZE, SizeClassStats,
+    StageStats, TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
 pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};

@@ -358,7 +358,7 @@ fn load_error(file: &Path, map: &Path, map_given: bool, e: &LoadError) -> super:
 fn settings_text(set: &tierpath::BuildSettings) -> String {
     format!(
         "cluster size {}, unit sizes 1..={}{}, {}, entrances: one transition below {} cells, \
-         max gap {}, {} landmarks, cell paths {}, paths {}",
+         {}, {} landmarks, cell paths {}, paths {}",
         set.cluster_size,
         set.max_unit_size,
         match set.max_unit_size {
@@ -367,7 +367,10 @@ fn settings_text(set: &tierpath::BuildSettings) -> String {
         },
         describe_movement(&set.movement),
         set.entrances.single_below,
-        set.entrances.max_gap,
+        match set.entrances.max_gap {
+            0 => "others at their ends only".to_string(),
+            gap => format!("others at most {gap} cells apart"),
+        },
         set.landmarks,
         if set.keep_paths { "kept" } else { "not kept" },
         match set.polish {

@@ -317,9 +317,10 @@ impl Line {
     }
 }
 
-/// The longest run a [`Runs`] memo holds: a route of the smoothing window
-/// (at most [`WINDOW`](super::smooth::WINDOW) moves) has no longer run.
-const MAX_RUN: i64 = super::smooth::WINDOW as i64;
+/// The longest run a [`Runs`] memo holds: a route of the widest smoothing
+/// window (at most [`WIDE_WINDOW`](super::smooth::WIDE_WINDOW) moves) has no
+/// longer run.
+const MAX_RUN: i64 = super::smooth::WIDE_WINDOW as i64;
 // A record counts a run's free moves in a byte.
 const _: () = assert!(MAX_RUN <= u8::MAX as i64);
 

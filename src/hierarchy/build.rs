@@ -246,6 +246,11 @@ pub struct HierarchyBuilder {
     /// or [`with_settings`](Self::with_settings)); if not, the build picks
     /// it from the map.
     cluster_chosen: bool,
+    /// Whether the entrance policy was chosen
+    /// ([`entrance_policy`](Self::entrance_policy) or
+    /// [`with_settings`](Self::with_settings)); if not, the build picks it
+    /// from the map's size.
+    entrances_chosen: bool,
     /// Whether the build contracts the cluster graph
     /// ([`contract`](Self::contract)).
     contract: bool,
@@ -260,11 +265,29 @@ pub struct HierarchyBuilder {
 /// bytes per cell against 45.
 pub const SCATTERED_CLUSTER_SIZE: u32 = 32;
 
+/// The size, in cells, from which a builder not told an entrance policy
+/// picks [`EntrancePolicy::ENDS`] (768 x 768). On such maps the search over
+/// the cluster graph and its contraction are most of a long query's and a
+/// build's time, and fewer transitions shrink both. Measured 2026-11-28 on
+/// StarCraft's six largest maps (the 10 highest buckets, contracted, one
+/// run each; `tierpath bench`): against exact JPS 6.2-6.9x -> 7.4x by
+/// median, the first move 23.2-23.4 -> 17.9 us, the slowest build 108-113
+/// -> 60 ms, 5.61 -> 3.36 bytes per cell, mean suboptimality 0.099% ->
+/// 0.177% (0.226% with the default smoothing window). On smaller maps the
+/// default stays: the Dragon Age maps' paths lose more (on the set's 10
+/// highest buckets, 0.198% -> 0.359% above optimal) and their queries gain
+/// nothing; on its eight maps of this size or more, quality and speed
+/// stay within a few percent either way.
+pub const LARGE_MAP_CELLS: u64 = 768 * 768;
+
 impl HierarchyBuilder {
-    /// A builder with [`BuildSettings::default`], but for the cluster side:
+    /// A builder with [`BuildSettings::default`], but for two settings the
+    /// build picks from the map unless told them: the cluster side,
     /// [`DEFAULT_CLUSTER_SIZE`], or [`SCATTERED_CLUSTER_SIZE`] on a map of
-    /// scattered obstacles, unless [`cluster_size`](Self::cluster_size)
-    /// sets one.
+    /// scattered obstacles ([`cluster_size`](Self::cluster_size) sets one);
+    /// and the entrance policy, the default, or [`EntrancePolicy::ENDS`] on
+    /// a map of [`LARGE_MAP_CELLS`] or more
+    /// ([`entrance_policy`](Self::entrance_policy) sets one).
     pub fn new() -> Self {
         Self::default()
     }
@@ -274,6 +297,7 @@ impl HierarchyBuilder {
         HierarchyBuilder {
             settings,
             cluster_chosen: true,
+            entrances_chosen: true,
             contract: false,
         }
     }
@@ -292,9 +316,11 @@ impl HierarchyBuilder {
         self
     }
 
-    /// Sets the transition placement policy.
+    /// Sets the transition placement policy (otherwise the build picks it:
+    /// see [`new`](Self::new)).
     pub fn entrance_policy(mut self, policy: EntrancePolicy) -> Self {
         self.settings.entrances = policy;
+        self.entrances_chosen = true;
         self
     }
 
@@ -407,6 +433,9 @@ impl HierarchyBuilder {
             if scattered && !self.cluster_chosen {
                 s.cluster_size = SCATTERED_CLUSTER_SIZE;
             }
+        }
+        if !self.entrances_chosen && grid.len() as u64 >= LARGE_MAP_CELLS {
+            s.entrances = EntrancePolicy::ENDS;
         }
         s.movement.validate()?;
         if !(2..=1024).contains(&s.cluster_size) {

@@ -13,8 +13,8 @@ mod repair;
 
 pub use build::{
     BuildError, BuildSettings, BuildStats, CONTRACTION_STAGE, DEFAULT_CLUSTER_SIZE,
-    DEFAULT_LANDMARKS, HierarchyBuilder, SCATTERED_CLUSTER_SIZE, SizeClassStats, StageStats,
-    TOTAL_STAGE,
+    DEFAULT_LANDMARKS, HierarchyBuilder, LARGE_MAP_CELLS, SCATTERED_CLUSTER_SIZE, SizeClassStats,
+    StageStats, TOTAL_STAGE,
 };
 pub use contracted::{ContractionDone, ContractionJob};
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
@@ -495,6 +495,41 @@ mod tests {
     fn is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Hierarchy>();
+    }
+
+    #[test]
+    fn large_maps_get_transitions_at_entrance_ends_unless_told() {
+        use crate::{EntrancePolicy, LARGE_MAP_CELLS};
+        let side = (LARGE_MAP_CELLS as f64).sqrt() as u32;
+        assert_eq!(u64::from(side) * u64::from(side), LARGE_MAP_CELLS);
+        let policy = |builder: HierarchyBuilder, w: u32, h: u32| {
+            builder
+                .build(Grid::new(w, h).unwrap())
+                .unwrap()
+                .settings()
+                .entrances
+        };
+        assert_eq!(
+            policy(HierarchyBuilder::new(), side, side),
+            EntrancePolicy::ENDS
+        );
+        assert_eq!(
+            policy(HierarchyBuilder::new(), side, side - 1),
+            EntrancePolicy::default()
+        );
+        let told = EntrancePolicy {
+            single_below: 3,
+            max_gap: 5,
+        };
+        assert_eq!(
+            policy(HierarchyBuilder::new().entrance_policy(told), side, side),
+            told
+        );
+        let settings = BuildSettings::default();
+        assert_eq!(
+            policy(HierarchyBuilder::with_settings(settings), side, side),
+            EntrancePolicy::default()
+        );
     }
 
     #[test]

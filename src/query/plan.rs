@@ -11,7 +11,7 @@ use crate::grid::{DIRECTIONS, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::{Path, Rect, SearchCache, path_to};
 
-use crate::engine::smooth::{self, WINDOW};
+use crate::engine::smooth;
 
 const NO_EDGE: u32 = u32::MAX;
 
@@ -97,6 +97,8 @@ pub struct PathPlan {
     cum: Vec<u64>,
     head: usize,
     smooth: bool,
+    /// How far ahead smoothing looks (see [`smooth::window_for`]).
+    window: usize,
     /// Whether smoothed cells are polished (`polish`) before they are
     /// emitted; they wait in `pending`, whose first cell is the last one
     /// emitted.
@@ -136,6 +138,7 @@ impl PathPlan {
             cum: vec![0; n],
             head: 0,
             smooth: false,
+            window: smooth::WINDOW,
             polish: false,
             pending: Vec::new(),
             out: Vec::new(),
@@ -224,9 +227,10 @@ impl PathPlan {
         lists.clear();
         // Room for the smoothing window ahead of the head and a leg beyond
         // it, so that the first pieces grow nothing.
-        lists.raw.reserve(4 * WINDOW);
-        lists.cum.reserve(4 * WINDOW);
-        lists.out.reserve(2 * WINDOW);
+        let window = smooth::window_for(&h.settings().entrances);
+        lists.raw.reserve(4 * window);
+        lists.cum.reserve(4 * window);
+        lists.out.reserve(2 * window);
         let PlanLists {
             mut waypoints,
             mut edges,
@@ -251,6 +255,7 @@ impl PathPlan {
             cum,
             head: 0,
             smooth: true,
+            window,
             polish: h.settings().polish == Polish::Always,
             pending,
             out,
@@ -466,7 +471,7 @@ impl PathPlan {
         }
         loop {
             let refined = !self.has_legs_left();
-            if !refined && self.raw.len() - self.head <= WINDOW {
+            if !refined && self.raw.len() - self.head <= self.window {
                 self.refine_next(h, cache);
                 continue;
             }
@@ -478,7 +483,8 @@ impl PathPlan {
             }
             let clock = Clock::start(cache.timing);
             let (emitted, cost) = (self.out.len(), self.cost);
-            while self.head + 1 < self.raw.len() && (refined || self.raw.len() - self.head > WINDOW)
+            while self.head + 1 < self.raw.len()
+                && (refined || self.raw.len() - self.head > self.window)
             {
                 self.smooth_step(h, &mut cache.runs);
             }
@@ -643,9 +649,9 @@ impl PathPlan {
         let (j, cost) = in_space!(h, self.size, |space| smooth::smooth_step(
             &space,
             h.min_weight(),
-            &self.raw,
-            &self.cum,
+            (&self.raw, &self.cum),
             self.head,
+            self.window,
             runs,
             &mut self.out,
         ));
@@ -672,6 +678,46 @@ mod tests {
             cells.extend_from_slice(piece);
         }
         cells
+    }
+
+    #[test]
+    fn plans_look_as_far_ahead_as_their_transitions_need() {
+        use crate::engine::smooth::{WIDE_WINDOW, WINDOW};
+        use crate::{EntrancePolicy, HierarchyBuilder};
+        // Open ground with pillars and a few walls: paths of hundreds of
+        // cells, longer than either window, crossing many wide entrances.
+        let grid = Grid::from_fn(420, 90, |p| {
+            !(p.x % 7 == 3 && p.y % 5 == 2 || p.x % 60 == 30 && p.y % 90 > 20)
+        })
+        .unwrap();
+        let mut cache = QueryCache::new();
+        let mut nodes = Vec::new();
+        for (policy, window) in [
+            (EntrancePolicy::default(), WINDOW),
+            (EntrancePolicy::ENDS, WIDE_WINDOW),
+        ] {
+            let h = HierarchyBuilder::new()
+                .entrance_policy(policy)
+                .build(grid.clone())
+                .unwrap();
+            nodes.push(h.stats().nodes);
+            for (s, g) in [
+                (Point::new(0, 0), Point::new(419, 89)),
+                (Point::new(1, 88), Point::new(418, 1)),
+                (Point::new(0, 45), Point::new(419, 44)),
+            ] {
+                let whole = h.find_path(&mut cache, s, g).unwrap().path.unwrap();
+                assert!(whole.cells.len() > 2 * WIDE_WINDOW);
+                let mut plan = h.plan(&mut cache, s, g).unwrap().unwrap();
+                assert_eq!(plan.window, window, "{policy:?}");
+                assert_eq!(cells(&mut plan, &h, &mut cache), whole.cells);
+                assert_eq!(plan.cost(), whole.cost);
+            }
+        }
+        assert!(
+            nodes[1] < nodes[0],
+            "fewer transitions at ends only: {nodes:?}"
+        );
     }
 
     #[test]
