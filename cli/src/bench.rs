@@ -41,6 +41,7 @@ mod map;
 mod report;
 
 use super::CliResult;
+use super::entrances::EntrancesArg;
 use super::polish::PolishArg;
 use super::solver::Algo;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -83,6 +84,10 @@ pub struct Args {
     /// map's obstacles are scattered).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
     pub polish: PolishArg,
+    /// Where transitions go along the entrances between clusters: `auto`
+    /// puts them at the ends only on maps of 768x768 or more.
+    #[arg(long, value_enum, value_name = "WHERE", default_value_t = EntrancesArg::Auto)]
+    pub entrances: EntrancesArg,
     /// Also run this planner of `tierpath solve --algo` on the same queries
     /// (repeatable; flat A* and the hierarchy always run, and JPS unless
     /// `--no-jps`).
@@ -176,11 +181,12 @@ pub fn run(args: Args) -> CliResult {
     );
     let _ = writeln!(
         header,
-        "planners: {} (hierarchy: cluster {}, polish {:?}, {}); rules: 8-connected, \
-         straight 1, diagonal sqrt 2, no corner cutting{}",
+        "planners: {} (hierarchy: cluster {}, polish {:?}, entrances {:?}, {}); rules: \
+         8-connected, straight 1, diagonal sqrt 2, no corner cutting{}",
         planners.join(", "),
         cluster_size.map_or_else(|| "by map".to_string(), |c| c.to_string()),
         args.polish,
+        args.entrances,
         if args.contract {
             "cluster graph contracted"
         } else {
@@ -281,6 +287,7 @@ pub fn run(args: Args) -> CliResult {
                 "runs": args.runs,
                 "cluster_size": cluster_size,
                 "polish": format!("{:?}", args.polish).to_lowercase(),
+                "entrances": format!("{:?}", args.entrances).to_lowercase(),
                 "planners": planners,
             },
             "sets": per_set.iter().map(summary_json).collect::<Vec<_>>(),

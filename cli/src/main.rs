@@ -5,6 +5,7 @@
 
 mod bench;
 mod demo;
+mod entrances;
 mod generate;
 mod info;
 mod nearest;

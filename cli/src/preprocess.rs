@@ -28,6 +28,7 @@ mod stats;
 pub use stats::{Table, headers, per_size_table, round3, stage_columns, stats_json, stats_row};
 
 use super::CliResult;
+use crate::entrances::EntrancesArg;
 use crate::polish::PolishArg;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
@@ -68,6 +69,10 @@ pub struct Args {
     /// per map (on where obstacles are scattered).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
     pub polish: PolishArg,
+    /// Where transitions go along the entrances between clusters: `auto`
+    /// puts them at the ends only on maps of 768x768 or more.
+    #[arg(long, value_enum, value_name = "WHERE", default_value_t = EntrancesArg::Auto)]
+    pub entrances: EntrancesArg,
     /// Also contract each cluster graph (`HierarchyBuilder::contract`: queries
     /// then search the contraction), saved in the file: loading it takes
     /// no contraction.
@@ -109,9 +114,11 @@ pub fn run(args: Args) -> CliResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create output folder {}: {e}", dir.display()))?;
     }
-    let mut builder = HierarchyBuilder::new()
-        .max_unit_size(args.max_size)
-        .polish(args.polish.into());
+    let mut builder = args.entrances.apply(
+        HierarchyBuilder::new()
+            .max_unit_size(args.max_size)
+            .polish(args.polish.into()),
+    );
     if let Some(side) = args.cluster_size {
         builder = builder.cluster_size(side);
     }
@@ -245,6 +252,7 @@ pub fn run(args: Args) -> CliResult {
             .collect();
         let json = serde_json::json!({
             "cluster_size": args.cluster_size,
+            "entrances": format!("{:?}", args.entrances).to_lowercase(),
             "max_unit_size": args.max_size,
             "jobs": jobs,
             "wall_ms": round3(wall * 1e3),
@@ -489,6 +497,7 @@ mod tests {
             cluster_size: Some(16),
             max_size: 1,
             polish: PolishArg::Auto,
+            entrances: EntrancesArg::Auto,
             contract: false,
             jobs: None,
             json: false,

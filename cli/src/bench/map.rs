@@ -110,10 +110,12 @@ pub(super) fn bench_map(
 
     let size = args.size;
     let unit = Footprint::new(&grid, size);
-    let mut builder = HierarchyBuilder::new()
-        .movement(movement)
-        .max_unit_size(size)
-        .polish(args.polish.into());
+    let mut builder = args.entrances.apply(
+        HierarchyBuilder::new()
+            .movement(movement)
+            .max_unit_size(size)
+            .polish(args.polish.into()),
+    );
     if let Some(side) = cluster_size {
         builder = builder.cluster_size(side);
     }

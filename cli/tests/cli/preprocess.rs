@@ -67,6 +67,36 @@ fn one_map_is_saved_beside_it_and_info_finds_the_map() {
 }
 
 #[test]
+fn entrances_follow_the_flag() {
+    let dir = scratch("entrances");
+    let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
+    let mut nodes = Vec::new();
+    for (flag, policy) in [
+        ("auto", tierpath::EntrancePolicy::default()),
+        ("spaced", tierpath::EntrancePolicy::default()),
+        ("ends", tierpath::EntrancePolicy::ENDS),
+    ] {
+        let file = dir.join(format!("{flag}.tph"));
+        let o = tierpath(&["preprocess", s(&m), "-o", s(&file), "--entrances", flag]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), &file).unwrap();
+        assert_eq!(h.settings().entrances, policy, "--entrances {flag}");
+        nodes.push(h.stats().nodes);
+        let o = tierpath(&["info", s(&file)]);
+        let wanted = if flag == "ends" {
+            "at their ends only"
+        } else {
+            "at most 8 cells apart"
+        };
+        assert!(stdout(&o).contains(wanted), "{}", stdout(&o));
+    }
+    assert!(nodes[2] < nodes[1], "{nodes:?}");
+    let o = tierpath(&["preprocess", s(&m), "--entrances", "middle"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("middle"), "{}", stderr(&o));
+}
+
+#[test]
 fn output_flags() {
     let dir = scratch("flags");
     let a = map(&dir, "a.map", MapKind::Rooms, 1);
