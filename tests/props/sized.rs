@@ -40,9 +40,9 @@ use crate::common::maps::{Layout, Obstacles, lay_out};
 use crate::common::reference::{TestMap, dijkstra, movements};
 use proptest::prelude::*;
 use tierpath::{
-    AStar, Clearance, Cost, Hierarchy, HierarchyBuilder, Method, Movement, PathQueue, Point,
-    QueryCache, QueryError, QueryOptions, SearchCache, SizeTransitions, SliceStatus, SlicedQuery,
-    SlicedSearch, validate_sized_path,
+    AStar, Clearance, Cost, EntrancePolicy, Hierarchy, HierarchyBuilder, Method, Movement,
+    PathQueue, Point, QueryCache, QueryError, QueryOptions, SearchCache, SizeTransitions,
+    SliceStatus, SlicedQuery, SlicedSearch, validate_sized_path,
 };
 
 const MIN_SIDE: u32 = 8;
@@ -75,13 +75,23 @@ impl Case {
     fn movement(&self) -> Movement {
         movements()[self.movement_index]
     }
+
+    /// The transitions' placement: one case in three has them at the ends
+    /// of entrances only (what large maps get).
+    fn entrances(&self) -> EntrancePolicy {
+        if (self.seed >> 8).is_multiple_of(3) {
+            EntrancePolicy::ENDS
+        } else {
+            EntrancePolicy::default()
+        }
+    }
 }
 
 impl fmt::Debug for Case {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\n{}x{} {:?} seed {:#x}, cluster {}, max size {}, {:?}, {:?}\n{}",
+            "\n{}x{} {:?} seed {:#x}, cluster {}, max size {}, {:?}, {:?}, {:?}\n{}",
             self.map.width,
             self.map.height,
             self.layout,
@@ -89,6 +99,7 @@ impl fmt::Debug for Case {
             self.cluster_size,
             self.max_size,
             self.placement,
+            self.entrances(),
             self.movement(),
             self.map.render(&[])
         )
@@ -202,6 +213,7 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         .cluster_size(case.cluster_size)
         .max_unit_size(case.max_size)
         .larger_sizes(case.placement)
+        .entrance_policy(case.entrances())
         .build(grid.clone())
         .expect("valid settings");
     // Half the cases search a contracted cluster graph (one metric per band
