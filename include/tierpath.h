@@ -224,6 +224,14 @@ typedef struct TierpathBuildSettings {
   // contraction runs beside the islands and dead ends, and the landmarks
   // a contraction lets go of are not computed). Default 0.
   uint8_t contract;
+  // Where transitions go along the entrances between clusters: 0 (the
+  // default) as the builder decides by the map's size, at both ends and
+  // at most 8 cells apart, or at the ends only on maps of 768x768 cells
+  // or more (a smaller graph: faster queries and builds, paths a little
+  // longer); 1 at both ends and at most 8 cells apart on every map (the
+  // closest paths); 2 at the ends only on every map. Saved with the
+  // hierarchy.
+  uint8_t entrances;
 } TierpathBuildSettings;
 
 // What a hierarchy holds and what building it cost.
@@ -263,6 +271,10 @@ typedef struct TierpathStats {
   // Whether queries polish their paths, as the build decided: 1 they do,
   // 2 they do not (see `TierpathBuildSettings::polish`).
   uint8_t polish;
+  // Where transitions are along entrances, as the build decided: 1 at
+  // both ends and at most 8 cells apart (or another spacing a Rust build
+  // chose), 2 at the ends only (see `TierpathBuildSettings::entrances`).
+  uint8_t entrances;
 } TierpathStats;
 
 // How a query is answered; start from `tierpath_query_options_default`
@@ -370,8 +382,8 @@ enum TierpathStatus tierpath_build_settings_default(struct TierpathBuildSettings
 // Preprocesses a map into a hierarchy (the map is copied; free it when you
 // like), contracted when `settings->contract` says so. `settings` may be
 // null for the defaults. Errors: `TIERPATH_STATUS_INVALID_ARGUMENT`
-// (settings out of range, `polish` above 2 among them; costs too large to
-// contract).
+// (settings out of range, `polish` or `entrances` above 2 among them;
+// costs too large to contract).
 enum TierpathStatus tierpath_hierarchy_build(const struct TierpathMap *map,
                                              const struct TierpathBuildSettings *settings,
                                              struct TierpathHierarchy **out);

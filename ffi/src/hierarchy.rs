@@ -4,8 +4,8 @@ use std::ffi::c_char;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use tierpath::{
-    BuildSettings, ContractionKind, DynamicHierarchy, Hierarchy, HierarchyBuilder, LoadError,
-    Point, Polish,
+    BuildSettings, ContractionKind, DynamicHierarchy, EntrancePolicy, Hierarchy, HierarchyBuilder,
+    LoadError, Point, Polish,
 };
 
 use crate::handle::{
@@ -43,6 +43,25 @@ pub struct TierpathBuildSettings {
     /// contraction runs beside the islands and dead ends, and the landmarks
     /// a contraction lets go of are not computed). Default 0.
     pub contract: u8,
+    /// Where transitions go along the entrances between clusters: 0 (the
+    /// default) as the builder decides by the map's size, at both ends and
+    /// at most 8 cells apart, or at the ends only on maps of 768x768 cells
+    /// or more (a smaller graph: faster queries and builds, paths a little
+    /// longer); 1 at both ends and at most 8 cells apart on every map (the
+    /// closest paths); 2 at the ends only on every map. Saved with the
+    /// hierarchy.
+    pub entrances: u8,
+}
+
+/// `TierpathBuildSettings::entrances` as the library's policy (`None` for
+/// the builder's choice), when it is one of the three values.
+fn entrances_of(code: u8) -> Option<Option<EntrancePolicy>> {
+    match code {
+        0 => Some(None),
+        1 => Some(Some(EntrancePolicy::default())),
+        2 => Some(Some(EntrancePolicy::ENDS)),
+        _ => None,
+    }
 }
 
 /// `TierpathBuildSettings::polish` as the library's [`Polish`], when it is
@@ -136,6 +155,7 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
                 max_unit_size: d.max_unit_size,
                 polish: 0,
                 contract: 0,
+                entrances: 0,
             },
             "settings",
         )
@@ -145,8 +165,8 @@ pub unsafe extern "C" fn tierpath_build_settings_default(
 /// Preprocesses a map into a hierarchy (the map is copied; free it when you
 /// like), contracted when `settings->contract` says so. `settings` may be
 /// null for the defaults. Errors: `TIERPATH_STATUS_INVALID_ARGUMENT`
-/// (settings out of range, `polish` above 2 among them; costs too large to
-/// contract).
+/// (settings out of range, `polish` or `entrances` above 2 among them;
+/// costs too large to contract).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tierpath_hierarchy_build(
     map: *const TierpathMap,
@@ -170,6 +190,18 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
                     ),
                 );
             };
+            let Some(entrances) = entrances_of(s.entrances) else {
+                return fail(
+                    TierpathStatus::InvalidArgument,
+                    format!(
+                        "entrances {} is none of 0 (by the map's size), 1 (spaced), 2 (ends only)",
+                        s.entrances
+                    ),
+                );
+            };
+            if let Some(policy) = entrances {
+                builder = builder.entrance_policy(policy);
+            }
             builder = builder
                 .landmarks(s.landmarks)
                 .keep_paths(s.keep_paths != 0)
@@ -289,6 +321,10 @@ pub struct TierpathStats {
     /// Whether queries polish their paths, as the build decided: 1 they do,
     /// 2 they do not (see `TierpathBuildSettings::polish`).
     pub polish: u8,
+    /// Where transitions are along entrances, as the build decided: 1 at
+    /// both ends and at most 8 cells apart (or another spacing a Rust build
+    /// chose), 2 at the ends only (see `TierpathBuildSettings::entrances`).
+    pub entrances: u8,
 }
 
 /// Writes the hierarchy's statistics.
@@ -318,6 +354,11 @@ pub unsafe extern "C" fn tierpath_hierarchy_stats(
             build_seconds: s.total_seconds(),
             contraction_seconds: s.contraction_seconds().unwrap_or(0.0),
             polish: if h.settings().polish == Polish::Never {
+                2
+            } else {
+                1
+            },
+            entrances: if h.settings().entrances == EntrancePolicy::ENDS {
                 2
             } else {
                 1

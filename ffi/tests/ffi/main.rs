@@ -1,5 +1,6 @@
 mod abuse;
 mod contracted;
+mod entrances;
 mod header;
 mod polish;
 mod programs;
