@@ -53,23 +53,24 @@ pub struct TierpathBuildSettings {
     pub entrances: u8,
 }
 
-/// `TierpathBuildSettings::entrances` as the library's policy (`None` for
-/// the builder's choice), when it is one of the three values.
-fn entrances_of(code: u8) -> Option<Option<EntrancePolicy>> {
-    match code {
-        0 => Some(None),
-        1 => Some(Some(EntrancePolicy::default())),
-        2 => Some(Some(EntrancePolicy::ENDS)),
-        _ => None,
+/// The value a setting's `code` stands for among `meanings` (codes 0, 1,
+/// 2, ... in order, each with its name); an invalid argument naming every
+/// code when it is none of them.
+fn decode<T: Copy>(setting: &str, code: u8, meanings: &[(T, &str)]) -> Res<T> {
+    match meanings.get(usize::from(code)) {
+        Some((value, _)) => Ok(*value),
+        None => {
+            let known: Vec<String> = meanings
+                .iter()
+                .enumerate()
+                .map(|(i, (_, name))| format!("{i} ({name})"))
+                .collect();
+            fail(
+                TierpathStatus::InvalidArgument,
+                format!("{setting} {code} is none of {}", known.join(", ")),
+            )
+        }
     }
-}
-
-/// `TierpathBuildSettings::polish` as the library's [`Polish`], when it is
-/// one of the three values.
-fn polish_of(code: u8) -> Option<Polish> {
-    [Polish::Auto, Polish::Always, Polish::Never]
-        .get(usize::from(code))
-        .copied()
 }
 
 /// A preprocessed map (opaque): the map, its islands, dead ends, cluster
@@ -181,24 +182,24 @@ pub unsafe extern "C" fn tierpath_hierarchy_build(
             if s.cluster_size != 0 {
                 builder = builder.cluster_size(s.cluster_size);
             }
-            let Some(polish) = polish_of(s.polish) else {
-                return fail(
-                    TierpathStatus::InvalidArgument,
-                    format!(
-                        "polish {} is none of 0 (auto), 1 (always), 2 (never)",
-                        s.polish
-                    ),
-                );
-            };
-            let Some(entrances) = entrances_of(s.entrances) else {
-                return fail(
-                    TierpathStatus::InvalidArgument,
-                    format!(
-                        "entrances {} is none of 0 (by the map's size), 1 (spaced), 2 (ends only)",
-                        s.entrances
-                    ),
-                );
-            };
+            let polish = decode(
+                "polish",
+                s.polish,
+                &[
+                    (Polish::Auto, "auto"),
+                    (Polish::Always, "always"),
+                    (Polish::Never, "never"),
+                ],
+            )?;
+            let entrances = decode(
+                "entrances",
+                s.entrances,
+                &[
+                    (None, "by the map's size"),
+                    (Some(EntrancePolicy::default()), "spaced"),
+                    (Some(EntrancePolicy::ENDS), "ends only"),
+                ],
+            )?;
             if let Some(policy) = entrances {
                 builder = builder.entrance_policy(policy);
             }
