@@ -66,9 +66,10 @@ pub(crate) const PATIENCE: usize = 6;
 
 /// One step of smoothing a refined path `raw` (with `cum[j]` the cost of
 /// `raw[..=j]`): from the anchor `raw[i]`, the farthest cell within
-/// `window` cells (at most [`WIDE_WINDOW`]) that a straight route of `space` reaches more cheaply than the
-/// path (or as cheaply, when the path's stretch is already straight-line
-/// cost) replaces the stretch between them. Appends the cells after the
+/// `window` cells (at most [`WIDE_WINDOW`]) that a straight route of
+/// `space` reaches more cheaply than the path (or as cheaply, when the
+/// path's stretch is already straight-line cost) replaces the stretch
+/// between them. Appends the cells after the
 /// anchor up to the new anchor to `out`, and returns the new anchor's index
 /// and the cost appended. Never raises the cost; every route taken is legal
 /// in `space`.

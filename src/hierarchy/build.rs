@@ -269,11 +269,11 @@ pub const SCATTERED_CLUSTER_SIZE: u32 = 32;
 /// picks [`EntrancePolicy::ENDS`] (768 x 768). On such maps the search over
 /// the cluster graph and its contraction are most of a long query's and a
 /// build's time, and fewer transitions shrink both. Measured 2026-11-28 on
-/// StarCraft's six largest maps (the 10 highest buckets, contracted, one
-/// run each; `tierpath bench`): against exact JPS 6.2-6.9x -> 7.4x by
-/// median, the first move 23.2-23.4 -> 17.9 us, the slowest build 108-113
-/// -> 60 ms, 5.61 -> 3.36 bytes per cell, mean suboptimality 0.099% ->
-/// 0.177% (0.226% with the default smoothing window). On smaller maps the
+/// StarCraft's six largest maps (the 10 highest buckets, contracted, two
+/// runs each; `tierpath bench`): against exact JPS 6.2-6.9x -> 7.2-7.3x
+/// by median, the first move 23.2-23.4 -> 18.4-18.8 us, the slowest build
+/// 108-113 -> 58-60 ms, 5.61 -> 3.36 bytes per cell, mean suboptimality
+/// 0.099% -> 0.177% (0.226% with the default smoothing window). On smaller maps the
 /// default stays: the Dragon Age maps' paths lose more (on the set's 10
 /// highest buckets, 0.198% -> 0.359% above optimal) and their queries gain
 /// nothing; on its eight maps of this size or more, quality and speed
