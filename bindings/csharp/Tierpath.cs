@@ -70,7 +70,7 @@ namespace Tierpath
         public byte Polish;
         /// <summary>Non-zero: contract the cluster graph as a stage of the build (queries then search the contraction; 0 by default).</summary>
         public byte Contract;
-        /// <summary>Where transitions go along entrances: 0 by the map's size (at the ends only on maps of 768x768 or more; the default), 1 at both ends and at most 8 cells apart, 2 at the ends only.</summary>
+        /// <summary>Where transitions go along entrances: 0 by the map (at the ends only on maps of 768x768 or more where a fifth of the clusters hold no wall; the default), 1 at both ends and at most 8 cells apart, 2 at the ends only.</summary>
         public byte Entrances;
 
         public static BuildSettings Default()

@@ -70,7 +70,8 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = PolishArg::Auto)]
     pub polish: PolishArg,
     /// Where transitions go along the entrances between clusters: `auto`
-    /// puts them at the ends only on maps of 768x768 or more.
+    /// puts them at the ends only on large maps of open ground (768x768 or
+    /// more, a fifth of the clusters wall-free).
     #[arg(long, value_enum, value_name = "WHERE", default_value_t = EntrancesArg::Auto)]
     pub entrances: EntrancesArg,
     /// Also contract each cluster graph (`HierarchyBuilder::contract`: queries

@@ -266,18 +266,18 @@ pub struct HierarchyBuilder {
 pub const SCATTERED_CLUSTER_SIZE: u32 = 32;
 
 /// The size, in cells, from which a builder not told an entrance policy
-/// picks [`EntrancePolicy::ENDS`] (768 x 768). On such maps the search over
-/// the cluster graph and its contraction are most of a long query's and a
-/// build's time, and fewer transitions shrink both. Measured 2026-11-28 on
-/// StarCraft's six largest maps (the 10 highest buckets, contracted, two
-/// runs each; `tierpath bench`): against exact JPS 6.2-6.9x -> 7.2-7.3x
-/// by median, the first move 23.2-23.4 -> 18.4-18.8 us, the slowest build
-/// 108-113 -> 58-60 ms, 5.61 -> 3.36 bytes per cell, mean suboptimality
-/// 0.099% -> 0.177% (0.226% with the default smoothing window). On smaller maps the
-/// default stays: the Dragon Age maps' paths lose more (on the set's 10
-/// highest buckets, 0.198% -> 0.359% above optimal) and their queries gain
-/// nothing; on its eight maps of this size or more, quality and speed
-/// stay within a few percent either way.
+/// may pick [`EntrancePolicy::ENDS`] (768 x 768; it does where open ground
+/// fills clusters, see [`EntrancePolicy::for_map`]). On such maps the
+/// search over the cluster graph and its contraction are most of a long
+/// query's and a build's time, and fewer transitions shrink both. Measured
+/// 2026-11-28 on StarCraft's six largest maps (the 10 highest buckets,
+/// contracted, two runs each; `tierpath bench`): against exact JPS
+/// 6.2-6.9x -> 7.2-7.3x by median, the first move 23.2-23.4 -> 18.4-18.8
+/// us, the slowest build 108-113 -> 58-60 ms, 5.61 -> 3.36 bytes per cell,
+/// mean suboptimality 0.099% -> 0.177% (0.226% with the default smoothing
+/// window). On smaller maps the default stays: the Dragon Age maps' paths
+/// lose more (on the set's 10 highest buckets, 0.198% -> 0.359% above
+/// optimal) and their queries gain nothing.
 pub const LARGE_MAP_CELLS: u64 = 768 * 768;
 
 impl HierarchyBuilder {
@@ -286,8 +286,8 @@ impl HierarchyBuilder {
     /// [`DEFAULT_CLUSTER_SIZE`], or [`SCATTERED_CLUSTER_SIZE`] on a map of
     /// scattered obstacles ([`cluster_size`](Self::cluster_size) sets one);
     /// and the entrance policy, the default, or [`EntrancePolicy::ENDS`] on
-    /// a map of [`LARGE_MAP_CELLS`] or more
-    /// ([`entrance_policy`](Self::entrance_policy) sets one).
+    /// a large map of open ground ([`EntrancePolicy::for_map`];
+    /// [`entrance_policy`](Self::entrance_policy) sets one).
     pub fn new() -> Self {
         Self::default()
     }
@@ -434,12 +434,12 @@ impl HierarchyBuilder {
                 s.cluster_size = SCATTERED_CLUSTER_SIZE;
             }
         }
-        if !self.entrances_chosen && grid.len() as u64 >= LARGE_MAP_CELLS {
-            s.entrances = EntrancePolicy::ENDS;
-        }
         s.movement.validate()?;
         if !(2..=1024).contains(&s.cluster_size) {
             return Err(BuildError::ClusterSize(s.cluster_size));
+        }
+        if !self.entrances_chosen {
+            s.entrances = EntrancePolicy::for_map(&grid, s.cluster_size);
         }
         if s.landmarks > 16 {
             return Err(BuildError::Landmarks(s.landmarks));

@@ -517,6 +517,24 @@ mod tests {
             policy(HierarchyBuilder::new(), side, side - 1),
             EntrancePolicy::default()
         );
+        // Large, with walls in every cluster but one in five: the ends;
+        // but one in six: the default.
+        let walled = |every: u32| {
+            HierarchyBuilder::new()
+                .cluster_size(16)
+                .build(
+                    Grid::from_fn(side, side, |p| {
+                        let cluster = p.y / 16 * side.div_ceil(16) + p.x / 16;
+                        !(p.x % 16 == 5 && p.y % 16 == 5 && !cluster.is_multiple_of(every))
+                    })
+                    .unwrap(),
+                )
+                .unwrap()
+                .settings()
+                .entrances
+        };
+        assert_eq!(walled(5), EntrancePolicy::ENDS, "a fifth open");
+        assert_eq!(walled(6), EntrancePolicy::default(), "a sixth open");
         let told = EntrancePolicy {
             single_below: 3,
             max_gap: 5,

@@ -10,10 +10,11 @@ use tierpath_ffi::*;
 
 use TierpathStatus::*;
 
-/// Open ground with pillars every few cells: long entrances along most
-/// borders, where the placement changes the transitions.
+/// Open ground, with pillars every few cells on its left half: long
+/// entrances along most borders, where the placement changes the
+/// transitions, and wall-free clusters on the right.
 fn pillars(p: Point) -> bool {
-    !(p.x % 9 == 4 && p.y % 7 == 3)
+    !(p.x % 9 == 4 && p.y % 7 == 3 && p.x < p.y.max(48))
 }
 
 /// Builds `side x side` through the C ABI with `code`: the status, and the
