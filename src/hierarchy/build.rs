@@ -267,17 +267,12 @@ pub const SCATTERED_CLUSTER_SIZE: u32 = 32;
 
 /// The size, in cells, from which a builder not told an entrance policy
 /// may pick [`EntrancePolicy::ENDS`] (768 x 768; it does where open ground
-/// fills clusters, see [`EntrancePolicy::for_map`]). On such maps the
-/// search over the cluster graph and its contraction are most of a long
-/// query's and a build's time, and fewer transitions shrink both. Measured
-/// 2026-11-28 on StarCraft's six largest maps (the 10 highest buckets,
-/// contracted, two runs each; `tierpath bench`): against exact JPS
-/// 6.2-6.9x -> 7.2-7.3x by median, the first move 23.2-23.4 -> 18.4-18.8
-/// us, the slowest build 108-113 -> 58-60 ms, 5.61 -> 3.36 bytes per cell,
-/// mean suboptimality 0.099% -> 0.177% (0.226% with the default smoothing
-/// window). On smaller maps the default stays: the Dragon Age maps' paths
-/// lose more (on the set's 10 highest buckets, 0.198% -> 0.359% above
-/// optimal) and their queries gain nothing.
+/// fills clusters: [`EntrancePolicy::for_map`] has the rule and its
+/// measurements). On such maps the search over the cluster graph and its
+/// contraction are most of a long query's and a build's time, and fewer
+/// transitions shrink both; on smaller ones they gain little (Dragon Age's
+/// paths with the ends on every map: 0.198% -> 0.359% above optimal, no
+/// faster).
 pub const LARGE_MAP_CELLS: u64 = 768 * 768;
 
 impl HierarchyBuilder {

@@ -107,31 +107,22 @@ impl EntrancePolicy {
 }
 
 /// Of `grid`'s clusters of `size` that hold a passable cell, how many hold
-/// no wall, and how many there are: `(open, holding)`. One pass over the
-/// rows.
+/// no wall, and how many there are: `(open, holding)`.
 fn open_clusters(grid: &Grid, size: u32) -> (usize, usize) {
-    let (w, size) = (grid.width() as usize, size.max(1) as usize);
-    let cols = w.div_ceil(size);
+    let layout = ClusterLayout::new(grid, size);
     let (pw, passable) = (grid.padded_width() as usize, grid.passable_slice());
-    // Per cluster of the current band of rows: whether it holds a passable
-    // cell, and a wall.
-    let (mut has_open, mut has_wall) = (vec![false; cols], vec![false; cols]);
     let (mut open, mut holding) = (0, 0);
-    for y in 0..grid.height() as usize {
-        let row = &passable[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
-        for (c, cells) in row.chunks(size).enumerate() {
-            let free = cells.iter().filter(|&&p| p).count();
-            has_open[c] |= free > 0;
-            has_wall[c] |= free < cells.len();
+    for c in 0..layout.count() as u32 {
+        let (x0, y0, x1, y1) = layout.bounds(c);
+        let (mut free, mut cells) = (0, 0);
+        for y in y0..=y1 {
+            let row = (y as usize + 1) * pw + 1;
+            let run = &passable[row + x0 as usize..=row + x1 as usize];
+            free += run.iter().filter(|&&p| p).count();
+            cells += run.len();
         }
-        if (y + 1) % size == 0 || y + 1 == grid.height() as usize {
-            for c in 0..cols {
-                holding += usize::from(has_open[c]);
-                open += usize::from(has_open[c] && !has_wall[c]);
-            }
-            has_open.fill(false);
-            has_wall.fill(false);
-        }
+        holding += usize::from(free > 0);
+        open += usize::from(free == cells);
     }
     (open, holding)
 }
