@@ -571,13 +571,25 @@ impl DynamicHierarchy {
             cells.chunks(1).collect()
         };
         let mut renumbered = false;
+        let (w, h) = (self.h.grid().width(), self.h.grid().height());
+        let budget = dead_end_repair::window_budget(w, h);
+        let mut left = budget;
+        self.window.take_searched();
+        let mut failed = None;
         for (k, group) in groups.iter().enumerate() {
-            match self.window_repair(group) {
+            match self.window_repair(group, &mut left) {
                 Some(r) => renumbered |= r,
-                None => return self.flip_and_recompute(groups[k..].concat().as_slice()),
+                None => {
+                    failed = Some(k);
+                    break;
+                }
             }
         }
-        (DeadEndRepair::Local, renumbered)
+        self.window.spent = budget - left;
+        match failed {
+            Some(k) => self.flip_and_recompute(groups[k..].concat().as_slice()),
+            None => (DeadEndRepair::Local, renumbered),
+        }
     }
 
     /// Flips `cells` (not yet flipped) and recomputes islands and dead ends
@@ -592,9 +604,10 @@ impl DynamicHierarchy {
     }
 
     /// Flips `cells` and repairs by the window rule, growing the window
-    /// until it applies or reaches its bound: `None` (nothing changed) when
-    /// it does not.
-    fn window_repair(&mut self, cells: &[Point]) -> Option<bool> {
+    /// until it applies or reaches its bound, spending at most `budget`
+    /// cells of windows searched (what is left is left in it): `None`
+    /// (nothing changed) when it does not apply within them.
+    fn window_repair(&mut self, cells: &[Point], budget: &mut u64) -> Option<bool> {
         let movement = Grid::topology_movement(&self.h.settings().movement);
         let (w, h) = (self.h.grid().width(), self.h.grid().height());
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
@@ -605,9 +618,15 @@ impl DynamicHierarchy {
         for margins in dead_end_repair::boxes() {
             let cols = (x1 + margins[2]).min(w - 1) - x0.saturating_sub(margins[0]) + 1;
             let rows = (y1 + margins[3]).min(h - 1) - y0.saturating_sub(margins[1]) + 1;
-            if cols as u64 * rows as u64 > largest {
+            let area = cols as u64 * rows as u64;
+            if area > largest {
                 // Too large to search (the larger squares after it too).
                 continue;
+            }
+            if area > *budget {
+                // The budget is spent: searching on would cost more than
+                // the recompute it might save.
+                return None;
             }
             let (grid, dead_ends) = self.h.grid_and_dead_ends_mut();
             let outcome = dead_end_repair::try_window(
@@ -619,6 +638,7 @@ impl DynamicHierarchy {
                 margins,
                 &mut self.window,
             );
+            *budget = budget.saturating_sub(self.window.take_searched());
             match outcome {
                 Outcome::Repaired { renumbered } => return Some(renumbered),
                 Outcome::Grow => {}

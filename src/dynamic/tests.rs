@@ -470,6 +470,44 @@ fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
 }
 
 #[test]
+fn an_edit_no_window_repairs_searches_half_the_map_at_most() {
+    use super::dead_end_repair::window_budget;
+    // The shipped rooms map: 6x6 blocks in rooms, a few beside doors, which
+    // no window repairs. Each repair searches windows up to half the map's
+    // cells (and the last window it began), then recomputes; before the
+    // budget, such an edit searched over twice the map's cells first.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
+    let grid = crate::io::read_map(file).unwrap();
+    let budget = window_budget(grid.width(), grid.height());
+    assert_eq!(budget, grid.len() as u64 / 2);
+    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
+    let mut recomputed = 0;
+    for (x0, y0) in [(153, 96), (20, 20), (100, 140), (200, 60), (60, 200)] {
+        let block: Vec<Point> = (y0..y0 + 6)
+            .flat_map(|y| (x0..x0 + 6).map(move |x| Point::new(x, y)))
+            .filter(|p| grid.is_passable(*p))
+            .collect();
+        for open in [false, true] {
+            let report = world.set_passable(&block, open).unwrap();
+            recomputed += (report.dead_ends == DeadEndRepair::Recomputed) as usize;
+            assert!(
+                world.window.spent <= 2 * budget,
+                "{} cells of windows searched around ({x0}, {y0}), budget {budget}",
+                world.window.spent
+            );
+        }
+    }
+    assert!(recomputed >= 2, "some edits recompute: {recomputed}");
+    let rebuilt = rebuild_as(&world, grid);
+    world.refresh_landmarks();
+    assert_same(
+        world.hierarchy(),
+        &rebuilt,
+        "after the blocks, closed and opened",
+    );
+}
+
+#[test]
 fn a_core_that_changes_recomputes() {
     // Two rooms joined by a door: the left one, the core, shrinks below the
     // right one, so the forest is rooted elsewhere.

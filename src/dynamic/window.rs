@@ -52,6 +52,9 @@ pub(crate) struct WindowBlocks {
     pub(crate) comp_first_block: Vec<u32>,
     /// Cut cells of the window graph.
     pub(crate) cuts: u32,
+    /// Cells of the windows searched since the count was last taken
+    /// ([`WindowBlocks::take_searched`]).
+    searched: u64,
     stack: Vec<(u32, u32, u8)>,
     low: Vec<u32>,
     vstack: Vec<u32>,
@@ -88,6 +91,12 @@ impl WindowBlocks {
         self.open[i as usize]
     }
 
+    /// The cells of the windows computed since the last call (what a repair
+    /// has spent searching windows).
+    pub(crate) fn take_searched(&mut self) -> u64 {
+        std::mem::take(&mut self.searched)
+    }
+
     /// Computes the blocks of the window `(x0, y0, x1, y1)` (inclusive) of
     /// `grid` as it stands, under `movement` (already the topology's).
     ///
@@ -108,6 +117,7 @@ impl WindowBlocks {
     ) {
         let [x0, y0, x1, y1] = window;
         (self.x0, self.y0, self.w, self.h) = (x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+        self.searched += u64::from(self.w) * u64::from(self.h);
         let pw = (self.w + 2) as usize;
         let len = pw * (self.h + 2) as usize;
         self.open.clear();
