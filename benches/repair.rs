@@ -16,7 +16,8 @@
 //! placements);
 //! then the open-ground placements again on a hierarchy built for unit sizes
 //! 1 to 3; a fog-of-war player's memory as it explores, and eight players'
-//! views together (each a quarter of the map explored); then one-cell
+//! views together (before they explore, sharing the hierarchy of open
+//! ground, and each with a quarter of the map explored); then one-cell
 //! repairs anywhere on a contracted hierarchy: how many keep the
 //! contraction.
 //!
@@ -271,8 +272,10 @@ fn main() {
     let truth = Arc::new(Hierarchy::build(grid.clone()).expect("valid map"));
     let mut view = PlayerView::new(Arc::clone(&truth)).expect("valid map");
     let mut line = format!(
-        "player view memory / truth hierarchy: unexplored {:.2}x",
-        view.memory_bytes() as f64 / full as f64
+        "player view memory / truth hierarchy: unexplored {:.2}x (and the hierarchy of open \
+         ground it shares {:.2}x)",
+        view.memory_bytes() as f64 / full as f64,
+        view.open_twin_bytes() as f64 / full as f64
     );
     for share in [4u32, 2, 1] {
         // Reveal the top 1/share of the map, row band by row band.
@@ -302,24 +305,31 @@ fn main() {
     landmarks_after_repairs(&grid);
 }
 
-/// Eight players sharing one truth, each with its own quarter of the map
-/// explored (row bands a quarter of the map high, an eighth apart, so that
-/// each overlaps its neighbours' by half): their views' memory together,
-/// and with the truth they share, against one hierarchy with its grid
-/// (`full` bytes).
+/// Eight players sharing one truth, before they explore and then each with
+/// its own quarter of the map explored (row bands a quarter of the map
+/// high, an eighth apart, so that each overlaps its neighbours' by half):
+/// their views' memory together, and with what they share, against one
+/// hierarchy with its grid (`full` bytes).
 fn players_together(grid: &Grid, truth: &Arc<Hierarchy>, full: usize) {
     let (w, h) = (grid.width(), grid.height());
-    let views: Vec<PlayerView> = (0..8)
-        .map(|i| {
-            let mut view = PlayerView::new(Arc::clone(truth)).expect("valid map");
-            let cells: Vec<Point> = (0..h / 4)
-                .map(|r| (i * h / 8 + r) % h)
-                .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
-                .collect();
-            view.reveal(&cells).expect("on the map");
-            view
-        })
+    let mut views: Vec<PlayerView> = (0..8)
+        .map(|_| PlayerView::new(Arc::clone(truth)).expect("valid map"))
         .collect();
+    // Before they explore, they share one hierarchy of open ground.
+    let views_bytes: usize = views.iter().map(PlayerView::memory_bytes).sum();
+    println!(
+        "8 players, nothing explored: their views {:.2}x one hierarchy, {:.2}x with the \
+         hierarchy of open ground they share",
+        views_bytes as f64 / full as f64,
+        (views_bytes + views[0].open_twin_bytes()) as f64 / full as f64
+    );
+    for (i, view) in (0u32..).zip(&mut views) {
+        let cells: Vec<Point> = (0..h / 4)
+            .map(|r| (i * h / 8 + r) % h)
+            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
+            .collect();
+        view.reveal(&cells).expect("on the map");
+    }
     let views_bytes: usize = views.iter().map(PlayerView::memory_bytes).sum();
     println!(
         "8 players, a quarter of the map explored each: their views {:.2}x one hierarchy, \

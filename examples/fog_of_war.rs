@@ -78,8 +78,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .path
         .ok_or("no path")?;
     println!(
-        "an unexplored player's plan: {} cells, straight through the unseen wall",
-        naive.cells.len()
+        "an unexplored player's plan: {} cells, straight through the unseen wall \
+         (it holds {} bytes of its own, and shares the hierarchy of open ground, {} bytes, \
+         with every player who has seen nothing else)",
+        naive.cells.len(),
+        fresh.memory_bytes(),
+        fresh.open_twin_bytes()
     );
     Ok(())
 }

@@ -28,15 +28,19 @@
 //!
 //! # Memory
 //! Per player: one bit per cell for what is explored, plus, while the
-//! player's map differs from the truth, its own hierarchy of the believed map
-//! (about the size of the truth's: open ground has many transitions). Once
-//! the player has seen every cell where the truth differs from open plain
-//! ground, its view *is* the truth: the own hierarchy is dropped and the
-//! truth's, held in an [`Arc`], is shared by every such player at no cost.
+//! player's map differs both from the truth and from open ground, its own
+//! hierarchy of the believed map (about the size of the truth's: open ground
+//! has many transitions). A player who has seen nothing but open plain
+//! ground plans on the hierarchy of open ground, built once per truth and
+//! shared by every such player (and dropped when none is left); its first
+//! wall seen gives it a copy of its own to repair. Once the player has seen
+//! every cell where the truth differs from open plain ground, its view *is*
+//! the truth: the own hierarchy is dropped and the truth's, held in an
+//! [`Arc`], is shared by every such player at no cost.
 //! [`PlayerView::memory_bytes`] reports what the player holds.
 
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use fixedbitset::FixedBitSet;
 
@@ -47,10 +51,60 @@ use crate::hierarchy::{BuildError, Hierarchy, HierarchyBuilder};
 /// The hierarchy a player plans on.
 #[derive(Debug)]
 enum View {
-    /// Its own, while its map differs from the truth.
+    /// Its own, while its map differs from the truth and from open ground.
     Own(Box<DynamicHierarchy>),
+    /// The truth's open twin, while the player has seen open plain ground
+    /// only.
+    Open(Arc<Hierarchy>),
     /// The truth's, once they are the same map.
     Shared,
+}
+
+/// A truth's open twin: the hierarchy of its map's size and settings with
+/// every cell open plain ground, built when a player first needs it and
+/// held by the players planning on it (the truth keeps only a weak
+/// reference, so it is dropped when the last of them sees a wall).
+#[derive(Default)]
+pub(crate) struct OpenTwin(Mutex<Weak<Hierarchy>>);
+
+impl OpenTwin {
+    /// The twin of `truth` (whose field this is), built unless some player
+    /// still holds it.
+    fn get(&self, truth: &Hierarchy) -> Result<Arc<Hierarchy>, BuildError> {
+        let mut twin = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(open) = twin.upgrade() {
+            return Ok(open);
+        }
+        let grid = truth.grid();
+        let open = Grid::new(grid.width(), grid.height())?;
+        let open = Arc::new(HierarchyBuilder::with_settings(*truth.settings()).build(open)?);
+        *twin = Arc::downgrade(&open);
+        Ok(open)
+    }
+
+    /// Whether some player holds the twin now.
+    #[cfg(test)]
+    fn is_held(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .strong_count()
+            > 0
+    }
+}
+
+impl Clone for OpenTwin {
+    /// A clone of a hierarchy builds its own twin when asked (the players of
+    /// the original keep theirs).
+    fn clone(&self) -> OpenTwin {
+        OpenTwin::default()
+    }
+}
+
+impl std::fmt::Debug for OpenTwin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenTwin").finish_non_exhaustive()
+    }
 }
 
 /// One player's knowledge of the map (see the module docs). Queries go
@@ -69,6 +123,7 @@ impl Deref for PlayerView {
     fn deref(&self) -> &Hierarchy {
         match &self.view {
             View::Own(world) => world.hierarchy(),
+            View::Open(open) => open,
             View::Shared => &self.truth,
         }
     }
@@ -81,7 +136,9 @@ fn as_assumed(truth: &Grid, p: Point) -> bool {
 
 impl PlayerView {
     /// A player who has seen nothing of `truth`'s map (everything looks like
-    /// open plain ground); its hierarchy uses `truth`'s settings.
+    /// open plain ground); its hierarchy uses `truth`'s settings. The
+    /// hierarchy of open ground is built by the first such player and shared
+    /// by the others (see the module docs).
     pub fn new(truth: Arc<Hierarchy>) -> Result<PlayerView, BuildError> {
         let grid = truth.grid();
         let hidden = (0..grid.height())
@@ -91,9 +148,7 @@ impl PlayerView {
         let view = if hidden == 0 {
             View::Shared
         } else {
-            let believed = Grid::new(grid.width(), grid.height())?;
-            let h = HierarchyBuilder::with_settings(*truth.settings()).build(believed)?;
-            View::Own(Box::new(DynamicHierarchy::new(h)))
+            View::Open(truth.open_twin.get(&truth)?)
         };
         Ok(PlayerView {
             explored: FixedBitSet::with_capacity(grid.len()),
@@ -124,11 +179,12 @@ impl PlayerView {
     }
 
     /// The player's own hierarchy, while it has one (for its repair state
-    /// and landmarks).
+    /// and landmarks): not before it has seen a wall or heavy ground, nor
+    /// once its view is the truth.
     pub fn own(&mut self) -> Option<&mut DynamicHierarchy> {
         match &mut self.view {
             View::Own(world) => Some(world),
-            View::Shared => None,
+            View::Open(_) | View::Shared => None,
         }
     }
 
@@ -161,9 +217,17 @@ impl PlayerView {
                 }
             }
         }
+        if let View::Open(open) = &self.view
+            && !edits.is_empty()
+        {
+            // The first wall or heavy cell seen: a copy of the open ground's
+            // hierarchy to repair.
+            let own = DynamicHierarchy::new(Hierarchy::clone(open));
+            self.view = View::Own(Box::new(own));
+        }
         let report = match &mut self.view {
             View::Own(world) => world.apply(&edits),
-            View::Shared => Ok(RepairReport::nothing(truth.layout())),
+            View::Open(_) | View::Shared => Ok(RepairReport::nothing(truth.layout())),
         };
         let report = match report {
             Ok(r) => r,
@@ -202,15 +266,26 @@ impl PlayerView {
 
     /// Bytes this player holds on its own: the explored bits, and while it
     /// has one, its hierarchy (with its grid) and repair state. A shared
-    /// truth counts for nothing.
+    /// truth or open twin counts for nothing (see
+    /// [`open_twin_bytes`](Self::open_twin_bytes)).
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of_val(self.explored.as_slice())
             + match &self.view {
                 View::Own(world) => {
                     world.memory_bytes() + grid_bytes(world.grid()) + world.repair_memory_bytes()
                 }
-                View::Shared => 0,
+                View::Open(_) | View::Shared => 0,
             }
+    }
+
+    /// Bytes of the hierarchy of open ground (with its grid) this player
+    /// shares with the others who have seen nothing but open ground; 0 when
+    /// it plans on a hierarchy of its own or on the truth's.
+    pub fn open_twin_bytes(&self) -> usize {
+        match &self.view {
+            View::Open(open) => open.memory_bytes() + grid_bytes(open.grid()),
+            View::Own(_) | View::Shared => 0,
+        }
     }
 }
 
@@ -218,4 +293,54 @@ impl PlayerView {
 /// padded cell when weighted).
 fn grid_bytes(grid: &Grid) -> usize {
     grid.padded_len() * if grid.is_weighted() { 3 } else { 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::QueryCache;
+
+    #[test]
+    fn players_who_have_seen_only_open_ground_share_one_hierarchy() {
+        // A wall across the middle, with a gap at the bottom.
+        let truth = Grid::from_fn(64, 48, |p| p.x != 32 || p.y == 47).unwrap();
+        let truth = Arc::new(Hierarchy::build(truth).unwrap());
+        let bits = FixedBitSet::with_capacity(64 * 48).as_slice().len() * 8;
+        let mut a = PlayerView::new(Arc::clone(&truth)).unwrap();
+        let mut b = PlayerView::new(Arc::clone(&truth)).unwrap();
+        assert!(truth.open_twin.is_held());
+        for view in [&a, &b] {
+            assert_eq!(view.memory_bytes(), bits);
+            assert!(view.open_twin_bytes() > 0);
+        }
+        let (s, t) = (Point::new(2, 2), Point::new(60, 2));
+        let mut cache = QueryCache::new();
+        // Open ground seen: still the shared hierarchy.
+        a.reveal_radius(Point::new(8, 8), 5).unwrap();
+        assert_eq!(a.memory_bytes(), bits);
+        assert!(a.own().is_none());
+        let straight = a.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        assert_eq!(straight.cells.len(), 59);
+        // A wall seen: a hierarchy of its own, repaired; the other player
+        // still shares.
+        a.reveal_radius(Point::new(32, 2), 3).unwrap();
+        assert!(a.own().is_some());
+        assert!(a.memory_bytes() > 10 * bits);
+        assert_eq!(a.open_twin_bytes(), 0);
+        let around = a.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        assert!(around.cost > straight.cost, "around the wall seen");
+        assert!(!around.cells.iter().any(|p| p.x == 32 && p.y <= 5));
+        assert_eq!(b.memory_bytes(), bits);
+        let unaware = b.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        assert_eq!(unaware.cells, straight.cells);
+        // The last player on it sees a wall: the twin is dropped, and built
+        // again for the next new player.
+        b.reveal(&[Point::new(32, 10)]).unwrap();
+        assert!(!truth.open_twin.is_held());
+        let c = PlayerView::new(Arc::clone(&truth)).unwrap();
+        assert!(truth.open_twin.is_held());
+        assert_eq!(c.memory_bytes(), bits);
+        drop(c);
+        assert!(!truth.open_twin.is_held());
+    }
 }

@@ -86,6 +86,7 @@ use std::ops::Deref;
 use fixedbitset::FixedBitSet;
 use thiserror::Error;
 
+pub(crate) use fog::OpenTwin;
 pub use fog::PlayerView;
 pub use layers::{CostLayers, ForeignLayer, LayerId};
 

@@ -142,6 +142,9 @@ pub struct Hierarchy {
     revision: u64,
     /// Who this hierarchy is, for queries that span calls (not saved).
     identity: Identity,
+    /// The hierarchy of open ground the size of this map, while fog-of-war
+    /// players who have seen nothing else plan on it (not saved).
+    pub(crate) open_twin: crate::dynamic::OpenTwin,
 }
 
 /// What the build stages produce (or a file holds) for a hierarchy.
@@ -246,6 +249,7 @@ impl Hierarchy {
             node_anchor: Vec::new(),
             revision: 0,
             identity: Identity::fresh(),
+            open_twin: Default::default(),
         };
         h.node_points = h
             .entrances
