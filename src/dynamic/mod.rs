@@ -574,11 +574,11 @@ impl DynamicHierarchy {
         let mut renumbered = false;
         let (w, h) = (self.h.grid().width(), self.h.grid().height());
         let budget = dead_end_repair::window_budget(w, h);
-        let mut left = budget;
+        let mut spent = 0;
         self.window.take_searched();
         let mut failed = None;
         for (k, group) in groups.iter().enumerate() {
-            match self.window_repair(group, &mut left) {
+            match self.window_repair(group, budget, &mut spent) {
                 Some(r) => renumbered |= r,
                 None => {
                     failed = Some(k);
@@ -586,7 +586,7 @@ impl DynamicHierarchy {
                 }
             }
         }
-        self.window.spent = budget - left;
+        self.window.spent = spent;
         match failed {
             Some(k) => self.flip_and_recompute(groups[k..].concat().as_slice()),
             None => (DeadEndRepair::Local, renumbered),
@@ -605,10 +605,11 @@ impl DynamicHierarchy {
     }
 
     /// Flips `cells` and repairs by the window rule, growing the window
-    /// until it applies or reaches its bound, spending at most `budget`
-    /// cells of windows searched (what is left is left in it): `None`
-    /// (nothing changed) when it does not apply within them.
-    fn window_repair(&mut self, cells: &[Point], budget: &mut u64) -> Option<bool> {
+    /// until it applies or reaches its bound, and beginning no window that
+    /// would take the cells searched (`spent`, which each window adds to)
+    /// past `budget`: `None` (nothing changed) when it does not apply
+    /// within them.
+    fn window_repair(&mut self, cells: &[Point], budget: u64, spent: &mut u64) -> Option<bool> {
         let movement = Grid::topology_movement(&self.h.settings().movement);
         let (w, h) = (self.h.grid().width(), self.h.grid().height());
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
@@ -624,7 +625,7 @@ impl DynamicHierarchy {
                 // Too large to search (the larger squares after it too).
                 continue;
             }
-            if area > *budget {
+            if *spent + area > budget {
                 // The budget is spent: searching on would cost more than
                 // the recompute it might save.
                 return None;
@@ -639,7 +640,7 @@ impl DynamicHierarchy {
                 margins,
                 &mut self.window,
             );
-            *budget = budget.saturating_sub(self.window.take_searched());
+            *spent += self.window.take_searched();
             match outcome {
                 Outcome::Repaired { renumbered } => return Some(renumbered),
                 Outcome::Grow => {}
