@@ -141,10 +141,15 @@ impl PlayerView {
     /// by the others (see the module docs).
     pub fn new(truth: Arc<Hierarchy>) -> Result<PlayerView, BuildError> {
         let grid = truth.grid();
-        let hidden = (0..grid.height())
-            .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
-            .filter(|p| !as_assumed(grid, *p))
-            .count();
+        let hidden = if grid.is_weighted() {
+            (0..grid.height())
+                .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+                .filter(|p| !as_assumed(grid, *p))
+                .count()
+        } else {
+            // Every cell weighs one: the walls.
+            grid.len() - grid.passable_count()
+        };
         let view = if hidden == 0 {
             View::Shared
         } else {
