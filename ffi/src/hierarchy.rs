@@ -47,9 +47,9 @@ pub struct TierpathBuildSettings {
     /// default) as the builder decides by the map, at both ends and at most
     /// 8 cells apart, or at the ends only on maps of 768x768 cells or more
     /// where a fifth of the clusters hold no wall (a smaller graph: faster
-    /// queries and builds, paths a little longer); 1 at both ends and at most 8 cells apart on every map (the
-    /// closest paths); 2 at the ends only on every map. Saved with the
-    /// hierarchy.
+    /// queries and builds, paths a little longer); 1 at both ends and at
+    /// most 8 cells apart on every map (the closest paths); 2 at the ends
+    /// only on every map. Saved with the hierarchy.
     pub entrances: u8,
 }
 

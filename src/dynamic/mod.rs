@@ -534,6 +534,7 @@ impl DynamicHierarchy {
     /// else by recomputing them. Also says whether the preorder ids or the
     /// anchors of cells other than the edited ones changed.
     fn repair_dead_ends(&mut self, opened: &[Point], closed: &[Point]) -> (DeadEndRepair, bool) {
+        self.window.spent = 0;
         if opened.is_empty() && closed.is_empty() {
             return (DeadEndRepair::Unchanged, false);
         }
@@ -575,7 +576,6 @@ impl DynamicHierarchy {
         let (w, h) = (self.h.grid().width(), self.h.grid().height());
         let budget = dead_end_repair::window_budget(w, h);
         let mut spent = 0;
-        self.window.take_searched();
         let mut failed = None;
         for (k, group) in groups.iter().enumerate() {
             match self.window_repair(group, budget, &mut spent) {
