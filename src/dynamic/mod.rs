@@ -432,6 +432,7 @@ impl DynamicHierarchy {
             rescan_min |= self.h.grid().weight(*p) == min;
         }
         let (dead_ends, renumbered) = self.repair_dead_ends(&opened, &closed);
+        self.h.sync_jump_lines(opened.iter().chain(&closed));
         let min = if rescan_min {
             self.h.grid().min_weight()
         } else {

@@ -95,6 +95,10 @@ pub(super) fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &s
         "min weight {context}"
     );
     assert_eq!(repaired.node_points(), rebuilt.node_points(), "{context}");
+    assert!(
+        repaired.jump_lines() == rebuilt.jump_lines(),
+        "jump lines {context}"
+    );
     // Several sizes: the same clearance (the components are compared by
     // their counts in the stats, and by the queries of the sized tests).
     assert_eq!(

@@ -17,6 +17,7 @@ use crate::preprocess::{
     build_cluster_graph, find_dead_ends, find_entrances, find_islands, find_landmarks,
 };
 use crate::query::Polish;
+use crate::search::LineBits;
 
 /// Settings a hierarchy is built with (saved with it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -474,7 +475,9 @@ impl HierarchyBuilder {
                 let c = SizeComponents::build(&grid, values, &s.movement, max);
                 (c, timed("components", t, 0))
             });
-            (dead_ends, [st1, st2], components)
+            // The near search's bitsets, beside the graph's stages.
+            let line_bits = LineBits::of(&grid);
+            (dead_ends, [st1, st2], components, line_bits)
         };
         let graph_chain = || {
             let t = Instant::now();
@@ -539,7 +542,7 @@ impl HierarchyBuilder {
         drop(node_points);
         let (landmarks, contraction, st5) = last?;
         let graph_stages = [st3, st4, st5];
-        let (dead_ends, topology_stages, components) = topology;
+        let (dead_ends, topology_stages, components, line_bits) = topology;
         stages.extend(topology_stages);
         let sizes = match (clearance, components) {
             (Some(clearance), Some((components, st))) => {
@@ -561,6 +564,7 @@ impl HierarchyBuilder {
             graph,
             landmarks,
             sizes,
+            line_bits: Some(line_bits),
         };
         let mut h = Hierarchy::assemble(grid, s, products, stages);
         if let Some(c) = contraction {

@@ -25,6 +25,7 @@ pub(crate) use repair::Spliced;
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterGraph, ClusterLayout, DeadEnds, Entrances, Landmarks, NO_NODE};
+use crate::search::{JumpLines, LineBits};
 
 fn entrances_bytes(e: &Entrances) -> usize {
     4 * (e.cells.len() + e.cluster_first.len())
@@ -50,11 +51,14 @@ fn entrances_bytes(e: &Entrances) -> usize {
 /// ```
 ///
 /// # Performance
-/// Memory is a few bytes per cell (3.2 to 4.1 on the largest StarCraft
-/// maps): each cell's node in the block-cut forest, which also gives its
+/// Memory is a few bytes per cell (contracted, on the six largest StarCraft
+/// maps: 3.7 by median, 4.5 at most): each cell's node in the block-cut forest, which also gives its
 /// island, stored once per 64-cell run that shares it (well under a byte per
-/// cell); small per-node tables; and the cluster graph in flat
-/// compressed-sparse-row arrays. The build runs the in-cluster searches in
+/// cell); small per-node tables; the cluster graph in flat
+/// compressed-sparse-row arrays; and, on a map of uniform cost, its rows and
+/// columns as bitsets for the near search by jump points (a quarter of a
+/// byte per cell on large maps, more on small ones, whose lines are short
+/// beside their guard words). The build runs the in-cluster searches in
 /// parallel (rayon). Loading a saved hierarchy streams the file through a
 /// small buffer and checks what it says against the map (a file that loads
 /// is as good as a fresh build; see `docs/hostile-input.md`) in parallel,
@@ -134,6 +138,10 @@ pub struct Hierarchy {
     node_anchor: Vec<(u32, u32)>,
     /// Per abstract node: its cell (derived at assembly, not saved).
     node_points: Vec<Point>,
+    /// The grid's passability as bitsets for the exact near search by jump
+    /// points, when the map has uniform cost and the movement rule allows
+    /// (derived at assembly, kept up to date by repairs, not saved).
+    jump_lines: Option<JumpLines>,
     /// The smallest weight of a passable cell (heuristics scale by it).
     min_weight: crate::Weight,
     stats: BuildStats,
@@ -154,6 +162,9 @@ pub(crate) struct Products {
     pub(crate) graph: ClusterGraph,
     pub(crate) landmarks: Landmarks,
     pub(crate) sizes: Option<UnitSizes>,
+    /// The grid's row and column bitsets, made beside the stages (or left
+    /// for the assembly to make).
+    pub(crate) line_bits: Option<LineBits>,
 }
 
 /// A hierarchy's identity in this process, so that a query spanning calls
@@ -229,9 +240,12 @@ impl Hierarchy {
             graph,
             landmarks,
             sizes,
+            line_bits,
         } = products;
+        let line_bits = line_bits.unwrap_or_else(|| LineBits::of(&grid));
         let mut h = Hierarchy {
             node_points: Vec::new(),
+            jump_lines: JumpLines::with_bits(line_bits, &grid, settings.movement).ok(),
             min_weight: grid.min_weight(),
             stats: BuildStats {
                 stages,
@@ -457,6 +471,12 @@ impl Hierarchy {
         &self.landmarks
     }
 
+    /// The passability bitsets of the exact near search, when the map has
+    /// uniform cost and the movement rule allows jump point search.
+    pub(crate) fn jump_lines(&self) -> Option<&JumpLines> {
+        self.jump_lines.as_ref()
+    }
+
     /// Each abstract node's cell, by node.
     pub(crate) fn node_points(&self) -> &[Point] {
         &self.node_points
@@ -488,6 +508,7 @@ impl Hierarchy {
             + self.landmarks.memory_bytes()
             + self.sizes.as_ref().map_or(0, UnitSizes::memory_bytes)
             + self.contracted.as_ref().map_or(0, |c| c.memory_bytes())
+            + self.jump_lines.as_ref().map_or(0, JumpLines::memory_bytes)
     }
 }
 

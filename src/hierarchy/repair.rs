@@ -12,6 +12,7 @@ use crate::preprocess::sizes::{SearchAids, SizeComponents, UnitSizes};
 use crate::preprocess::{
     ClusterGraph, DeadEnds, Entrances, Landmarks, find_dead_ends, find_islands, find_landmarks,
 };
+use crate::search::JumpLines;
 
 /// What a repair replaced in the graph (the rest only moved): the old
 /// edges `old_edges`, annotated `old_clear` (empty for one size), by the
@@ -26,12 +27,30 @@ pub(crate) struct Spliced {
 impl Hierarchy {
     /// Sets a cell's terrain weight on the grid (nothing else follows).
     pub(crate) fn set_cell_weight(&mut self, p: Point, w: Weight) -> Result<(), GridError> {
-        self.grid.set_weight(p, w)
+        self.grid.set_weight(p, w)?;
+        // Jump point search needs uniform cost: its bitsets go with the first
+        // heavy cell and come back with the last one's end.
+        if self.grid.is_weighted() {
+            self.jump_lines = None;
+        } else if self.jump_lines.is_none() {
+            self.jump_lines = JumpLines::new(&self.grid, self.settings.movement).ok();
+        }
+        Ok(())
     }
 
     /// Opens or closes a cell on the grid (nothing else follows).
     pub(crate) fn set_cell_passable(&mut self, p: Point, open: bool) -> Result<(), GridError> {
         self.grid.set_passable(p, open)
+    }
+
+    /// Brings the jump point bitsets up to date with the grid at `cells`
+    /// (those a repair opened or closed, by whichever of its ways).
+    pub(crate) fn sync_jump_lines<'a>(&mut self, cells: impl IntoIterator<Item = &'a Point>) {
+        if let Some(lines) = &mut self.jump_lines {
+            for p in cells {
+                lines.set_passable(*p, self.grid.is_passable(*p));
+            }
+        }
     }
 
     /// The grid and the dead-end forest together, for a local repair that

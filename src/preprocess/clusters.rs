@@ -288,6 +288,16 @@ impl ClusterLayout {
         }
     }
 
+    /// How many clusters apart `a` and `b` are: the larger of the column and
+    /// row differences of their clusters (0 in one cluster, 1 in
+    /// neighbouring ones).
+    pub(crate) fn clusters_apart(&self, a: Point, b: Point) -> u32 {
+        let (ca, cb) = (self.cluster_of(a), self.cluster_of(b));
+        let columns = (ca % self.cols).abs_diff(cb % self.cols);
+        let rows = (ca / self.cols).abs_diff(cb / self.cols);
+        columns.max(rows)
+    }
+
     /// The area of the near search (the clusters around both ends) when
     /// `start` and `goal` are in the same or neighbouring clusters.
     pub(crate) fn near_area(&self, start: Point, goal: Point) -> Option<Rect> {

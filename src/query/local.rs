@@ -9,11 +9,70 @@ use crate::engine::route::{self, SHAPES, Shape};
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::search::{
-    Estimator, Goal, Heuristic, Path, Pricing, Rect, SearchCache, Status, TieBreak, path_to,
-    run_space,
+    Estimator, Goal, Heuristic, JpsCache, Jumped, Path, Pricing, Rect, SearchCache, Status,
+    TieBreak, path_to, run_space,
 };
 
+/// Jump points the near search may expand before a query leaves it to the
+/// hierarchy alone (on a map of uniform cost; see [`NearSearch::Jumps`]).
+pub(crate) const NEAR_JUMPS: u64 = 256;
+
+/// How many clusters apart (in columns or rows) start and goal may be for
+/// the near search by jump points.
+pub(crate) const JUMP_REACH: u32 = 2;
+
+/// The near search a query begins with, if any.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum NearSearch {
+    /// Start and goal at most [`JUMP_REACH`] clusters apart on a map of
+    /// uniform cost, for a unit of one cell: jump point search over the
+    /// whole map, exact, expanding at most [`NEAR_JUMPS`] jump points
+    /// ([`Hierarchy::near_jump`]).
+    Jumps,
+    /// Start and goal in the same or neighbouring clusters otherwise: exact
+    /// A* bounded to this area (the clusters around both ends), optimal when
+    /// its cost is within the area's escape bound.
+    Bounded(Rect),
+    /// No near search: the query is hierarchical.
+    Skip,
+}
+
 impl Hierarchy {
+    /// The near search for a unit of `size` from `start` to `goal`.
+    pub(crate) fn near(&self, size: u8, start: Point, goal: Point) -> NearSearch {
+        if size == 1 && self.jump_lines().is_some() {
+            if self.layout().clusters_apart(start, goal) <= JUMP_REACH {
+                NearSearch::Jumps
+            } else {
+                NearSearch::Skip
+            }
+        } else {
+            self.layout()
+                .near_area(start, goal)
+                .map_or(NearSearch::Skip, NearSearch::Bounded)
+        }
+    }
+
+    /// The near search by jump points ([`NearSearch::Jumps`]) from `a` to
+    /// `b`, begun (`resume` false) or resumed in `cache` until it has
+    /// expanded `limit` jump points, at most [`NEAR_JUMPS`]: paused there
+    /// below [`NEAR_JUMPS`] (a time slice's end), given up at it.
+    pub(crate) fn near_jump(
+        &self,
+        cache: &mut JpsCache,
+        (a, b): (Point, Point),
+        resume: bool,
+        limit: u64,
+    ) -> Jumped {
+        let lines = self.jump_lines().expect("a near search by jump points");
+        let limit = limit.min(NEAR_JUMPS);
+        if resume {
+            lines.resume_within(cache, b, limit)
+        } else {
+            lines.search_within(cache, a, b, limit)
+        }
+    }
+
     /// The least cost of one move on this map: a straight move onto the
     /// lightest terrain.
     pub(crate) fn min_step(&self) -> u64 {

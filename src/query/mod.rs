@@ -5,9 +5,15 @@
 //!
 //! 1. **Different islands**: unreachable, answered from the island labels
 //!    without searching.
-//! 2. **Near** (start and goal in the same or neighbouring clusters): an exact
-//!    A* bounded to the clusters around them, so short paths are optimal. When
-//!    the bounded area holds no path, the query goes on to 3.
+//! 2. **Near**: on a map of uniform cost, for a unit of one cell, start and
+//!    goal at most two clusters apart (in columns or rows): exact jump point
+//!    search over the whole map, given up after 256 jump points (a way round
+//!    that winds far), when the query goes on to 3 with nothing else spent.
+//!    With terrain weights or for a larger unit, start and goal in the same
+//!    or neighbouring clusters: an exact A* bounded to the clusters around
+//!    them, returned when no path leaving that area can be cheaper, else
+//!    compared with 3's path (the cheaper is kept). Either way short paths
+//!    are optimal.
 //! 3. **Hierarchical**: connect the start and the goal to their clusters'
 //!    transitions (in-cluster Dijkstra), A* over the cluster graph skipping
 //!    dead-end regions that hold neither endpoint, then refine each abstract
@@ -62,7 +68,8 @@ use abstract_search::{AbstractRoute, AbstractScratch};
 
 use crate::grid::Point;
 use crate::hierarchy::Hierarchy;
-use crate::search::{Path, Pricing, QueryError, SearchCache};
+use crate::search::{Jumped, Path, Pricing, QueryError, SearchCache};
+use local::{NEAR_JUMPS, NearSearch};
 
 /// How a query was answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -70,12 +77,15 @@ pub enum Method {
     /// Start and goal on different islands: no search.
     #[default]
     Unreachable,
-    /// Start and goal close: the path of an exact A* bounded to the clusters
-    /// around them. It is optimal when the query stopped there, which it
-    /// does when no path leaving that area can be cheaper (then no abstract
-    /// search ran: `abstract_expanded` is 0); otherwise it was the cheaper of
-    /// it and the hierarchical path searched beside it, both within the
-    /// hierarchy's usual bound of the optimum.
+    /// Start and goal close: the path of the near search, optimal when the
+    /// query stopped there (then no abstract search ran: `abstract_expanded`
+    /// is 0). On a map of uniform cost, for a unit of one cell, that search
+    /// is jump point search over the whole map, and its path is always
+    /// optimal. Otherwise it is an exact A* bounded to the clusters around
+    /// start and goal: the query stops there when no path leaving that area
+    /// can be cheaper, and else keeps the cheaper of it and the hierarchical
+    /// path searched beside it, both within the hierarchy's usual bound of
+    /// the optimum.
     Near,
     /// The two-tier search.
     Hierarchical,
@@ -154,6 +164,8 @@ pub struct QueryCache {
     pub(crate) runs: crate::engine::route::Runs,
     /// The last finished plan's lists, for the next plan.
     pub(crate) plan_lists: plan::PlanLists,
+    /// The near search's scratch when it runs by jump points.
+    pub(crate) jps: crate::search::JpsCache,
 }
 
 impl QueryCache {
@@ -197,7 +209,10 @@ impl QueryCache {
 
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
-        self.grid.memory_bytes() + self.abs.memory_bytes() + self.cch.memory_bytes()
+        self.grid.memory_bytes()
+            + self.abs.memory_bytes()
+            + self.cch.memory_bytes()
+            + self.jps.memory_bytes()
     }
 }
 
@@ -342,30 +357,58 @@ impl Hierarchy {
         let mut phases = PhaseTimes::default();
         let timing = cache.timing;
 
-        // 2. Near: an exact search bounded to the clusters around both ends.
-        // Its path is returned when provably optimal; otherwise it competes
-        // with the hierarchical one below.
+        // 2. Near: on a map of uniform cost, jump point search over the
+        // whole map for a budget of jump points; otherwise an exact search
+        // bounded to the clusters around both ends, whose path is returned
+        // when provably optimal and otherwise competes with the hierarchical
+        // one below.
         let mut near = None;
-        if let Some(area) = self.layout().near_area(start, goal) {
-            let clock = Clock::start(timing);
-            let found = self.bounded_astar(&mut cache.grid, size, start, goal, area);
-            cache.collect_fine();
-            stats.fine_expanded += cache.grid.stats().expanded;
-            clock.add_to(&mut phases.connect);
-            if let Some(path) = found {
-                if path.cost.0
-                    <= self
-                        .layout()
-                        .escape_bound(start, goal, &area, self.min_step())
-                {
-                    // No path leaving the area can be cheaper: this one is optimal.
-                    if let Some(p) = stats.phases.as_mut() {
-                        *p = phases;
-                    }
-                    return Ok(Some(PathPlan::finished(path, stats)));
+        match self.near(size, start, goal) {
+            NearSearch::Jumps => {
+                // Exact over the whole map: a path found is optimal, and one
+                // not found within the budget leaves the query to the
+                // hierarchy alone.
+                let clock = Clock::start(timing);
+                let jumped = self.near_jump(&mut cache.jps, (start, goal), false, NEAR_JUMPS);
+                stats.fine_expanded += cache.jps.stats().expanded;
+                if let (true, Some(lines)) = (cache.recording, self.jump_lines()) {
+                    cache.fine_trace.extend(lines.expanded(&cache.jps));
                 }
-                near = Some(path);
+                clock.add_to(&mut phases.connect);
+                match jumped {
+                    Jumped::Path(path) => {
+                        if let Some(p) = stats.phases.as_mut() {
+                            *p = phases;
+                        }
+                        return Ok(Some(PathPlan::finished(path, stats)));
+                    }
+                    // Unreachable for the size, already ruled out above.
+                    Jumped::Unreachable => return Ok(None),
+                    Jumped::Paused => {}
+                }
             }
+            NearSearch::Bounded(area) => {
+                let clock = Clock::start(timing);
+                let found = self.bounded_astar(&mut cache.grid, size, start, goal, area);
+                cache.collect_fine();
+                stats.fine_expanded += cache.grid.stats().expanded;
+                clock.add_to(&mut phases.connect);
+                if let Some(path) = found {
+                    if path.cost.0
+                        <= self
+                            .layout()
+                            .escape_bound(start, goal, &area, self.min_step())
+                    {
+                        // No path leaving the area can be cheaper: this one is optimal.
+                        if let Some(p) = stats.phases.as_mut() {
+                            *p = phases;
+                        }
+                        return Ok(Some(PathPlan::finished(path, stats)));
+                    }
+                    near = Some(path);
+                }
+            }
+            NearSearch::Skip => {}
         }
 
         // 3. Hierarchical.
@@ -604,6 +647,81 @@ mod tests {
             methods.get("Hierarchical").copied().unwrap_or(0) > 50,
             "{methods:?}"
         );
+    }
+
+    #[test]
+    fn near_searches_jump_on_uniform_maps_and_stay_bounded_on_weighted_ones() {
+        let grid = Grid::from_fn(60, 44, |p| !(p.x == 4 && p.y < 6)).unwrap();
+        let mut heavy = grid.clone();
+        heavy
+            .set_weight(Point::new(59, 43), crate::Weight(3))
+            .unwrap();
+        let build = |g: &Grid| HierarchyBuilder::new().cluster_size(6).build(g.clone());
+        let (plain, weighted) = (build(&grid).unwrap(), build(&heavy).unwrap());
+        // Clusters of 6: (8, 8) is one cluster from (1, 1), (13, 1) two, and
+        // (21, 1) three.
+        let (s, t) = (Point::new(1, 1), Point::new(8, 8));
+        let (two, three) = (Point::new(13, 1), Point::new(21, 1));
+        assert!(matches!(plain.near(1, s, t), NearSearch::Jumps));
+        assert!(matches!(plain.near(1, s, two), NearSearch::Jumps));
+        assert!(matches!(plain.near(1, s, three), NearSearch::Skip));
+        assert!(matches!(weighted.near(1, s, t), NearSearch::Bounded(_)));
+        assert!(matches!(weighted.near(1, s, two), NearSearch::Skip));
+        assert!(plain.memory_bytes() > weighted.memory_bytes());
+        // Both answer exactly where the near search settles the query.
+        let mut cache = QueryCache::new();
+        let mut flat = SearchCache::new();
+        for (h, g) in [(&plain, &grid), (&weighted, &heavy)] {
+            let out = h.find_path(&mut cache, s, t).unwrap();
+            let exact = AStar::new(g).find_path(&mut flat, s, t);
+            assert_eq!(out.stats.method, Method::Near);
+            assert_eq!(out.path.unwrap().cost, exact.unwrap().path.unwrap().cost);
+        }
+        // Recorded, the jump points expanded are the fine expansions.
+        cache.record_expansions(true);
+        let out = plain.find_path(&mut cache, s, t).unwrap();
+        assert_eq!(
+            cache.fine_expansions().len() as u64,
+            out.stats.fine_expanded
+        );
+        assert_eq!(cache.fine_expansions().first(), Some(&s));
+    }
+
+    #[test]
+    fn a_near_search_out_of_jumps_leaves_the_query_to_the_hierarchy() {
+        // Start and goal a few cells apart across a wall whose way round
+        // winds through scattered blocks: more jump points than the near
+        // search may expand.
+        let grid = seeded(7, 160, 120, |p, r| {
+            (p.x != 80 || p.y == 119) && (r >= 25 || p.y < 3 || p.x.abs_diff(80) < 2)
+        });
+        let h = HierarchyBuilder::new()
+            .cluster_size(8)
+            .build(grid.clone())
+            .unwrap();
+        let (s, t) = (Point::new(78, 1), Point::new(83, 1));
+        assert!(matches!(h.near(1, s, t), NearSearch::Jumps));
+        let mut cache = QueryCache::new();
+        assert_eq!(
+            h.near_jump(&mut cache.jps, (s, t), false, NEAR_JUMPS),
+            Jumped::Paused
+        );
+        assert_eq!(cache.jps.stats().expanded, NEAR_JUMPS);
+        let out = h.find_path(&mut cache, s, t).unwrap();
+        assert_eq!(out.stats.method, Method::Hierarchical);
+        assert!(out.stats.abstract_expanded > 0);
+        let path = out.path.clone().expect("reachable round the wall");
+        path.validate(&grid, h.movement()).unwrap();
+        let exact = AStar::new(&grid).find_path(&mut SearchCache::new(), s, t);
+        assert!(path.cost >= exact.unwrap().path.unwrap().cost);
+        // Sliced, the near search pauses at each slice's end and resumes,
+        // and gives up where the one-shot query does.
+        let mut q = crate::SlicedQuery::new();
+        for slice in [1, 7, 300, u64::MAX] {
+            q.start(&h, s, t).unwrap();
+            while q.update(&h, slice).unwrap() == crate::SliceStatus::InProgress {}
+            assert_eq!(q.finish(), Some(out.clone()), "slice {slice}");
+        }
     }
 
     #[test]

@@ -64,6 +64,7 @@ mod validate;
 use super::{BuildSettings, Hierarchy, Products, StageStats};
 use crate::grid::Grid;
 use crate::preprocess::sizes::UnitSizes;
+use crate::search::LineBits;
 use codec::{CHUNK, FileSource, Reader, SliceSource, Source, Writer};
 use layout::Content;
 
@@ -385,7 +386,8 @@ impl Hierarchy {
             let content = content.map(|c| c.and_then(|(c, early)| check(&grid, c, early)));
             Ok((header, content))
         };
-        let (read, map_fingerprint) = rayon::join(read, || grid.fingerprint());
+        let (read, (map_fingerprint, line_bits)) =
+            rayon::join(read, || (grid.fingerprint(), LineBits::of(&grid)));
         let ((fingerprint, width, height), content) = read?;
         if !same_size(width, height) || fingerprint != map_fingerprint {
             return Err(LoadError::MapMismatch {
@@ -405,6 +407,7 @@ impl Hierarchy {
             graph,
             landmarks,
             sizes,
+            line_bits: Some(line_bits),
         };
         let mut h = Hierarchy::assemble(grid, settings, products, stages);
         h.stats.stages.shrink_to_fit();

@@ -6,11 +6,12 @@ use super::HierarchyKey;
 use crate::grid::{Node, Point};
 use crate::hierarchy::Hierarchy;
 use crate::query::abstract_search::Progress;
+use crate::query::local::NEAR_JUMPS;
 use crate::query::polish;
 use crate::query::{
     Method, PathPlan, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats,
 };
-use crate::search::{Estimator, Path, Pricing, Rect, SearchCache, Status, path_to};
+use crate::search::{Estimator, Jumped, Path, Pricing, Rect, SearchCache, Status, path_to};
 
 #[derive(Debug, Clone)]
 pub(super) struct Job {
@@ -29,6 +30,9 @@ pub(super) struct Job {
 
 #[derive(Debug, Clone)]
 pub(super) enum Step {
+    /// The near search by jump points (a map of uniform cost); `begun` once
+    /// its scratch holds it.
+    Jump { begun: bool },
     /// The exact search bounded to the clusters around both ends.
     Near {
         area: Rect,
@@ -103,6 +107,38 @@ impl Job {
         let spent = &mut self.expanded;
         let stats = &mut self.stats;
         match &mut self.step {
+            Step::Jump { begun } => {
+                if *left == 0 {
+                    return Flow::Yield;
+                }
+                let before = if *begun {
+                    cache.jps.stats().expanded
+                } else {
+                    0
+                };
+                let jumped = h.near_jump(&mut cache.jps, (s, t), *begun, before + *left);
+                *begun = true;
+                let used = cache.jps.stats().expanded - before;
+                *left -= used.min(*left);
+                *spent += used;
+                stats.fine_expanded += used;
+                self.step = match jumped {
+                    Jumped::Path(path) => Step::Done(QueryOutcome {
+                        path: Some(path),
+                        stats: *stats,
+                        partial: false,
+                    }),
+                    Jumped::Unreachable => Step::Done(QueryOutcome {
+                        path: None,
+                        stats: *stats,
+                        partial: false,
+                    }),
+                    Jumped::Paused if cache.jps.stats().expanded < NEAR_JUMPS => {
+                        return Flow::Yield;
+                    }
+                    Jumped::Paused => Step::ConnectGoal { searching: false },
+                };
+            }
             Step::Near { area, est, goal } => {
                 let (area, est, goal) = (*area, *est, *goal);
                 let Some(status) = grid_run(spent, cache, left, |c, budget| {

@@ -6,6 +6,7 @@ mod job;
 use super::{Method, PhaseTimes, QueryCache, QueryOptions, QueryOutcome, QueryStats};
 use crate::grid::Point;
 use crate::hierarchy::{Hierarchy, Identity};
+use crate::query::local::NearSearch;
 use crate::search::{QueryError, SliceStatus};
 use job::{Flow, Job, Step, unreachable};
 
@@ -165,9 +166,15 @@ impl SlicedQuery {
             } else {
                 Step::Done(unreachable(phases))
             };
-        } else if let Some(area) = h.layout().near_area(start, goal) {
-            let (est, t) = h.bounded_begin(&mut cache.grid, start, goal);
-            job.step = Step::Near { area, est, goal: t };
+        } else {
+            match h.near(size, start, goal) {
+                NearSearch::Jumps => job.step = Step::Jump { begun: false },
+                NearSearch::Bounded(area) => {
+                    let (est, t) = h.bounded_begin(&mut cache.grid, start, goal);
+                    job.step = Step::Near { area, est, goal: t };
+                }
+                NearSearch::Skip => {}
+            }
         }
         self.job = Some(job);
         Ok(())

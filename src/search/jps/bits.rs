@@ -16,9 +16,10 @@
 //! cutting corners, the turn is one cell earlier, see [`forced_up`]).
 
 use super::rules::{IF_ONE_FREE, Rule, stops_behind};
+use crate::grid::pack64;
 
 /// One bit per padded cell, in lines of words with a zero guard word in front.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct BitLines {
     /// Words per line.
     stride: usize,
@@ -28,11 +29,83 @@ pub(super) struct BitLines {
 /// Bit offset of position 0 in a line: one guard word.
 const GUARD: usize = 64;
 
+/// Transposes a 64 x 64 matrix of bits in place: bit `j` of word `i`
+/// becomes bit `i` of word `j` (swapping ever smaller off-diagonal blocks).
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
 impl BitLines {
+    /// Words per line of `len` bits: the guard word, the bits, and one more
+    /// (a window at the last position reads the word after it too).
+    fn stride(len: u32) -> usize {
+        (GUARD + len as usize).div_ceil(64) + 1
+    }
+
+    /// The rows of a padded map, `open` row-major with `len` cells a row: bit
+    /// `x` of line `y` is `open[y * len + x]`. Packed 64 cells to a word.
+    pub(super) fn rows(open: &[bool], len: u32) -> BitLines {
+        let stride = BitLines::stride(len);
+        let lines = open.len() / len as usize;
+        let mut words = vec![0u64; stride * lines];
+        for (row, cells) in words
+            .chunks_exact_mut(stride)
+            .zip(open.chunks_exact(len as usize))
+        {
+            // The guard is one whole word: position `64 k` starts word `k + 1`.
+            for (word, chunk) in row[GUARD / 64..].iter_mut().zip(cells.chunks(64)) {
+                *word = pack64(chunk);
+            }
+        }
+        BitLines { stride, words }
+    }
+
+    /// The transpose of `rows` (lines of `len` bits each): line `x` bit `y`
+    /// is bit `x` of line `y`. Transposes 64 x 64 blocks of bits.
+    pub(super) fn transposed(rows: &BitLines, len: u32) -> BitLines {
+        let lines = (rows.words.len() / rows.stride) as u32;
+        let stride = BitLines::stride(lines);
+        let mut words = vec![0u64; stride * len as usize];
+        let mut block = [0u64; 64];
+        for band in 0..lines.div_ceil(64) {
+            for k in 0..len.div_ceil(64) {
+                // Rows 64 band.., positions 64 k..: word k + 1 of each row.
+                for (i, b) in block.iter_mut().enumerate() {
+                    let y = (band * 64) as usize + i;
+                    *b = if y < lines as usize {
+                        rows.words[y * rows.stride + GUARD / 64 + k as usize]
+                    } else {
+                        0
+                    };
+                }
+                transpose64(&mut block);
+                for (j, b) in block.iter().enumerate() {
+                    let x = (k * 64) as usize + j;
+                    if x < len as usize {
+                        words[x * stride + GUARD / 64 + band as usize] = *b;
+                    }
+                }
+            }
+        }
+        BitLines { stride, words }
+    }
+
     /// `lines` lines of `len` bits; bit `pos` of line `line` is `bit(line, pos)`.
+    #[cfg(test)]
     pub(super) fn new(lines: u32, len: u32, mut bit: impl FnMut(u32, u32) -> bool) -> BitLines {
-        // A window at the last position reads the word after it too.
-        let stride = (GUARD + len as usize).div_ceil(64) + 1;
+        let stride = BitLines::stride(len);
         let mut words = vec![0u64; stride * lines as usize];
         for line in 0..lines {
             let row = &mut words[line as usize * stride..(line as usize + 1) * stride];
@@ -88,6 +161,18 @@ impl BitLines {
     pub(super) fn get(&self, line: u32, pos: u32) -> bool {
         let b = GUARD + pos as usize;
         self.words[line as usize * self.stride + b / 64] >> (b % 64) & 1 != 0
+    }
+
+    /// Sets bit `pos` of `line` to `on`.
+    pub(super) fn set(&mut self, line: u32, pos: u32, on: bool) {
+        let b = GUARD + pos as usize;
+        let word = &mut self.words[line as usize * self.stride + b / 64];
+        let mask = 1u64 << (b % 64);
+        if on {
+            *word |= mask;
+        } else {
+            *word &= !mask;
+        }
     }
 
     /// Jumps from `pos` towards higher positions along `line` (a real line,
@@ -257,6 +342,29 @@ mod tests {
             far = far.max(up - pos).max(pos - down);
         }
         assert!(far > 64, "rule {R}: no jump crossed a word ({far})");
+    }
+
+    #[test]
+    fn packed_rows_and_their_transpose_hold_every_cell() {
+        for (len, lines) in [(1, 1), (5, 3), (64, 64), (70, 130), (130, 67)] {
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            let open: Vec<bool> = (0..len * lines)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    !x.is_multiple_of(3)
+                })
+                .collect();
+            let at = |line: u32, pos: u32| open[(line * len + pos) as usize];
+            let rows = BitLines::rows(&open, len);
+            assert_eq!(rows, BitLines::new(lines, len, at), "rows {len} x {lines}");
+            assert_eq!(
+                BitLines::transposed(&rows, len),
+                BitLines::new(len, lines, |x, y| at(y, x)),
+                "columns {len} x {lines}"
+            );
+        }
     }
 
     #[test]

@@ -56,7 +56,7 @@ use crate::grid::{
 use bits::BitLines;
 use reached::{CLOSED, NO_PARENT, Reached};
 use rules::{ALWAYS, FOUR, IF_ONE_FREE, NEVER, Rule};
-use search::Search;
+use search::{Ran, Search};
 use thiserror::Error;
 
 /// Why a [`Jps`] cannot be made for a grid and movement rule.
@@ -114,14 +114,161 @@ pub enum JpsError {
 #[derive(Debug, Clone)]
 pub struct Jps<'g> {
     grid: &'g Grid,
+    lines: JumpLines,
+}
+
+/// What a jump point search reads of a map besides its size: the passability
+/// as row and column bitsets, and the movement rule. Owned, so that a
+/// [`Hierarchy`](crate::Hierarchy) keeps one beside its grid (kept up to
+/// date as cells open and close) for its exact near searches.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct JumpLines {
     movement: Movement,
     /// Padded rows: bit `x` of line `y`.
     rows: BitLines,
     /// Padded columns: bit `y` of line `x`.
     cols: BitLines,
+    /// The padded width, and its divider.
+    pw: u32,
     padded_width: FastDiv,
     /// The pruning rule of `movement`.
     rule: Rule,
+}
+
+/// How a search by [`JumpLines::search_within`] or
+/// [`JumpLines::resume_within`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Jumped {
+    /// A least-cost path.
+    Path(Path),
+    /// No path: the goal is unreachable.
+    Unreachable,
+    /// The limit of expansions came first; the search can resume.
+    Paused,
+}
+
+/// A map's passability as row and column bitsets: the part of a
+/// [`JumpLines`] that depends on the map alone, made beside other work where
+/// a hierarchy is built or loaded.
+#[derive(Debug, Clone)]
+pub(crate) struct LineBits {
+    rows: BitLines,
+    cols: BitLines,
+}
+
+impl LineBits {
+    /// The bitsets of `grid`'s passability.
+    pub(crate) fn of(grid: &Grid) -> LineBits {
+        let pw = grid.padded_width();
+        let rows = BitLines::rows(grid.passable_slice(), pw);
+        LineBits {
+            cols: BitLines::transposed(&rows, pw),
+            rows,
+        }
+    }
+}
+
+impl JumpLines {
+    /// The bitsets of `grid` for a search under `movement`: the errors of
+    /// [`Jps::with_movement`].
+    pub(crate) fn new(grid: &Grid, movement: Movement) -> Result<JumpLines, JpsError> {
+        JumpLines::with_bits(LineBits::of(grid), grid, movement)
+    }
+
+    /// [`JumpLines::new`] with `grid`'s bitsets already made.
+    pub(crate) fn with_bits(
+        bits: LineBits,
+        grid: &Grid,
+        movement: Movement,
+    ) -> Result<JumpLines, JpsError> {
+        movement.validate()?;
+        if grid.is_weighted() {
+            return Err(JpsError::Weighted);
+        }
+        if rules::diagonal_ties(&movement) && movement.corners == CornerRule::Always {
+            return Err(JpsError::DiagonalTies {
+                straight: movement.straight,
+                diagonal: movement.diagonal,
+            });
+        }
+        let pw = grid.padded_width();
+        let LineBits { rows, cols } = bits;
+        Ok(JumpLines {
+            movement,
+            rows,
+            cols,
+            pw,
+            padded_width: FastDiv::new(pw),
+            rule: rules::search_rule(&movement),
+        })
+    }
+
+    /// Bytes held by the bitsets.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.rows.memory_bytes() + self.cols.memory_bytes()
+    }
+
+    /// Opens or closes map cell `p` (which must be on the map).
+    pub(crate) fn set_passable(&mut self, p: Point, open: bool) {
+        let (x, y) = (p.x + 1, p.y + 1);
+        self.rows.set(y, x, open);
+        self.cols.set(x, y, open);
+    }
+
+    /// Begins a search for a least-cost path from `start` to `goal`
+    /// (passable cells of the map these lines were made of) and runs it until
+    /// `limit` jump points are expanded; the counts are in `cache`'s stats.
+    pub(crate) fn search_within(
+        &self,
+        cache: &mut JpsCache,
+        start: Point,
+        goal: Point,
+        limit: u64,
+    ) -> Jumped {
+        cache.begin();
+        self.drive(cache, Some(self.node(start)), self.node(goal), limit)
+    }
+
+    /// Resumes the search [`search_within`](Self::search_within) paused
+    /// (the same `goal`) until `limit` jump points are expanded in all.
+    pub(crate) fn resume_within(&self, cache: &mut JpsCache, goal: Point, limit: u64) -> Jumped {
+        self.drive(cache, None, self.node(goal), limit)
+    }
+
+    /// The cells of the jump points the last search in `cache` expanded.
+    pub(crate) fn expanded<'a>(&self, cache: &'a JpsCache) -> impl Iterator<Item = Point> + 'a {
+        let pw = self.pw;
+        cache
+            .reached
+            .slots()
+            .iter()
+            .filter(|s| s.node & CLOSED != 0)
+            .map(move |s| {
+                let n = s.node & !CLOSED;
+                Point::new(n % pw - 1, n / pw - 1)
+            })
+    }
+
+    /// The padded cell of map point `p`.
+    fn node(&self, p: Point) -> u32 {
+        (p.y + 1) * self.pw + p.x + 1
+    }
+
+    /// Runs the search in `cache` (from padded cell `start` when given, a
+    /// search just begun) under this map's rule until `limit` expansions.
+    fn drive(&self, cache: &mut JpsCache, start: Option<u32>, goal: u32, limit: u64) -> Jumped {
+        let ran = match self.rule {
+            NEVER => self.search::<NEVER>(cache, start, goal, limit),
+            IF_ONE_FREE => self.search::<IF_ONE_FREE>(cache, start, goal, limit),
+            ALWAYS => self.search::<ALWAYS>(cache, start, goal, limit),
+            _ => self.search::<FOUR>(cache, start, goal, limit),
+        };
+        match ran {
+            Ran::Reached(slot) => Jumped::Path(self.walk(cache, slot)),
+            Ran::Exhausted => Jumped::Unreachable,
+            Ran::Paused => Jumped::Paused,
+        }
+    }
 }
 
 impl<'g> Jps<'g> {
@@ -154,27 +301,9 @@ impl<'g> Jps<'g> {
     /// assert_eq!(Jps::new(&grid).unwrap_err(), JpsError::Weighted);
     /// ```
     pub fn with_movement(grid: &'g Grid, movement: Movement) -> Result<Jps<'g>, JpsError> {
-        movement.validate()?;
-        if grid.is_weighted() {
-            return Err(JpsError::Weighted);
-        }
-        if rules::diagonal_ties(&movement) && movement.corners == CornerRule::Always {
-            return Err(JpsError::DiagonalTies {
-                straight: movement.straight,
-                diagonal: movement.diagonal,
-            });
-        }
-        let pw = grid.padded_width();
-        let ph = grid.height() + 2;
-        let open = grid.passable_slice();
-        let at = |x: u32, y: u32| open[(y * pw + x) as usize];
         Ok(Jps {
             grid,
-            movement,
-            rows: BitLines::new(ph, pw, |y, x| at(x, y)),
-            cols: BitLines::new(pw, ph, at),
-            padded_width: FastDiv::new(pw),
-            rule: rules::search_rule(&movement),
+            lines: JumpLines::new(grid, movement)?,
         })
     }
 
@@ -185,12 +314,12 @@ impl<'g> Jps<'g> {
 
     /// The movement rule searched.
     pub fn movement_rules(&self) -> &Movement {
-        &self.movement
+        &self.lines.movement
     }
 
     /// Bytes held by the bitsets (the scratch is in the [`JpsCache`]).
     pub fn memory_bytes(&self) -> usize {
-        self.rows.memory_bytes() + self.cols.memory_bytes()
+        self.lines.memory_bytes()
     }
 
     /// Finds a least-cost path from `start` to `goal`: `Ok` with `path: None`
@@ -203,45 +332,51 @@ impl<'g> Jps<'g> {
         start: Point,
         goal: Point,
     ) -> Result<SearchOutcome, QueryError> {
-        let s = check_endpoint(self.grid, start, "start")?;
-        let t = check_endpoint(self.grid, goal, "goal")?;
-        cache.begin();
-        let found = match self.rule {
-            NEVER => self.search::<NEVER>(cache, s.0, t.0),
-            IF_ONE_FREE => self.search::<IF_ONE_FREE>(cache, s.0, t.0),
-            ALWAYS => self.search::<ALWAYS>(cache, s.0, t.0),
-            _ => self.search::<FOUR>(cache, s.0, t.0),
+        check_endpoint(self.grid, start, "start")?;
+        check_endpoint(self.grid, goal, "goal")?;
+        let path = match self.lines.search_within(cache, start, goal, u64::MAX) {
+            Jumped::Path(path) => Some(path),
+            Jumped::Unreachable | Jumped::Paused => None,
         };
-        let stats = cache.stats;
-        let path = found.map(|slot| self.walk(cache, slot));
         Ok(SearchOutcome {
             path,
-            stats,
+            stats: cache.stats,
             partial: false,
             out_of_budget: false,
         })
     }
+}
 
-    /// Searches from padded cell `start` to padded cell `goal` under rule
-    /// `R`: the goal's slot when it was reached.
-    fn search<const R: Rule>(&self, cache: &mut JpsCache, start: u32, goal: u32) -> Option<u32> {
-        let pw = self.grid.padded_width();
+impl JumpLines {
+    /// Searches (from padded cell `start` when given) to padded cell `goal`
+    /// under rule `R` until `limit` jump points are expanded.
+    fn search<const R: Rule>(
+        &self,
+        cache: &mut JpsCache,
+        start: Option<u32>,
+        goal: u32,
+        limit: u64,
+    ) -> Ran {
+        let pw = self.pw;
         let unit = Weight::ONE.0 as u64;
         let straight = self.movement.straight as u64 * unit;
         let diagonal = match self.movement.connectivity {
             Connectivity::Eight => self.movement.diagonal as u64 * unit,
             Connectivity::Four => 2 * straight,
         };
-        Search::<R> {
-            jps: self,
+        let mut search = Search::<R> {
+            lines: self,
             cache,
             goal,
             goal_x: goal % pw,
             goal_y: goal / pw,
             straight,
             diagonal,
+        };
+        if let Some(start) = start {
+            search.start(start);
         }
-        .run(start)
+        search.resume(limit)
     }
 
     /// The path to the node of slot `end`: its jump points from the parent
@@ -256,7 +391,7 @@ impl<'g> Jps<'g> {
             jumps.push(s.node & !CLOSED);
             slot = s.parent;
         }
-        let pw = self.grid.padded_width();
+        let pw = self.pw;
         let point = |n: u32| Point::new(n % pw - 1, n / pw - 1);
         let first = point(*jumps.last().expect("at least the end"));
         let mut cells = vec![first];
@@ -305,6 +440,11 @@ impl JpsCache {
     /// Bytes of scratch held.
     pub fn memory_bytes(&self) -> usize {
         self.reached.memory_bytes() + self.open.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    /// What the last search counted.
+    pub(crate) fn stats(&self) -> SearchStats {
+        self.stats
     }
 
     /// Starts a search.

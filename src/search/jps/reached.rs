@@ -61,6 +61,11 @@ impl Reached {
         self.table.capacity() * 8 + self.slots.capacity() * std::mem::size_of::<Slot>()
     }
 
+    /// Every node reached, in the order reached.
+    pub(super) fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
     /// The slot at index `s`.
     #[inline(always)]
     pub(super) fn slot(&self, s: u32) -> &Slot {

@@ -8,12 +8,23 @@ use super::rules::{
     self, ALWAYS, E, FOUR, FROM_START, IF_ONE_FREE, N, NE, NEVER, NW, Rule, S, SE, SUCCESSORS, SW,
     W,
 };
-use super::{Jps, JpsCache};
+use super::{JpsCache, JumpLines};
 use crate::engine::heap::{Entry, tie_g};
 
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ran {
+    /// The goal was expanded; its slot.
+    Reached(u32),
+    /// The open list ran dry: the goal is unreachable.
+    Exhausted,
+    /// The limit of expansions was reached first; the search can resume.
+    Paused,
+}
+
 /// One query in progress: the engine, its scratch and the goal.
-pub(super) struct Search<'a, 'g, const R: Rule> {
-    pub jps: &'a Jps<'g>,
+pub(super) struct Search<'a, const R: Rule> {
+    pub lines: &'a JumpLines,
     pub cache: &'a mut JpsCache,
     pub goal: u32,
     pub goal_x: u32,
@@ -25,7 +36,7 @@ pub(super) struct Search<'a, 'g, const R: Rule> {
     pub diagonal: u64,
 }
 
-impl<const R: Rule> Search<'_, '_, R> {
+impl<const R: Rule> Search<'_, R> {
     /// The octile distance from padded cell `(x, y)` to the goal.
     #[inline(always)]
     fn h(&self, x: u32, y: u32) -> u64 {
@@ -40,7 +51,7 @@ impl<const R: Rule> Search<'_, '_, R> {
     /// Offers padded cell `(x, y)` with cost `g` from slot `parent`.
     #[inline(always)]
     fn reach(&mut self, x: u32, y: u32, g: u64, parent: u32) {
-        let n = y * self.jps.grid.padded_width() + x;
+        let n = y * self.lines.pw + x;
         let f = g + self.h(x, y);
         let cache = &mut *self.cache;
         let slot = match cache.reached.find(n) {
@@ -64,12 +75,22 @@ impl<const R: Rule> Search<'_, '_, R> {
         cache.stats.generated += 1;
     }
 
-    /// Runs A* over jump points from padded node `start`; the goal's slot
-    /// when it was reached.
-    pub(super) fn run(&mut self, start: u32) -> Option<u32> {
-        let (sy, sx) = self.jps.padded_width.div_rem(start);
+    /// Puts padded node `start` on the open list of a search just begun.
+    pub(super) fn start(&mut self, start: u32) {
+        let (sy, sx) = self.lines.padded_width.div_rem(start);
         self.reach(sx, sy, 0, NO_PARENT);
-        while let Some(e) = self.cache.open.pop() {
+    }
+
+    /// Runs (or resumes) A* over jump points until `limit` of them have been
+    /// expanded since the search began.
+    pub(super) fn resume(&mut self, limit: u64) -> Ran {
+        loop {
+            if self.cache.stats.expanded >= limit {
+                return Ran::Paused;
+            }
+            let Some(e) = self.cache.open.pop() else {
+                return Ran::Exhausted;
+            };
             let slot = self.cache.reached.slot_mut(e.node);
             if slot.node & CLOSED != 0 {
                 continue; // a stale entry: the node was expanded at a lower G
@@ -78,26 +99,25 @@ impl<const R: Rule> Search<'_, '_, R> {
             let (node, g, parent) = (slot.node & !CLOSED, slot.g, slot.parent);
             self.cache.stats.expanded += 1;
             if node == self.goal {
-                return Some(e.node);
+                return Ran::Reached(e.node);
             }
-            let (y, x) = self.jps.padded_width.div_rem(node);
+            let (y, x) = self.lines.padded_width.div_rem(node);
             let dir = if parent == NO_PARENT {
                 FROM_START
             } else {
                 let from = self.cache.reached.slot(parent).node & !CLOSED;
-                let (py, px) = self.jps.padded_width.div_rem(from);
+                let (py, px) = self.lines.padded_width.div_rem(from);
                 rules::arrival::<R>(x as i64 - px as i64, y as i64 - py as i64)
             };
             let succ = SUCCESSORS[R as usize][dir][self.neighbours(x, y) as usize];
             self.expand(x, y, g, e.node, succ);
         }
-        None
     }
 
     /// The passable neighbours of padded cell `(x, y)` as direction bits.
     #[inline(always)]
     fn neighbours(&self, x: u32, y: u32) -> u8 {
-        let rows = &self.jps.rows;
+        let rows = &self.lines.rows;
         // Bits 0, 1, 2: columns x - 1, x, x + 1.
         let above = rows.ahead(y - 1, x - 1);
         let own = rows.ahead(y, x - 1);
@@ -164,9 +184,9 @@ impl<const R: Rule> Search<'_, '_, R> {
         parent: u32,
     ) {
         let bits = if VERTICAL {
-            &self.jps.cols
+            &self.lines.cols
         } else {
-            &self.jps.rows
+            &self.lines.rows
         };
         let (stop, forced) = if UP {
             bits.jump_up::<R>(line, pos)
@@ -211,8 +231,8 @@ impl<const R: Rule> Search<'_, '_, R> {
         parent: u32,
     ) {
         let step = |v: u32, up: bool| if up { v + 1 } else { v - 1 };
-        let jps = self.jps;
-        let (rows, cols) = (&jps.rows, &jps.cols);
+        let lines = self.lines;
+        let (rows, cols) = (&lines.rows, &lines.cols);
         loop {
             x = step(x, EAST);
             y = step(y, SOUTH);
@@ -266,7 +286,7 @@ impl<const R: Rule> Search<'_, '_, R> {
                 self.reach(x, y, g, parent);
                 return;
             }
-            let cols = &self.jps.cols;
+            let cols = &self.lines.cols;
             let (up, down) = (cols.get(x, y - 1), cols.get(x, y + 1));
             if up {
                 self.straight::<true, false>(x, y, g, parent);
@@ -274,7 +294,7 @@ impl<const R: Rule> Search<'_, '_, R> {
             if down {
                 self.straight::<true, true>(x, y, g, parent);
             }
-            if !self.jps.rows.get(y, if EAST { x + 1 } else { x - 1 }) {
+            if !self.lines.rows.get(y, if EAST { x + 1 } else { x - 1 }) {
                 return;
             }
         }
