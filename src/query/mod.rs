@@ -363,7 +363,7 @@ impl Hierarchy {
         // when provably optimal and otherwise competes with the hierarchical
         // one below.
         let mut near = None;
-        match self.near(size, start, goal) {
+        let settled = match self.near(size, start, goal) {
             NearSearch::Jumps => {
                 // Exact over the whole map: a path found is optimal, and one
                 // not found within the budget leaves the query to the
@@ -376,15 +376,9 @@ impl Hierarchy {
                 }
                 clock.add_to(&mut phases.connect);
                 match jumped {
-                    Jumped::Path(path) => {
-                        if let Some(p) = stats.phases.as_mut() {
-                            *p = phases;
-                        }
-                        return Ok(Some(PathPlan::finished(path, stats)));
-                    }
                     // Unreachable for the size, already ruled out above.
                     Jumped::Unreachable => return Ok(None),
-                    Jumped::Paused => {}
+                    jumped => jumped.into_path(),
                 }
             }
             NearSearch::Bounded(area) => {
@@ -393,22 +387,29 @@ impl Hierarchy {
                 cache.collect_fine();
                 stats.fine_expanded += cache.grid.stats().expanded;
                 clock.add_to(&mut phases.connect);
-                if let Some(path) = found {
-                    if path.cost.0
-                        <= self
-                            .layout()
-                            .escape_bound(start, goal, &area, self.min_step())
+                match found {
+                    // No path leaving the area can be cheaper: this one is optimal.
+                    Some(path)
+                        if path.cost.0
+                            <= self
+                                .layout()
+                                .escape_bound(start, goal, &area, self.min_step()) =>
                     {
-                        // No path leaving the area can be cheaper: this one is optimal.
-                        if let Some(p) = stats.phases.as_mut() {
-                            *p = phases;
-                        }
-                        return Ok(Some(PathPlan::finished(path, stats)));
+                        Some(path)
                     }
-                    near = Some(path);
+                    found => {
+                        near = found;
+                        None
+                    }
                 }
             }
-            NearSearch::Skip => {}
+            NearSearch::Skip => None,
+        };
+        if let Some(path) = settled {
+            if let Some(p) = stats.phases.as_mut() {
+                *p = phases;
+            }
+            return Ok(Some(PathPlan::finished(path, stats)));
         }
 
         // 3. Hierarchical.

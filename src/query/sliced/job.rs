@@ -123,20 +123,16 @@ impl Job {
                 *spent += used;
                 stats.fine_expanded += used;
                 self.step = match jumped {
-                    Jumped::Path(path) => Step::Done(QueryOutcome {
-                        path: Some(path),
-                        stats: *stats,
-                        partial: false,
-                    }),
-                    Jumped::Unreachable => Step::Done(QueryOutcome {
-                        path: None,
-                        stats: *stats,
-                        partial: false,
-                    }),
                     Jumped::Paused if cache.jps.stats().expanded < NEAR_JUMPS => {
                         return Flow::Yield;
                     }
                     Jumped::Paused => Step::ConnectGoal { searching: false },
+                    // A path, or none: exact either way.
+                    settled => Step::Done(QueryOutcome {
+                        path: settled.into_path(),
+                        stats: *stats,
+                        partial: false,
+                    }),
                 };
             }
             Step::Near { area, est, goal } => {

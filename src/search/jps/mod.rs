@@ -147,6 +147,16 @@ pub(crate) enum Jumped {
     Paused,
 }
 
+impl Jumped {
+    /// The path found, if any.
+    pub(crate) fn into_path(self) -> Option<Path> {
+        match self {
+            Jumped::Path(path) => Some(path),
+            Jumped::Unreachable | Jumped::Paused => None,
+        }
+    }
+}
+
 /// A map's passability as row and column bitsets: the part of a
 /// [`JumpLines`] that depends on the map alone, made beside other work where
 /// a hierarchy is built or loaded.
@@ -334,10 +344,10 @@ impl<'g> Jps<'g> {
     ) -> Result<SearchOutcome, QueryError> {
         check_endpoint(self.grid, start, "start")?;
         check_endpoint(self.grid, goal, "goal")?;
-        let path = match self.lines.search_within(cache, start, goal, u64::MAX) {
-            Jumped::Path(path) => Some(path),
-            Jumped::Unreachable | Jumped::Paused => None,
-        };
+        let path = self
+            .lines
+            .search_within(cache, start, goal, u64::MAX)
+            .into_path();
         Ok(SearchOutcome {
             path,
             stats: cache.stats,
