@@ -123,6 +123,13 @@ pub struct Args {
     /// count in the memory).
     #[arg(long)]
     pub contract: bool,
+    /// Add every cell's distance from N landmarks (0 to 4) to each
+    /// hierarchy (`Hierarchy::add_cell_landmarks`: its exact near search by
+    /// jump points then answers queries at any distance, within its budget;
+    /// the time counts in the build, the bytes in the memory). Meant for
+    /// small maps and maps whose ways wind.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub cell_landmarks: u8,
 }
 
 /// Problems printed in full; the rest are counted.
@@ -188,10 +195,11 @@ pub fn run(args: Args) -> CliResult {
         cluster_size.map_or_else(|| "by map".to_string(), |c| c.to_string()),
         args.polish,
         args.entrances,
-        if args.contract {
-            "cluster graph contracted"
-        } else {
-            "default settings"
+        match (args.contract, args.cell_landmarks) {
+            (true, 0) => "cluster graph contracted".to_string(),
+            (false, 0) => "default settings".to_string(),
+            (true, n) => format!("cluster graph contracted, {n} cell landmarks"),
+            (false, n) => format!("{n} cell landmarks"),
         },
         match args.size {
             1 => String::new(),

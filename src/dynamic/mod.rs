@@ -433,6 +433,10 @@ impl DynamicHierarchy {
         }
         let (dead_ends, renumbered) = self.repair_dead_ends(&opened, &closed);
         self.h.sync_jump_lines(opened.iter().chain(&closed));
+        if !opened.is_empty() {
+            // Distances may shrink: the landmarks' bound would overestimate.
+            self.h.drop_cell_landmarks();
+        }
         let min = if rescan_min {
             self.h.grid().min_weight()
         } else {

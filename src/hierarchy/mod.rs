@@ -25,7 +25,7 @@ pub(crate) use repair::Spliced;
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterGraph, ClusterLayout, DeadEnds, Entrances, Landmarks, NO_NODE};
-use crate::search::{JumpLines, LineBits};
+use crate::search::{Guide, JumpLines, LineBits};
 
 fn entrances_bytes(e: &Entrances) -> usize {
     4 * (e.cells.len() + e.cluster_first.len())
@@ -142,6 +142,10 @@ pub struct Hierarchy {
     /// points, when the map has uniform cost and the movement rule allows
     /// (derived at assembly, kept up to date by repairs, not saved).
     jump_lines: Option<JumpLines>,
+    /// Every cell's distance from a few landmarks, guiding the near search
+    /// by jump points when added ([`Hierarchy::add_cell_landmarks`]; not
+    /// saved).
+    guide: Option<Guide>,
     /// The smallest weight of a passable cell (heuristics scale by it).
     min_weight: crate::Weight,
     stats: BuildStats,
@@ -246,6 +250,7 @@ impl Hierarchy {
         let mut h = Hierarchy {
             node_points: Vec::new(),
             jump_lines: JumpLines::with_bits(line_bits, &grid, settings.movement).ok(),
+            guide: None,
             min_weight: grid.min_weight(),
             stats: BuildStats {
                 stages,
@@ -477,6 +482,11 @@ impl Hierarchy {
         self.jump_lines.as_ref()
     }
 
+    /// The landmark distances guiding the near search, when added.
+    pub(crate) fn guide(&self) -> Option<&Guide> {
+        self.guide.as_ref()
+    }
+
     /// Each abstract node's cell, by node.
     pub(crate) fn node_points(&self) -> &[Point] {
         &self.node_points
@@ -498,6 +508,60 @@ impl Hierarchy {
         self.identity
     }
 
+    /// Adds every cell's distance from `count` landmarks (1 to 4, chosen
+    /// farthest first) to guide the near search by jump points, and lets
+    /// that search answer queries at any distance: a query for a unit of one
+    /// cell on this map of uniform cost is then answered by exact jump point
+    /// search whose estimate is the larger of the octile distance and the
+    /// landmarks' triangle bound, given up for the hierarchical answer after
+    /// 256 jump points (as the near search is). Returns whether they were
+    /// added: not on a weighted map, under a movement rule jump point search
+    /// refuses, nor on a map whose distances exceed 32 bits.
+    ///
+    /// ```
+    /// use tierpath::{Grid, Hierarchy, Point, QueryCache};
+    /// // Walls that make the straight line a poor guess.
+    /// let grid = Grid::from_fn(120, 90, |p| p.x % 30 != 15 || (p.y == 0) == (p.x % 60 == 15))?;
+    /// let mut h = Hierarchy::build(grid)?;
+    /// assert!(h.add_cell_landmarks(2));
+    /// let mut cache = QueryCache::new();
+    /// let found = h.find_path(&mut cache, Point::new(0, 45), Point::new(119, 45))?;
+    /// assert!(found.path.is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Performance
+    /// Four bytes per cell per landmark (two landmarks on a 256x256 map:
+    /// 0.5 MB), and one Dijkstra over the map per landmark plus one. Meant
+    /// for small maps and maps whose ways wind (Dragon Age, mazes), where
+    /// jump point search so guided answers long queries faster than the
+    /// hierarchy (docs/results.md); on large open maps the hierarchy is
+    /// faster. Not saved with the hierarchy: add them again after loading.
+    /// A repair that opens a cell drops them (distances may shrink); one
+    /// that closes cells keeps them (distances can only grow, so the bound
+    /// stays exact).
+    pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
+        if self.jump_lines.is_none() {
+            return false;
+        }
+        self.guide = Guide::new(&self.grid, self.settings.movement, count);
+        self.stats.memory_bytes = self.memory_bytes() as u64;
+        self.guide.is_some()
+    }
+
+    /// Whether cell landmarks guide the near search
+    /// ([`add_cell_landmarks`](Self::add_cell_landmarks)).
+    pub fn has_cell_landmarks(&self) -> bool {
+        self.guide.is_some()
+    }
+
+    /// Drops the cell landmarks (a repair opened cells).
+    pub(crate) fn drop_cell_landmarks(&mut self) {
+        if self.guide.take().is_some() {
+            self.stats.memory_bytes = self.memory_bytes() as u64;
+        }
+    }
+
     /// Bytes held, excluding the grid.
     pub fn memory_bytes(&self) -> usize {
         self.dead_ends.memory_bytes()
@@ -509,6 +573,7 @@ impl Hierarchy {
             + self.sizes.as_ref().map_or(0, UnitSizes::memory_bytes)
             + self.contracted.as_ref().map_or(0, |c| c.memory_bytes())
             + self.jump_lines.as_ref().map_or(0, JumpLines::memory_bytes)
+            + self.guide.as_ref().map_or(0, Guide::memory_bytes)
     }
 }
 

@@ -32,6 +32,7 @@ impl Hierarchy {
         // heavy cell and come back with the last one's end.
         if self.grid.is_weighted() {
             self.jump_lines = None;
+            self.guide = None;
         } else if self.jump_lines.is_none() {
             self.jump_lines = JumpLines::new(&self.grid, self.settings.movement).ok();
         }

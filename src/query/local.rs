@@ -31,9 +31,11 @@ pub(crate) const JUMP_REACH: u32 = 2;
 /// The near search a query begins with, if any.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum NearSearch {
-    /// Start and goal at most [`JUMP_REACH`] clusters apart on a map of
-    /// uniform cost, for a unit of one cell: jump point search over the
-    /// whole map, exact, expanding at most [`NEAR_JUMPS`] jump points
+    /// Start and goal at most [`JUMP_REACH`] clusters apart (at any
+    /// distance when cell landmarks guide the search,
+    /// [`Hierarchy::add_cell_landmarks`]) on a map of uniform cost, for a
+    /// unit of one cell: jump point search over the whole map, exact,
+    /// expanding at most [`NEAR_JUMPS`] jump points
     /// ([`Hierarchy::near_jump`]).
     Jumps,
     /// Start and goal in the same or neighbouring clusters otherwise: exact
@@ -48,7 +50,7 @@ impl Hierarchy {
     /// The near search for a unit of `size` from `start` to `goal`.
     pub(crate) fn near(&self, size: u8, start: Point, goal: Point) -> NearSearch {
         if size == 1 && self.jump_lines().is_some() {
-            if self.layout().clusters_apart(start, goal) <= JUMP_REACH {
+            if self.guide().is_some() || self.layout().clusters_apart(start, goal) <= JUMP_REACH {
                 NearSearch::Jumps
             } else {
                 NearSearch::Skip
@@ -74,9 +76,9 @@ impl Hierarchy {
         let lines = self.jump_lines().expect("a near search by jump points");
         let limit = limit.min(NEAR_JUMPS);
         if resume {
-            lines.resume_within(cache, b, limit)
+            lines.resume_within(cache, b, limit, self.guide())
         } else {
-            lines.search_within(cache, a, b, limit)
+            lines.search_within(cache, a, b, limit, self.guide())
         }
     }
 

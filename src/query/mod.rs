@@ -552,6 +552,7 @@ impl Hierarchy {
 mod tests {
     use super::*;
     use crate::{AStar, Grid, HierarchyBuilder};
+    use local::JUMP_REACH;
 
     /// A `w x h` map whose cell `p` is passable when `open(p, r)` says so,
     /// `r` a seeded pseudo-random number below 100 drawn per cell in row
@@ -723,6 +724,87 @@ mod tests {
             while q.update(&h, slice).unwrap() == crate::SliceStatus::InProgress {}
             assert_eq!(q.finish(), Some(out.clone()), "slice {slice}");
         }
+    }
+
+    #[test]
+    fn cell_landmarks_answer_far_queries_exactly_and_repairs_keep_them_sound() {
+        // Pillars and walls with gaps: ways that wind, at every distance.
+        let grid = seeded(3, 120, 90, |p, r| {
+            r >= 12 && (p.x % 30 != 15 || p.y % 45 == 44) && (p.y != 45 || p.x % 40 == 3)
+        });
+        let mut h = HierarchyBuilder::new()
+            .cluster_size(8)
+            .build(grid.clone())
+            .unwrap();
+        let bare = h.memory_bytes();
+        assert!(h.add_cell_landmarks(2));
+        assert_eq!(h.memory_bytes() - bare, 2 * 4 * 122 * 92);
+        assert_eq!(h.stats().memory_bytes, h.memory_bytes() as u64);
+        let cells: Vec<Point> = grid.passable_points().step_by(97).collect();
+        let mut world = crate::DynamicHierarchy::new(h.clone());
+        let mut cache = QueryCache::new();
+        let mut flat = SearchCache::new();
+        let (mut near, mut far) = (0, 0);
+        for (i, &s) in cells.iter().enumerate() {
+            let t = cells[(i * 7 + 3) % cells.len()];
+            assert!(matches!(h.near(1, s, t), NearSearch::Jumps));
+            let out = h.find_path(&mut cache, s, t).unwrap();
+            let exact = AStar::new(&grid).find_path(&mut flat, s, t).unwrap().path;
+            if out.stats.method == Method::Near {
+                assert_eq!(out.path.as_ref().map(|p| p.cost), exact.map(|p| p.cost));
+                near += 1;
+                far += usize::from(h.layout().clusters_apart(s, t) > JUMP_REACH);
+            }
+            // Sliced, the same answer.
+            let mut q = crate::SlicedQuery::new();
+            for slice in [1, 7] {
+                q.start(&h, s, t).unwrap();
+                while q.update(&h, slice).unwrap() == crate::SliceStatus::InProgress {}
+                assert_eq!(q.finish(), Some(out.clone()), "slice {slice}");
+            }
+        }
+        assert!(
+            far >= 15 && near >= 20,
+            "{near} near, {far} far of {}",
+            cells.len()
+        );
+        // Closing cells keeps the landmarks (distances only grow) and the
+        // answers exact; opening one drops them.
+        let wall: Vec<Point> = (20..70)
+            .map(|y| Point::new(60, y))
+            .filter(|p| grid.is_passable(*p))
+            .collect();
+        world.set_passable(&wall, false).unwrap();
+        assert!(world.hierarchy().has_cell_landmarks());
+        let closed = world.hierarchy().grid().clone();
+        for (i, &s) in cells
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| closed.is_passable(**p))
+        {
+            let t = cells[(i * 5 + 1) % cells.len()];
+            if !closed.is_passable(t) {
+                continue;
+            }
+            let out = world.hierarchy().find_path(&mut cache, s, t).unwrap();
+            let exact = AStar::new(&closed).find_path(&mut flat, s, t).unwrap().path;
+            if out.stats.method == Method::Near {
+                assert_eq!(out.path.as_ref().map(|p| p.cost), exact.map(|p| p.cost));
+            }
+        }
+        world.set_passable(&wall[..1], true).unwrap();
+        assert!(!world.hierarchy().has_cell_landmarks());
+        let (s, t) = (cells[0], *cells.last().unwrap());
+        assert!(h.layout().clusters_apart(s, t) > JUMP_REACH);
+        assert!(matches!(world.hierarchy().near(1, s, t), NearSearch::Skip));
+        // Not on a weighted map.
+        let mut heavy = grid.clone();
+        heavy.set_weight(cells[0], crate::Weight(300)).unwrap();
+        let mut weighted = HierarchyBuilder::new()
+            .cluster_size(8)
+            .build(heavy)
+            .unwrap();
+        assert!(!weighted.add_cell_landmarks(2));
     }
 
     #[test]

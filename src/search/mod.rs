@@ -46,8 +46,8 @@ pub use footprint::{
 };
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
+pub(crate) use jps::{Guide, JumpLines, Jumped, LineBits};
 pub use jps::{Jps, JpsCache, JpsError};
-pub(crate) use jps::{JumpLines, Jumped, LineBits};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};
 

@@ -122,10 +122,13 @@ pub(super) fn bench_map(
     let copy = grid.clone();
     let t = Instant::now();
     // With --contract, the build contracts (beside its other stages).
-    let hierarchy = builder
+    let mut hierarchy = builder
         .contract(args.contract)
         .build(copy)
         .map_err(|e| format!("{label}: {e}"))?;
+    if args.cell_landmarks > 0 {
+        hierarchy.add_cell_landmarks(args.cell_landmarks.into());
+    }
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
     let contract_ms = hierarchy.stats().contraction_seconds().map(|s| s * 1e3);
     let bytes = hierarchy.to_bytes();

@@ -42,6 +42,7 @@
 //! [`JpsError::DiagonalTies`].
 
 mod bits;
+mod guide;
 mod reached;
 mod rules;
 mod search;
@@ -54,6 +55,7 @@ use crate::grid::{
     Connectivity, CornerRule, Cost, FastDiv, Grid, GridError, Movement, Point, Weight,
 };
 use bits::BitLines;
+pub(crate) use guide::Guide;
 use reached::{CLOSED, NO_PARENT, Reached};
 use rules::{ALWAYS, FOUR, IF_ONE_FREE, NEVER, Rule};
 use search::{Ran, Search};
@@ -234,15 +236,23 @@ impl JumpLines {
         start: Point,
         goal: Point,
         limit: u64,
+        guide: Option<&Guide>,
     ) -> Jumped {
         cache.begin();
-        self.drive(cache, Some(self.node(start)), self.node(goal), limit)
+        self.drive(cache, Some(self.node(start)), self.node(goal), limit, guide)
     }
 
     /// Resumes the search [`search_within`](Self::search_within) paused
     /// (the same `goal`) until `limit` jump points are expanded in all.
-    pub(crate) fn resume_within(&self, cache: &mut JpsCache, goal: Point, limit: u64) -> Jumped {
-        self.drive(cache, None, self.node(goal), limit)
+    /// A guided search must resume with the same `guide`.
+    pub(crate) fn resume_within(
+        &self,
+        cache: &mut JpsCache,
+        goal: Point,
+        limit: u64,
+        guide: Option<&Guide>,
+    ) -> Jumped {
+        self.drive(cache, None, self.node(goal), limit, guide)
     }
 
     /// The cells of the jump points the last search in `cache` expanded.
@@ -266,12 +276,30 @@ impl JumpLines {
 
     /// Runs the search in `cache` (from padded cell `start` when given, a
     /// search just begun) under this map's rule until `limit` expansions.
-    fn drive(&self, cache: &mut JpsCache, start: Option<u32>, goal: u32, limit: u64) -> Jumped {
-        let ran = match self.rule {
-            NEVER => self.search::<NEVER>(cache, start, goal, limit),
-            IF_ONE_FREE => self.search::<IF_ONE_FREE>(cache, start, goal, limit),
-            ALWAYS => self.search::<ALWAYS>(cache, start, goal, limit),
-            _ => self.search::<FOUR>(cache, start, goal, limit),
+    /// With `guide`, its landmarks sharpen the estimate.
+    fn drive(
+        &self,
+        cache: &mut JpsCache,
+        start: Option<u32>,
+        goal: u32,
+        limit: u64,
+        guide: Option<&Guide>,
+    ) -> Jumped {
+        let run = Run {
+            start,
+            goal,
+            limit,
+            guide,
+        };
+        let ran = match (self.rule, guide.is_some()) {
+            (NEVER, false) => self.search::<NEVER, false>(cache, run),
+            (NEVER, true) => self.search::<NEVER, true>(cache, run),
+            (IF_ONE_FREE, false) => self.search::<IF_ONE_FREE, false>(cache, run),
+            (IF_ONE_FREE, true) => self.search::<IF_ONE_FREE, true>(cache, run),
+            (ALWAYS, false) => self.search::<ALWAYS, false>(cache, run),
+            (ALWAYS, true) => self.search::<ALWAYS, true>(cache, run),
+            (_, false) => self.search::<FOUR, false>(cache, run),
+            (_, true) => self.search::<FOUR, true>(cache, run),
         };
         match ran {
             Ran::Reached(slot) => Jumped::Path(self.walk(cache, slot)),
@@ -346,7 +374,7 @@ impl<'g> Jps<'g> {
         check_endpoint(self.grid, goal, "goal")?;
         let path = self
             .lines
-            .search_within(cache, start, goal, u64::MAX)
+            .search_within(cache, start, goal, u64::MAX, None)
             .into_path();
         Ok(SearchOutcome {
             path,
@@ -357,16 +385,27 @@ impl<'g> Jps<'g> {
     }
 }
 
+/// One call of the search: from padded cell `start` when given (a search
+/// just begun), to padded cell `goal`, until `limit` jump points are
+/// expanded, guided by `guide`'s landmarks when given.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    start: Option<u32>,
+    goal: u32,
+    limit: u64,
+    guide: Option<&'a Guide>,
+}
+
 impl JumpLines {
-    /// Searches (from padded cell `start` when given) to padded cell `goal`
-    /// under rule `R` until `limit` jump points are expanded.
-    fn search<const R: Rule>(
-        &self,
-        cache: &mut JpsCache,
-        start: Option<u32>,
-        goal: u32,
-        limit: u64,
-    ) -> Ran {
+    /// Runs `run` under rule `R`, guided when `G` (and `run.guide` is
+    /// given).
+    fn search<const R: Rule, const G: bool>(&self, cache: &mut JpsCache, run: Run) -> Ran {
+        let Run {
+            start,
+            goal,
+            limit,
+            guide,
+        } = run;
         let pw = self.pw;
         let unit = Weight::ONE.0 as u64;
         let straight = self.movement.straight as u64 * unit;
@@ -374,7 +413,11 @@ impl JumpLines {
             Connectivity::Eight => self.movement.diagonal as u64 * unit,
             Connectivity::Four => 2 * straight,
         };
-        let mut search = Search::<R> {
+        let mut goal_guide = [guide::UNREACHED; guide::MAX_GUIDE_LANDMARKS];
+        if let Some(g) = guide {
+            goal_guide[..g.count()].copy_from_slice(g.of(goal));
+        }
+        let mut search = Search::<R, G> {
             lines: self,
             cache,
             goal,
@@ -382,6 +425,9 @@ impl JumpLines {
             goal_y: goal / pw,
             straight,
             diagonal,
+            guide,
+            goal_guide,
+            unit,
         };
         if let Some(start) = start {
             search.start(start);

@@ -3,6 +3,7 @@
 //! The search is generic over the movement rule `R` (see [`rules`]), so
 //! each rule's loop is compiled on its own.
 
+use super::guide::{Guide, UNREACHED};
 use super::reached::{CLOSED, Lookup, NO_PARENT, Slot};
 use super::rules::{
     self, ALWAYS, E, FOUR, FROM_START, IF_ONE_FREE, N, NE, NEVER, NW, Rule, S, SE, SUCCESSORS, SW,
@@ -22,8 +23,9 @@ pub(super) enum Ran {
     Paused,
 }
 
-/// One query in progress: the engine, its scratch and the goal.
-pub(super) struct Search<'a, const R: Rule> {
+/// One query in progress: the engine, its scratch and the goal; with `G`,
+/// guided by landmark distances.
+pub(super) struct Search<'a, const R: Rule, const G: bool> {
     pub lines: &'a JumpLines,
     pub cache: &'a mut JpsCache,
     pub goal: u32,
@@ -34,10 +36,16 @@ pub(super) struct Search<'a, const R: Rule> {
     /// The cost of a diagonal move; 4-connected, two straight moves (so the
     /// octile estimate is the Manhattan distance).
     pub diagonal: u64,
+    /// With `G`: the landmark distances, and the goal's.
+    pub guide: Option<&'a Guide>,
+    pub goal_guide: [u32; super::guide::MAX_GUIDE_LANDMARKS],
+    /// What a landmark distance's unit costs.
+    pub unit: u64,
 }
 
-impl<const R: Rule> Search<'_, R> {
-    /// The octile distance from padded cell `(x, y)` to the goal.
+impl<const R: Rule, const G: bool> Search<'_, R, G> {
+    /// The octile distance from padded cell `(x, y)` to the goal; with `G`,
+    /// the landmarks' bound where it is larger.
     #[inline(always)]
     fn h(&self, x: u32, y: u32) -> u64 {
         let (dx, dy) = (
@@ -45,7 +53,19 @@ impl<const R: Rule> Search<'_, R> {
             y.abs_diff(self.goal_y) as u64,
         );
         let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
-        self.diagonal * lo + self.straight * (hi - lo)
+        let octile = self.diagonal * lo + self.straight * (hi - lo);
+        match self.guide {
+            Some(guide) if G => {
+                let mut bound = 0;
+                for (d, t) in guide.of(y * self.lines.pw + x).iter().zip(&self.goal_guide) {
+                    if *d != UNREACHED && *t != UNREACHED {
+                        bound = bound.max(d.abs_diff(*t));
+                    }
+                }
+                octile.max(bound as u64 * self.unit)
+            }
+            _ => octile,
+        }
     }
 
     /// Offers padded cell `(x, y)` with cost `g` from slot `parent`.

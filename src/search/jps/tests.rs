@@ -35,9 +35,11 @@ fn rules() -> Vec<Movement> {
 }
 
 /// Every pair of passable cells under `m`: JPS and A* agree on the cost,
-/// and JPS's path is valid and joins them.
+/// and JPS's path is valid and joins them; so does JPS guided by one
+/// landmark and by three ([`Guide`]).
 fn agrees_with_astar(grid: &Grid, m: Movement) {
     let jps = Jps::with_movement(grid, m).unwrap();
+    let guides = [Guide::new(grid, m, 1), Guide::new(grid, m, 3)];
     let astar = AStar::new(grid).movement(m);
     let (mut jc, mut ac) = (JpsCache::new(), SearchCache::new());
     let cells: Vec<Point> = grid.passable_points().collect();
@@ -45,16 +47,24 @@ fn agrees_with_astar(grid: &Grid, m: Movement) {
         for &t in &cells {
             let a = astar.find_path(&mut ac, s, t).unwrap().path;
             let j = jps.find_path(&mut jc, s, t).unwrap().path;
+            let want = a.map(|p| p.cost);
             assert_eq!(
                 j.as_ref().map(|p| p.cost),
-                a.map(|p| p.cost),
+                want,
                 "{m:?}: {s} -> {t} on\n{}",
                 grid.to_ascii()
             );
-            if let Some(p) = j {
-                p.validate(grid, &m)
-                    .unwrap_or_else(|e| panic!("{m:?}: {s} -> {t}: {e}\n{}", grid.to_ascii()));
-                assert_eq!((p.start(), p.goal()), (Some(s), Some(t)));
+            let guided = guides.iter().flatten().map(|g| {
+                let found = jps.lines.search_within(&mut jc, s, t, u64::MAX, Some(g));
+                (g.count(), found.into_path())
+            });
+            for (landmarks, p) in std::iter::once((0, j)).chain(guided) {
+                assert_eq!(p.as_ref().map(|p| p.cost), want, "{landmarks} landmarks");
+                if let Some(p) = p {
+                    p.validate(grid, &m)
+                        .unwrap_or_else(|e| panic!("{m:?}: {s} -> {t}: {e}\n{}", grid.to_ascii()));
+                    assert_eq!((p.start(), p.goal()), (Some(s), Some(t)));
+                }
             }
         }
     }
