@@ -73,6 +73,16 @@ impl Case {
         self.seed.is_multiple_of(3)
     }
 
+    /// Cell landmarks guiding the near search (0: none): one case in four
+    /// has 1 to 3.
+    fn cell_landmarks(&self) -> usize {
+        if (self.seed >> 16).is_multiple_of(4) {
+            1 + (self.seed >> 20) as usize % 3
+        } else {
+            0
+        }
+    }
+
     /// The transitions' placement: one case in three has them at the ends
     /// of entrances only (what large maps get), whose paths are smoothed
     /// over a wider window.
@@ -96,7 +106,7 @@ impl fmt::Debug for Case {
         }
         write!(
             f,
-            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}, contracted {}, {:?}\n{}queries (first is S->G): {:?}",
+            "\n{}x{} {:?} density {}% seed {:#x}, cluster {}, {:?}, contracted {}, cell landmarks {}, {:?}\n{}queries (first is S->G): {:?}",
             self.map.width,
             self.map.height,
             self.layout,
@@ -105,6 +115,7 @@ impl fmt::Debug for Case {
             self.cluster_size,
             self.movement(),
             self.contracted(),
+            self.cell_landmarks(),
             self.entrances(),
             self.map.render(&marks),
             self.queries
@@ -207,6 +218,11 @@ fn build(case: &Case) -> Hierarchy {
         .expect("valid settings");
     if case.contracted() {
         h.contract().expect("a cluster graph contracts");
+    }
+    if case.cell_landmarks() > 0 {
+        // Refused only where jump point search is (the movement rule).
+        let added = h.add_cell_landmarks(case.cell_landmarks());
+        assert_eq!(added, h.has_cell_landmarks());
     }
     h
 }
@@ -320,6 +336,11 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
             if s == g {
                 prop_assert_eq!(path.cells.len(), 1);
             }
+            // The near search's answers (by jump points, guided or not, or
+            // bounded A*) are exact.
+            if out.stats.method == Method::Near {
+                prop_assert_eq!(path.cost, optimum, "query {} {} -> {}: near", i, s, g);
+            }
         }
         // Lazy refinement, with the scratch shared across cases.
         let lazy_out = SHARED.with(|c| lazy(&h, &mut c.borrow_mut(), s, g))?;
@@ -356,9 +377,14 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let bytes = h.to_bytes();
     let loaded = Hierarchy::from_bytes(grid.clone(), &bytes);
     prop_assert!(loaded.is_ok(), "reload failed: {:?}", loaded.err());
-    let loaded = loaded.unwrap();
-    // A contraction is saved with the hierarchy and loads back.
+    let mut loaded = loaded.unwrap();
+    // A contraction is saved with the hierarchy and loads back; cell
+    // landmarks are not saved, and are added again.
     prop_assert_eq!(loaded.is_contracted(), case.contracted());
+    prop_assert!(!loaded.has_cell_landmarks());
+    if h.has_cell_landmarks() {
+        prop_assert!(loaded.add_cell_landmarks(case.cell_landmarks()));
+    }
     prop_assert_eq!(loaded.settings(), h.settings());
     prop_assert_eq!(loaded.to_bytes(), bytes, "save -> load -> save differs");
     let mut fresh = QueryCache::new();

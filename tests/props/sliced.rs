@@ -86,6 +86,10 @@ fn check_hierarchical(case: &MapCase, rng: &mut Rng) -> Result<(), TestCaseError
     if rng.below(2) == 0 {
         h.contract().expect("a cluster graph contracts");
     }
+    // A third guide the near search by cell landmarks, at any distance.
+    if rng.below(3) == 0 {
+        h.add_cell_landmarks(2);
+    }
     let mut cache = QueryCache::new();
     let mut q = SlicedQuery::new();
     for pair in case.points.windows(2) {
