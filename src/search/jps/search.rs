@@ -77,7 +77,8 @@ impl<const R: Rule, const G: bool> Search<'_, R, G> {
         let slot = match cache.reached.find(n) {
             Lookup::Found(known) => {
                 let slot = cache.reached.slot_mut(known);
-                // Closed nodes are final: the octile estimate is consistent.
+                // Closed nodes are final: the estimate is consistent (octile, and
+                // the landmarks' bound: see `guide`).
                 if slot.node & CLOSED != 0 || slot.g <= g {
                     return;
                 }
