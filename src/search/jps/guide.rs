@@ -20,7 +20,7 @@
 //! cells drops them ([`Hierarchy`](crate::Hierarchy) does).
 
 use crate::engine::SearchCache;
-use crate::grid::{Grid, Movement, Point, Weight};
+use crate::grid::{Cost, Grid, Movement, Point, Weight};
 use crate::search::Dijkstra;
 
 /// A cell the landmarks' searches did not reach (another island).
@@ -58,37 +58,40 @@ impl Guide {
             .min_by_key(|p| p.x.abs_diff(centre.x) + p.y.abs_diff(centre.y))?;
         let dijkstra = Dijkstra::new(grid).movement(movement);
         let mut cache = SearchCache::default();
-        let unit = Weight::ONE.0 as u64;
-        // Distances of map cells (row-major), and each cell's least distance
-        // from the landmarks chosen so far.
-        let field = |cache: &mut SearchCache, from: Point| -> Option<Vec<u32>> {
-            let f = dijkstra.distance_field(cache, from).ok()?;
-            (0..h)
-                .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
-                .map(|p| match f.get(p) {
-                    None => Some(UNREACHED),
-                    Some(c) => u32::try_from(c.0 / unit).ok().filter(|d| *d != UNREACHED),
-                })
-                .collect()
+        // A distance in the guide's units; `None` beyond 32 bits.
+        let units = |c: Option<Cost>| match c {
+            None => Some(UNREACHED),
+            Some(c) => u32::try_from(c.0 / Weight::ONE.0 as u64)
+                .ok()
+                .filter(|d| *d != UNREACHED),
         };
+        let cell = |k: usize| Point::new(k as u32 % w, k as u32 / w);
         let farthest = |nearest: &[u32]| -> Point {
             let i = (0..nearest.len())
                 .filter(|i| nearest[*i] != UNREACHED)
                 .max_by_key(|i| nearest[*i])
-                .unwrap_or(0) as u32;
-            Point::new(i % w, i / w)
+                .unwrap_or(0);
+            cell(i)
         };
-        let mut nearest = field(&mut cache, seed)?;
+        // Each map cell's (row-major) least distance from the landmarks
+        // chosen so far; before the first, from the seed.
+        let from_seed = dijkstra.distance_field(&mut cache, seed).ok()?;
+        let mut nearest = (0..(w * h) as usize)
+            .map(|k| units(from_seed.get(cell(k))))
+            .collect::<Option<Vec<u32>>>()?;
+        drop(from_seed);
         let pw = grid.padded_width();
         let mut dist = vec![UNREACHED; (pw * (h + 2)) as usize * count];
         for i in 0..count {
-            let landmark = farthest(&nearest);
-            let d = field(&mut cache, landmark)?;
-            for (k, (d, near)) in d.iter().zip(&mut nearest).enumerate() {
-                let (x, y) = (k as u32 % w, k as u32 / w);
-                dist[((y + 1) * pw + x + 1) as usize * count + i] = *d;
-                if i == 0 || *d < *near {
-                    *near = *d;
+            let field = dijkstra
+                .distance_field(&mut cache, farthest(&nearest))
+                .ok()?;
+            for (k, near) in nearest.iter_mut().enumerate() {
+                let p = cell(k);
+                let d = units(field.get(p))?;
+                dist[((p.y + 1) * pw + p.x + 1) as usize * count + i] = d;
+                if i == 0 || d < *near {
+                    *near = d;
                 }
             }
         }
