@@ -14,7 +14,9 @@
 //! says against the map). A second line per map times a build that
 //! contracts (`HierarchyBuilder::contract(true)`: issue #13's goal, at most
 //! 60 ms), and compares loading a file saved contracted with loading the
-//! plain file and contracting again, measured in the same runs.
+//! plain file and contracting again, and likewise a file saved with two cell
+//! landmarks (`Hierarchy::add_cell_landmarks`, checked at load) with loading
+//! the plain file and adding them again, measured in the same runs.
 //!
 //! Builds use `HierarchyBuilder::new()`, so these maps get the settings a
 //! game's default build picks for them (transitions at entrance ends only,
@@ -94,6 +96,13 @@ fn contracted_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-build-{name}-contracted.tph"))
 }
 
+fn guided_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-build-{name}-guided.tph"))
+}
+
+/// Cell landmarks in the guided file.
+const CELL_LANDMARKS: usize = 2;
+
 fn main() {
     common::help_first();
     let Some(maps) = setup() else {
@@ -127,6 +136,11 @@ fn main() {
         contracted
             .save_file(contracted_file(&bm.name))
             .expect("save the contracted hierarchy");
+        let mut guided = h.clone();
+        assert!(guided.add_cell_landmarks(CELL_LANDMARKS));
+        guided
+            .save_file(guided_file(&bm.name))
+            .expect("save the guided hierarchy");
     }
 
     // Plots cost seconds per benchmark on this machine; the numbers suffice.
@@ -229,6 +243,7 @@ fn main() {
         let (mut build, mut load, mut hpf) = (Vec::new(), Vec::new(), Vec::new());
         let (mut load_contracted, mut load_then_contract) = (Vec::new(), Vec::new());
         let mut contracted_build = Vec::new();
+        let (mut load_guided, mut load_then_guide) = (Vec::new(), Vec::new());
         for _ in 0..SUMMARY_RUNS {
             build.push(time_ms(bm.grid.clone(), |g| {
                 builder.build(g).expect("valid settings")
@@ -246,6 +261,14 @@ fn main() {
             load_then_contract.push(time_ms(bm.grid.clone(), |g| {
                 let mut h = Hierarchy::load_file(g, &file).expect("valid file");
                 h.contract().expect("contracts");
+                h
+            }));
+            load_guided.push(time_ms(bm.grid.clone(), |g| {
+                Hierarchy::load_file(g, guided_file(&bm.name)).expect("valid file")
+            }));
+            load_then_guide.push(time_ms(bm.grid.clone(), |g| {
+                let mut h = Hierarchy::load_file(g, &file).expect("valid file");
+                assert!(h.add_cell_landmarks(CELL_LANDMARKS));
                 h
             }));
         }
@@ -275,6 +298,13 @@ fn main() {
             verdict(contracted_build_ms <= GOAL_CONTRACTED_BUILD_MS),
             recontract_ms / contracted_ms,
         );
+        let (guided_ms, reguide_ms) = (median(load_guided), median(load_then_guide));
+        println!(
+            "  {}: file with {CELL_LANDMARKS} cell landmarks: load_file {guided_ms:.2} ms \
+             (checked), against load_file + add_cell_landmarks {reguide_ms:.2} ms: {:.1}x faster",
+            bm.name,
+            reguide_ms / guided_ms,
+        );
         let cells = (bm.grid.width() * bm.grid.height()) as f64;
         let parts: Vec<String> = h
             .stats()
@@ -292,5 +322,6 @@ fn main() {
     for bm in &maps {
         let _ = std::fs::remove_file(saved_file(&bm.name));
         let _ = std::fs::remove_file(contracted_file(&bm.name));
+        let _ = std::fs::remove_file(guided_file(&bm.name));
     }
 }

@@ -286,6 +286,18 @@ impl NavGrid {
         matches!(self.recontract, Recontract::Running(_))
     }
 
+    /// Adds every cell's distance from `count` landmarks (1 to 4;
+    /// `Hierarchy::add_cell_landmarks`): requests for units of one cell are
+    /// then answered by exact jump point search at any distance, within its
+    /// budget (on maps like Dragon Age's, long queries about twice as fast).
+    /// Whether they were added (not on a map of terrain weights). A
+    /// hierarchy loaded from a file saved with them has them already. An
+    /// edit that opens a cell drops them: call this again (one search over
+    /// the map per landmark, plus one). Requests in progress start again.
+    pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
+        self.map.add_cell_landmarks(count)
+    }
+
     /// The hierarchy as it stands (edits included).
     pub fn hierarchy(&self) -> &Hierarchy {
         self.map.hierarchy()

@@ -263,3 +263,48 @@ fn a_contracted_map_is_contracted_again_after_an_edit() {
         }
     }
 }
+
+/// Cell landmarks through the plugin: a hierarchy loaded from a file saved
+/// with them has them, requests in progress when they are added again start
+/// over and every answer costs what the guided hierarchy's `find_path`
+/// answers (the exact cost, where its jump point search answered).
+#[test]
+fn cell_landmarks_guide_the_queue() {
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/default.map");
+    let grid: Grid = io::read_map(map).expect("data/default.map reads");
+    let mut h = Hierarchy::build(grid.clone()).unwrap();
+    assert!(h.add_cell_landmarks(2));
+    let loaded = Hierarchy::from_bytes(grid.clone(), &h.to_bytes()).unwrap();
+    let mut app = App::new();
+    app.add_plugins(TierpathPlugin { budget: BUDGET })
+        .insert_resource(NavGrid::new(loaded));
+    assert!(
+        app.world()
+            .resource::<NavGrid>()
+            .hierarchy()
+            .has_cell_landmarks()
+    );
+    let open: Vec<Point> = grid.passable_points().collect();
+    let units: Vec<Entity> = (0..20)
+        .map(|i| open[(i * 7919) % open.len()])
+        .zip((0..20).map(|i| open[(i * 104_729 + 17) % open.len()]))
+        .filter(|(s, g)| h.same_island(*s, *g))
+        .map(|(s, g)| app.world_mut().spawn(PathRequest::new(s, g)).id())
+        .collect();
+    app.update();
+    // Added again while requests are in progress: they start over on the
+    // new hierarchy and still arrive.
+    assert!(
+        app.world_mut()
+            .resource_mut::<NavGrid>()
+            .add_cell_landmarks(3)
+    );
+    run_until_answered(&mut app, 2000);
+    check_paths(&mut app, &units, true);
+    assert!(
+        app.world()
+            .resource::<NavGrid>()
+            .hierarchy()
+            .has_cell_landmarks()
+    );
+}

@@ -85,6 +85,20 @@ static class Check
                 }
             }
 
+            // Cell landmarks: the same reach and cost, exact jump point search at any distance.
+            using (var guided = Hierarchy.Build(map))
+            {
+                Expect(!guided.HasCellLandmarks, "built without cell landmarks");
+                ExpectStatus(() => guided.AddCellLandmarks(5), Status.InvalidArgument, "5 cell landmarks");
+                Expect(guided.AddCellLandmarks(2), "cell landmarks added");
+                Expect(guided.HasCellLandmarks, "guided");
+                var s1 = cell();
+                var g1 = cell();
+                var withLandmarks = guided.FindPath(cache, s1, g1);
+                var without = h.FindPath(cache, s1, g1);
+                Expect(withLandmarks.Found == without.Found, "guided: the same reach");
+            }
+
             var wall = new Point(0, 0);
             while (h.IsPassable(wall)) wall.X++;
             ExpectStatus(() => h.FindPath(cache, cell(), wall), Status.Blocked, "goal on a wall");

@@ -172,6 +172,8 @@ namespace Tierpath
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_passable(HierarchyHandle h, Point cell, out byte passable);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_contract(HierarchyHandle h);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_is_contracted(HierarchyHandle h, out byte contracted);
+        [DllImport(Lib)] internal static extern Status tierpath_hierarchy_add_cell_landmarks(HierarchyHandle h, uint count, out byte added);
+        [DllImport(Lib)] internal static extern Status tierpath_hierarchy_has_cell_landmarks(HierarchyHandle h, out byte has);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_edit(HierarchyHandle h, Edit[] edits, UIntPtr count, IntPtr report);
         [DllImport(Lib)] internal static extern Status tierpath_hierarchy_free(IntPtr h);
         [DllImport(Lib)] internal static extern Status tierpath_cache_new(out CacheHandle cache);
@@ -299,6 +301,25 @@ namespace Tierpath
             {
                 byte b;
                 Native.Check(Native.tierpath_hierarchy_is_contracted(Handle, out b), "tierpath_hierarchy_is_contracted");
+                return b != 0;
+            }
+        }
+
+        /// <summary>Adds every cell's distance from count landmarks (1 to 4): queries for units of one cell are then answered by exact jump point search at any distance, within its budget (on maps like Dragon Age's, long queries about twice as fast). False when the map cannot take them (terrain weights). Saved with the hierarchy; an edit that opens a cell drops them.</summary>
+        public bool AddCellLandmarks(uint count)
+        {
+            byte b;
+            Native.Check(Native.tierpath_hierarchy_add_cell_landmarks(Handle, count, out b), "tierpath_hierarchy_add_cell_landmarks");
+            return b != 0;
+        }
+
+        /// <summary>Whether cell landmarks guide the queries (AddCellLandmarks, or a file saved with them).</summary>
+        public bool HasCellLandmarks
+        {
+            get
+            {
+                byte b;
+                Native.Check(Native.tierpath_hierarchy_has_cell_landmarks(Handle, out b), "tierpath_hierarchy_has_cell_landmarks");
                 return b != 0;
             }
         }

@@ -142,6 +142,15 @@ pub fn run(args: Args) -> CliResult {
     )?;
     kv(
         &mut out,
+        "cell landmarks",
+        if h.has_cell_landmarks() {
+            "yes (saved in the file: exact jump point search answers at any distance)".to_string()
+        } else {
+            "no (`tierpath preprocess --cell-landmarks 2` saves them)".to_string()
+        },
+    )?;
+    kv(
+        &mut out,
         "memory",
         format!(
             "{} bytes ({:.2} bytes/cell); on disk {} bytes",
@@ -171,6 +180,7 @@ pub fn run(args: Args) -> CliResult {
         m.insert("keep_paths".into(), set.keep_paths.into());
         m.insert("landmarks".into(), set.landmarks.into());
         m.insert("contracted".into(), h.is_contracted().into());
+        m.insert("cell_landmarks".into(), h.has_cell_landmarks().into());
         m.insert(
             "polish".into(),
             (set.polish == tierpath::Polish::Always).into(),
@@ -263,6 +273,7 @@ fn header_only(args: &Args, file_bytes: u64, version: Option<u32>, why: &str) ->
             "cluster_size": summary.as_ref().map(|x| x.settings.cluster_size),
             "landmarks": summary.as_ref().map(|x| x.settings.landmarks),
             "contraction_graphs": summary.as_ref().map(|x| x.contraction_graphs),
+            "cell_landmarks": summary.as_ref().map(|x| x.cell_landmarks),
             "islands": summary.as_ref().map(|x| x.islands),
             "dead_end_cells": summary.as_ref().map(|x| x.dead_end_cells),
             "nodes": summary.as_ref().map(|x| x.transitions),

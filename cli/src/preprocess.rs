@@ -1,7 +1,8 @@
 //! `tierpath preprocess MAP... [-o FILE | --out-dir DIR] [--cluster-size N]
-//! [--max-size K] [--contract] [--jobs N] [--json]`: builds the hierarchy of
-//! one map or many (for units of 1x1 to KxK cells), contracts its cluster
-//! graph when asked (saved with it, so a load needs no contraction), saves
+//! [--max-size K] [--contract] [--cell-landmarks N] [--jobs N] [--json]`:
+//! builds the hierarchy of one map or many (for units of 1x1 to KxK cells),
+//! contracts its cluster graph and adds cell landmarks when asked (both
+//! saved with it, so a load computes neither), saves
 //! each to a `.tph` file, and prints what every build cost and produced
 //! (with `--max-size` above 1, a table per map of what each unit size uses).
 //!
@@ -79,6 +80,13 @@ pub struct Args {
     /// no contraction.
     #[arg(long)]
     pub contract: bool,
+    /// Also store every cell's distance from N landmarks (0 to 4;
+    /// `Hierarchy::add_cell_landmarks`), saved in the file: queries for
+    /// units of one cell are then answered by exact jump point search at any
+    /// distance, within its budget. For maps like Dragon Age's, of uniform
+    /// cost (a weighted map is an error); 4 bytes per cell per landmark.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub cell_landmarks: u8,
     /// Maps built at once (default: the number of cores). Each build is itself
     /// parallel.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -102,6 +110,8 @@ pub struct Built {
     /// Milliseconds contracting the cluster graph (the build's stage), when
     /// asked.
     pub contract_ms: Option<f64>,
+    /// Milliseconds adding the cell landmarks, when asked.
+    pub cell_landmarks_ms: Option<f64>,
     /// Milliseconds serialising and writing the file.
     pub save_ms: f64,
     /// Size of the file written.
@@ -156,7 +166,7 @@ pub fn run(args: Args) -> CliResult {
                         break;
                     }
                     let map = &args.maps[i];
-                    let result = preprocess_one(&builder, map, &outputs[i], args.contract);
+                    let result = preprocess_one(&builder, map, &outputs[i], &args);
                     match &result {
                         Ok(_) => progress.set_message(file_name(map)),
                         Err(e) => progress.suspend(|| eprintln!("error: {e}")),
@@ -212,6 +222,14 @@ pub fn run(args: Args) -> CliResult {
                 out,
                 "{}: cluster graph contracted in {c:.1} ms (a build stage, beside the islands and dead ends; saved in the file)",
                 file_name(&b.map)
+            )?;
+        }
+        if let Some(c) = b.cell_landmarks_ms {
+            writeln!(
+                out,
+                "{}: {} cell landmarks added in {c:.1} ms (saved in the file)",
+                file_name(&b.map),
+                args.cell_landmarks
             )?;
         }
     }
@@ -326,17 +344,35 @@ fn preprocess_one(
     builder: &HierarchyBuilder,
     map: &Path,
     output: &Path,
-    contract: bool,
+    args: &Args,
 ) -> Result<Built, String> {
     let t = Instant::now();
     let grid = crate::read_grid(map).map_err(|e| e.to_string())?;
     let read_ms = ms(t.elapsed().as_secs_f64());
-    let h = builder
+    let mut h = builder
         .clone()
-        .contract(contract)
+        .contract(args.contract)
         .build(grid)
         .map_err(|e| format!("{}: {e}", map.display()))?;
     let contract_ms = h.stats().contraction_seconds().map(ms);
+    let cell_landmarks_ms = match args.cell_landmarks {
+        0 => None,
+        n => {
+            let t = Instant::now();
+            if !h.add_cell_landmarks(n.into()) {
+                return Err(format!(
+                    "{}: cell landmarks need a map of uniform cost{} (nothing saved)",
+                    map.display(),
+                    if h.grid().is_weighted() {
+                        ": this one has terrain weights"
+                    } else {
+                        " with distances within 32 bits"
+                    }
+                ));
+            }
+            Some(ms(t.elapsed().as_secs_f64()))
+        }
+    };
     let t = Instant::now();
     h.save_file(output).map_err(|e| e.to_string())?;
     let save_ms = ms(t.elapsed().as_secs_f64());
@@ -349,6 +385,7 @@ fn preprocess_one(
         stats: h.stats().clone(),
         read_ms,
         contract_ms,
+        cell_landmarks_ms,
         save_ms,
         file_bytes,
     })
@@ -368,6 +405,9 @@ fn built_json(b: &Built) -> serde_json::Value {
     m.insert("save_ms".into(), round3(b.save_ms).into());
     if let Some(c) = b.contract_ms {
         m.insert("contract_ms".into(), round3(c).into());
+    }
+    if let Some(c) = b.cell_landmarks_ms {
+        m.insert("cell_landmarks_ms".into(), round3(c).into());
     }
     serde_json::Value::Object(m)
 }
@@ -500,6 +540,7 @@ mod tests {
             polish: PolishArg::Auto,
             entrances: EntrancesArg::Auto,
             contract: false,
+            cell_landmarks: 0,
             jobs: None,
             json: false,
         };

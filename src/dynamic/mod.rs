@@ -315,6 +315,15 @@ impl DynamicHierarchy {
         self.h.put_contraction(done, false)
     }
 
+    /// Adds every cell's distance from `count` landmarks
+    /// ([`Hierarchy::add_cell_landmarks`]): whether they were added. Repairs
+    /// that close cells keep them; one that opens a cell or weighs the map
+    /// drops them (call this again then: one Dijkstra over the map per
+    /// landmark, plus one).
+    pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
+        self.h.add_cell_landmarks(count)
+    }
+
     /// Gives the hierarchy back (for saving, or sharing between threads).
     pub fn into_hierarchy(self) -> Hierarchy {
         self.h

@@ -25,7 +25,7 @@ pub(crate) use repair::Spliced;
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::sizes::UnitSizes;
 use crate::preprocess::{ClusterGraph, ClusterLayout, DeadEnds, Entrances, Landmarks, NO_NODE};
-use crate::search::{Guide, JumpLines, LineBits};
+use crate::search::{Guide, JumpLines, LineBits, SavedGuide};
 
 fn entrances_bytes(e: &Entrances) -> usize {
     4 * (e.cells.len() + e.cluster_first.len())
@@ -143,8 +143,8 @@ pub struct Hierarchy {
     /// (derived at assembly, kept up to date by repairs, not saved).
     jump_lines: Option<JumpLines>,
     /// Every cell's distance from a few landmarks, guiding the near search
-    /// by jump points when added ([`Hierarchy::add_cell_landmarks`]; not
-    /// saved).
+    /// by jump points when added ([`Hierarchy::add_cell_landmarks`]; saved,
+    /// and checked at load).
     guide: Option<Guide>,
     /// The smallest weight of a passable cell (heuristics scale by it).
     min_weight: crate::Weight,
@@ -538,16 +538,27 @@ impl Hierarchy {
     /// than the hierarchy: 1.63x exact JPS's speed by median there, against
     /// 0.85x without. On StarCraft maps, mazes and rooms of 512x512 cells
     /// and more the hierarchy alone is faster (docs/results.md, "Cell
-    /// landmarks"). Not saved with the hierarchy: add them again after
-    /// loading.
+    /// landmarks"). Saved with the hierarchy ([`save`](Self::save)); a
+    /// load checks them (every legal move changes each distance by at most
+    /// its cost, which keeps the search exact whatever the values).
     /// A repair that opens a cell drops them (distances may shrink); one
     /// that closes cells keeps them (distances can only grow, so the bound
     /// stays exact).
+    ///
+    /// Adding them (or others in their place) gives the hierarchy a new
+    /// identity, as installing a contraction does: plans and time-sliced
+    /// queries begun before plan again or refuse
+    /// ([`PathPlan::is_valid_for`](crate::PathPlan::is_valid_for)), since a
+    /// search must not change its estimate half-way.
     pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
         if self.jump_lines.is_none() {
             return false;
         }
+        let had = self.guide.is_some();
         self.guide = Guide::new(&self.grid, self.settings.movement, count);
+        if had || self.guide.is_some() {
+            self.identity = self.identity.renewed(true);
+        }
         self.stats.memory_bytes = self.memory_bytes() as u64;
         self.guide.is_some()
     }
@@ -556,6 +567,29 @@ impl Hierarchy {
     /// ([`add_cell_landmarks`](Self::add_cell_landmarks)).
     pub fn has_cell_landmarks(&self) -> bool {
         self.guide.is_some()
+    }
+
+    /// The cell landmarks as a file stores them, when added.
+    pub(crate) fn guide_to_save(&self) -> Option<SavedGuide> {
+        self.guide.as_ref().map(|g| g.to_saved(&self.grid))
+    }
+
+    /// Installs the cell landmarks a file stored, once checked to keep the
+    /// search exact ([`Guide::from_saved`]); refused where jump point search
+    /// cannot run (a weighted map, a movement rule it refuses).
+    pub(crate) fn install_saved_guide(&mut self, saved: SavedGuide) -> Result<(), String> {
+        if self.jump_lines.is_none() {
+            return Err(
+                "cell landmarks for a map or movement rule jump point search refuses".into(),
+            );
+        }
+        self.guide = Some(Guide::from_saved(
+            &self.grid,
+            self.settings.movement,
+            saved,
+        )?);
+        self.stats.memory_bytes = self.memory_bytes() as u64;
+        Ok(())
     }
 
     /// Drops the cell landmarks (a repair opened cells).

@@ -797,6 +797,40 @@ mod tests {
         let (s, t) = (cells[0], *cells.last().unwrap());
         assert!(h.layout().clusters_apart(s, t) > JUMP_REACH);
         assert!(matches!(world.hierarchy().near(1, s, t), NearSearch::Skip));
+        // Added again: a time-sliced query begun before refuses to go on (a
+        // search must not change its estimate half-way), a plan made before
+        // is no longer valid; both begin again on the guided hierarchy.
+        let reopened = world.hierarchy().grid().clone();
+        let astar = AStar::new(&reopened);
+        let t = *cells
+            .iter()
+            .rev()
+            .find(|t| {
+                h.layout().clusters_apart(s, **t) > JUMP_REACH
+                    && astar.find_path(&mut flat, s, **t).unwrap().path.is_some()
+            })
+            .unwrap();
+        let mut q = crate::SlicedQuery::new();
+        q.start(world.hierarchy(), s, t).unwrap();
+        q.update(world.hierarchy(), 1).unwrap();
+        let plan = world.hierarchy().plan(&mut cache, s, t).unwrap().unwrap();
+        assert!(world.add_cell_landmarks(2));
+        assert!(matches!(world.hierarchy().near(1, s, t), NearSearch::Jumps));
+        let err = q.update(world.hierarchy(), 1).unwrap_err().to_string();
+        assert!(err.contains("cell landmarks added"), "{err}");
+        assert!(!plan.is_valid_for(world.hierarchy()));
+        q.start(world.hierarchy(), s, t).unwrap();
+        while q.update(world.hierarchy(), 7).unwrap() == crate::SliceStatus::InProgress {}
+        let reopened = world.hierarchy().grid().clone();
+        let exact = AStar::new(&reopened)
+            .find_path(&mut flat, s, t)
+            .unwrap()
+            .path;
+        let out = q.finish().unwrap();
+        assert!(out.path.as_ref().map(|p| p.cost) >= exact.as_ref().map(|p| p.cost));
+        if out.stats.method == Method::Near {
+            assert_eq!(out.path.map(|p| p.cost), exact.map(|p| p.cost));
+        }
         // Not on a weighted map.
         let mut heavy = grid.clone();
         heavy.set_weight(cells[0], crate::Weight(300)).unwrap();

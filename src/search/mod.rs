@@ -46,7 +46,9 @@ pub use footprint::{
 };
 pub use heuristic::Heuristic;
 pub(crate) use heuristic::{CustomEstimate, Estimate, Estimator, FACTOR_ONE};
-pub(crate) use jps::{Guide, JumpLines, Jumped, LineBits};
+#[cfg(test)]
+pub(crate) use jps::UNREACHED;
+pub(crate) use jps::{Guide, JumpLines, Jumped, LineBits, MAX_GUIDE_LANDMARKS, SavedGuide};
 pub use jps::{Jps, JpsCache, JpsError};
 pub use path::{Path, PathError, legal_move, path_cost};
 pub use sliced::{SliceStatus, SlicedSearch};

@@ -378,14 +378,11 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let bytes = h.to_bytes();
     let loaded = Hierarchy::from_bytes(grid.clone(), &bytes);
     prop_assert!(loaded.is_ok(), "reload failed: {:?}", loaded.err());
-    let mut loaded = loaded.unwrap();
-    // A contraction is saved with the hierarchy and loads back; cell
-    // landmarks are not saved, and are added again.
+    let loaded = loaded.unwrap();
+    // A contraction and cell landmarks are saved with the hierarchy and
+    // load back.
     prop_assert_eq!(loaded.is_contracted(), case.contracted());
-    prop_assert!(!loaded.has_cell_landmarks());
-    if h.has_cell_landmarks() {
-        prop_assert!(loaded.add_cell_landmarks(case.cell_landmarks()));
-    }
+    prop_assert_eq!(loaded.has_cell_landmarks(), h.has_cell_landmarks());
     prop_assert_eq!(loaded.settings(), h.settings());
     prop_assert_eq!(loaded.to_bytes(), bytes, "save -> load -> save differs");
     let mut fresh = QueryCache::new();

@@ -298,3 +298,79 @@ fn contract_saves_the_contraction() {
         assert_eq!(a, b);
     }
 }
+
+/// `--cell-landmarks N` saves the cell landmarks in the file: `info` says so
+/// (and of the plain file not), the library loads them, answering as the
+/// in-memory hierarchy given them; on a weighted map it is an error naming
+/// the weights, and no file is written.
+#[test]
+fn cell_landmarks_are_saved() {
+    let dir = scratch("cell-landmarks");
+    let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
+    let (plain, guided) = (dir.join("plain.tph"), dir.join("guided.tph"));
+    let o = tierpath(&["preprocess", s(&m), "-o", s(&plain)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tierpath(&[
+        "preprocess",
+        s(&m),
+        "-o",
+        s(&guided),
+        "--cell-landmarks",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2 cell landmarks added in"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        last_json(&o)["maps"][0]["cell_landmarks_ms"]
+            .as_f64()
+            .unwrap()
+            >= 0.0
+    );
+    for (file, want) in [(&plain, false), (&guided, true)] {
+        let o = tierpath(&["info", s(file), "--map", s(&m), "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(last_json(&o)["cell_landmarks"], want, "{}", stdout(&o));
+        let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), file).unwrap();
+        assert_eq!(h.has_cell_landmarks(), want);
+    }
+    let grid = io::read_grid(&m).unwrap();
+    let mut direct = Hierarchy::build(grid.clone()).unwrap();
+    assert!(direct.add_cell_landmarks(2));
+    let loaded = Hierarchy::load_file(grid, &guided).unwrap();
+    let mut cache = tierpath::QueryCache::new();
+    let cells: Vec<_> = loaded.grid().passable_points().step_by(211).collect();
+    for w in cells.windows(2) {
+        let a = loaded.find_path(&mut cache, w[0], w[1]).unwrap().path;
+        let b = direct.find_path(&mut cache, w[0], w[1]).unwrap().path;
+        assert_eq!(a, b);
+    }
+    let out_of_range = tierpath(&["preprocess", s(&m), "--cell-landmarks", "5"]);
+    assert!(!out_of_range.status.success());
+    assert!(
+        stderr(&out_of_range).contains("--cell-landmarks"),
+        "{}",
+        stderr(&out_of_range)
+    );
+    let mut weighted = io::read_grid(&m).unwrap();
+    let p = weighted.passable_points().next().unwrap();
+    weighted.set_weight(p, tierpath::Weight(200)).unwrap();
+    let terrain = dir.join("weighted.txt");
+    io::save_terrain(&weighted, &terrain).unwrap();
+    let out = dir.join("weighted.tph");
+    let o = tierpath(&[
+        "preprocess",
+        s(&terrain),
+        "-o",
+        s(&out),
+        "--cell-landmarks",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("terrain weights"), "{}", stderr(&o));
+    assert!(!out.exists());
+}

@@ -391,7 +391,16 @@ fn hierarchies_refuse_bad_input() {
             expect(tierpath_hierarchy_refresh_landmarks(bad), want);
             expect(tierpath_hierarchy_contract(bad), want);
             expect(tierpath_hierarchy_is_contracted(bad, &mut same), want);
+            expect(
+                tierpath_hierarchy_add_cell_landmarks(bad, 2, &mut same),
+                want,
+            );
+            expect(tierpath_hierarchy_has_cell_landmarks(bad, &mut same), want);
         }
+        expect(
+            tierpath_hierarchy_has_cell_landmarks(w.h, null_mut()),
+            NullArgument,
+        );
         expect(
             tierpath_hierarchy_is_contracted(w.h, null_mut()),
             NullArgument,

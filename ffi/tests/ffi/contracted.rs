@@ -1,9 +1,10 @@
-//! Contractions through the C ABI: a hierarchy saved contracted
-//! (`Hierarchy::contract`, `tierpath preprocess --contract`) loads
-//! contracted, with the Rust API's answers for every unit size, and an edit
-//! still repairs; `tierpath_hierarchy_contract` contracts a built one, and
-//! `TierpathBuildSettings::contract` builds one contracted, each as the
-//! Rust API does.
+//! Contractions and cell landmarks through the C ABI: a hierarchy saved
+//! contracted (`Hierarchy::contract`, `tierpath preprocess --contract`)
+//! loads contracted, with the Rust API's answers for every unit size, and an
+//! edit still repairs; `tierpath_hierarchy_contract` contracts a built one,
+//! and `TierpathBuildSettings::contract` builds one contracted, each as the
+//! Rust API does; cell landmarks load from a file and are added by
+//! `tierpath_hierarchy_add_cell_landmarks`.
 
 use std::ptr::null_mut;
 
@@ -190,5 +191,89 @@ fn answers_as(
             assert_eq!(status, Ok);
             assert_eq!((got.as_slice(), info.cost), (&want.cells[..], want.cost.0));
         }
+    }
+}
+
+/// Whether the C ABI says cell landmarks guide `h` (the call must succeed,
+/// with a flag of 0 or 1).
+fn has_cell_landmarks(h: *mut TierpathHierarchy) -> bool {
+    let mut has = 2;
+    assert_eq!(
+        unsafe { tierpath_hierarchy_has_cell_landmarks(h, &mut has) },
+        Ok
+    );
+    assert!(has <= 1, "a flag");
+    has == 1
+}
+
+/// Cell landmarks through the C ABI: a file saved with them loads with
+/// them, and one built there takes them (`count` 1 to 4, else an invalid
+/// argument), answering as the Rust API does; an edit that opens a cell
+/// drops them, and they are added again.
+#[test]
+fn cell_landmarks_through_the_c_abi() {
+    let grid = Grid::from_fn(W, H, passable).unwrap();
+    let mut rust = HierarchyBuilder::new().cluster_size(8).build(grid).unwrap();
+    assert!(rust.add_cell_landmarks(2));
+    let bytes = rust.to_bytes();
+    let map = map_handle();
+    let ends = [
+        (Point::new(2, 8), Point::new(40, 8)),
+        (Point::new(1, 30), Point::new(46, 4)),
+        (Point::new(10, 1), Point::new(30, 28)),
+    ];
+    unsafe {
+        let (mut loaded, mut built, mut cache) = (null_mut(), null_mut(), null_mut());
+        assert_eq!(tierpath_cache_new(&mut cache), Ok);
+        assert_eq!(
+            tierpath_hierarchy_from_bytes(map, bytes.as_ptr(), bytes.len(), &mut loaded),
+            Ok
+        );
+        assert!(has_cell_landmarks(loaded));
+        answers_as(&rust, loaded, cache, &ends, 1);
+
+        let mut settings: TierpathBuildSettings = std::mem::zeroed();
+        assert_eq!(tierpath_build_settings_default(&mut settings), Ok);
+        settings.cluster_size = 8;
+        assert_eq!(tierpath_hierarchy_build(map, &settings, &mut built), Ok);
+        assert!(!has_cell_landmarks(built));
+        let mut added = 2;
+        for count in [0, 5] {
+            let status = tierpath_hierarchy_add_cell_landmarks(built, count, &mut added);
+            assert_eq!(status, InvalidArgument);
+        }
+        assert_eq!(
+            tierpath_hierarchy_add_cell_landmarks(built, 2, null_mut()),
+            NullArgument
+        );
+        assert_eq!(added, 2, "nothing written on an error");
+        assert_eq!(
+            tierpath_hierarchy_add_cell_landmarks(built, 2, &mut added),
+            Ok
+        );
+        assert_eq!(added, 1);
+        assert!(has_cell_landmarks(built));
+        answers_as(&rust, built, cache, &ends, 1);
+
+        // Closing a cell keeps them; opening it again drops them.
+        for value in [0, 1] {
+            let edit = TierpathEdit {
+                cell: Point::new(12, 12).into(),
+                kind: TierpathEditKind::Passable,
+                value,
+            };
+            assert_eq!(tierpath_hierarchy_edit(built, &edit, 1, null_mut()), Ok);
+            assert_eq!(has_cell_landmarks(built), value == 0);
+        }
+        assert_eq!(
+            tierpath_hierarchy_add_cell_landmarks(built, 2, &mut added),
+            Ok
+        );
+        assert_eq!(added, 1);
+        answers_as(&rust, built, cache, &ends, 1);
+        assert_eq!(tierpath_cache_free(cache), Ok);
+        assert_eq!(tierpath_hierarchy_free(loaded), Ok);
+        assert_eq!(tierpath_hierarchy_free(built), Ok);
+        assert_eq!(tierpath_map_free(map), Ok);
     }
 }

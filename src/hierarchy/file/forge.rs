@@ -125,7 +125,7 @@ fn edge_sources(g: &ClusterGraph) -> Vec<usize> {
 }
 
 /// The number of forgery kinds [`forge`] knows.
-const KINDS: usize = 38;
+const KINDS: usize = 40;
 
 /// `h` with one field forged by kind `kind`.
 fn forge(h: &Hierarchy, kind: usize, rng: &mut Rng) -> Hierarchy {
@@ -272,6 +272,22 @@ fn forge(h: &Hierarchy, kind: usize, rng: &mut Rng) -> Hierarchy {
                 anchors.row.clone(),
                 Column32::pack(rows),
             );
+        }
+        38 | 39 => {
+            // Cell landmarks: one distance rewritten (38), or every one
+            // halved (39: still changing by at most a move's cost along
+            // every move, so the file loads and the search stays exact).
+            if let Some(guide) = f.guide.as_mut() {
+                let d = guide.distances_mut();
+                if kind == 38 {
+                    let i = rng.below(d.len());
+                    d[i] = rng.value(d[i] as u64) as u32;
+                } else {
+                    d.iter_mut()
+                        .filter(|v| **v != crate::search::UNREACHED)
+                        .for_each(|v| *v /= 2);
+                }
+            }
         }
         _ => {
             if let Some(st) = f.stats.stages.first_mut() {
@@ -451,6 +467,11 @@ fn hierarchies() -> Vec<Hierarchy> {
             .keep_paths(keep)
             .build(grid)
             .unwrap();
+        let mut h = h;
+        // Every other map guided by cell landmarks (saved in the file).
+        if i % 2 == 0 {
+            assert!(h.add_cell_landmarks(1 + i));
+        }
         out.push(h);
     }
     // Built for several sizes: wider corridors, so larger units move.
@@ -485,7 +506,11 @@ fn hierarchies() -> Vec<Hierarchy> {
     let den = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/movingai/maps/dao/den312d.map");
     match crate::io::read_map(&den) {
-        Ok(grid) => out.push(Hierarchy::build(grid).unwrap()),
+        Ok(grid) => {
+            let mut h = Hierarchy::build(grid).unwrap();
+            assert!(h.add_cell_landmarks(2));
+            out.push(h);
+        }
         Err(_) => eprintln!("skipped den312d: the Moving AI data is absent"),
     }
     out

@@ -27,6 +27,9 @@
 //!                     unpack-only directions and their make-ups; integer
 //!                     lists of a graph's own width carry it in a byte (2, 4
 //!                     or 8) before the array
+//! cell landmarks      a tag byte (0 none, 1 present; since version 6),
+//!                     then the count u32 and every map cell's distances
+//!                     (u32, row-major, a cell's landmarks side by side)
 //! stats               the build's per-stage names, times and sizes
 //! ```
 //!
@@ -38,7 +41,9 @@
 //! The contraction is an optional section behind a tag byte (a file without
 //! it is one byte longer than a version 4 file); it is checked against the
 //! cluster graph once the hierarchy is assembled
-//! (`Hierarchy::install_saved_contraction`).
+//! (`Hierarchy::install_saved_contraction`). The cell landmarks likewise,
+//! behind a tag byte, are checked against the map once it is assembled
+//! (`Hierarchy::install_saved_guide`).
 
 use super::codec::{Reader, Source, Writer, invalid};
 use super::{LoadError, StageStats};
@@ -49,6 +54,7 @@ use crate::preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Landmarks, SizeTransitions,
 };
 use crate::query::Polish;
+use crate::search::{MAX_GUIDE_LANDMARKS, SavedGuide};
 use crate::tiled::{TILE, TileColumn};
 
 /// Most stages a file may list.
@@ -71,6 +77,7 @@ pub(super) type Content = (
     ClusterGraph,
     Landmarks,
     Option<Vec<StoredQueryGraph>>,
+    Option<SavedGuide>,
     Vec<StageStats>,
 );
 
@@ -154,6 +161,15 @@ pub(super) fn write_content(h: &Hierarchy, w: &mut Writer) {
             w.u8(1);
             w.u64(graphs.len() as u64);
             graphs.iter().for_each(|g| write_query_graph(g, w));
+        }
+    }
+
+    match h.guide_to_save() {
+        None => w.u8(0),
+        Some(guide) => {
+            w.u8(1);
+            w.u32(guide.count);
+            w.u32s(&guide.cells);
         }
     }
 
@@ -384,7 +400,7 @@ pub(super) fn parse_content<S: Source>(
 /// The content from its two parts ([`parse_cells`], [`parse_rest`]).
 pub(super) fn content_of(
     (settings, dead_ends): (BuildSettings, DeadEnds),
-    (entrances, graph, landmarks, contraction, stages): Rest,
+    (entrances, graph, landmarks, contraction, guide, stages): Rest,
 ) -> Content {
     (
         settings,
@@ -393,17 +409,19 @@ pub(super) fn content_of(
         graph,
         landmarks,
         contraction,
+        guide,
         stages,
     )
 }
 
 /// What follows the cell table: the entrances, the cluster graph, the
-/// landmarks and the stats.
+/// landmarks, the contraction, the cell landmarks and the stats.
 pub(super) type Rest = (
     Entrances,
     ClusterGraph,
     Landmarks,
     Option<Vec<StoredQueryGraph>>,
+    Option<SavedGuide>,
     Vec<StageStats>,
 );
 
@@ -519,6 +537,20 @@ pub(super) fn parse_rest<S: Source>(
         1 => Some(parse_contraction(r, nodes)?),
         k => return Err(invalid(format!("unknown contraction tag {k}"))),
     };
+    let guide = match r.u8("cell landmarks")? {
+        0 => None,
+        1 => {
+            let count = r.u32("cell landmarks")?;
+            if count == 0 || count as usize > MAX_GUIDE_LANDMARKS {
+                return Err(invalid(format!(
+                    "{count} cell landmarks is out of range (1 to {MAX_GUIDE_LANDMARKS})"
+                )));
+            }
+            let cells = r.u32s("cell landmark distances", b.cells * count as usize)?;
+            Some(SavedGuide { count, cells })
+        }
+        k => return Err(invalid(format!("unknown cell landmarks tag {k}"))),
+    };
     let n_stages = r.len(1, MAX_STAGES, "stats")?;
     let mut stages = Vec::with_capacity(n_stages);
     for _ in 0..n_stages {
@@ -536,5 +568,5 @@ pub(super) fn parse_rest<S: Source>(
             max: 0,
         });
     }
-    Ok((entrances, graph, landmarks, contraction, stages))
+    Ok((entrances, graph, landmarks, contraction, guide, stages))
 }

@@ -98,6 +98,9 @@ pub struct FileSummary {
     /// Query graphs of the contraction stored ([`Hierarchy::contract`]; one
     /// per band of unit sizes), 0 when the file holds none.
     pub contraction_graphs: u32,
+    /// Cell landmarks stored ([`Hierarchy::add_cell_landmarks`]), 0 when the
+    /// file holds none.
+    pub cell_landmarks: u32,
     /// The build's stages, timed when it was built.
     pub stages: Vec<StageStats>,
     /// The file's size in bytes.
@@ -110,7 +113,7 @@ const HEADER: usize = 12;
 /// The first eight bytes of a saved hierarchy.
 pub const MAGIC: &[u8; 8] = b"TIERPATH";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// Why a saved hierarchy could not be loaded.
 #[derive(Debug, Error)]
@@ -324,7 +327,8 @@ impl Hierarchy {
             });
         }
         let (fingerprint, width, height, content) = parsed?;
-        let (settings, dead_ends, entrances, graph, landmarks, contraction, stages) = content;
+        let (settings, dead_ends, entrances, graph, landmarks, contraction, guide, stages) =
+            content;
         Ok(FileSummary {
             version,
             fingerprint,
@@ -338,6 +342,7 @@ impl Hierarchy {
             inter_edges: graph.inter_edges,
             landmarks: landmarks.count,
             contraction_graphs: contraction.map_or(0, |c| c.len() as u32),
+            cell_landmarks: guide.map_or(0, |g| g.count),
             stages,
             file_bytes: len,
         })
@@ -399,7 +404,7 @@ impl Hierarchy {
                 map_height: grid.height(),
             });
         }
-        let ((settings, dead_ends, entrances, graph, landmarks, contraction, stages), sizes) =
+        let ((settings, dead_ends, entrances, graph, landmarks, contraction, guide, stages), sizes) =
             content.expect("read for a map of the same size")?;
         let products = Products {
             dead_ends,
@@ -414,6 +419,9 @@ impl Hierarchy {
         if let Some(graphs) = contraction {
             h.install_saved_contraction(graphs)
                 .map_err(LoadError::Invalid)?;
+        }
+        if let Some(guide) = guide {
+            h.install_saved_guide(guide).map_err(LoadError::Invalid)?;
         }
         Ok(h)
     }

@@ -733,3 +733,86 @@ fn a_forged_contraction_is_named() {
         other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
     }
 }
+
+/// Cell landmarks are saved and load back (checked, the same guide and the
+/// same paths; the summary counts them); a hierarchy repaired by closing
+/// cells (which keeps them) saves them too, walls written unreached; a
+/// file whose distance at one cell is raised past a move's cost, or whose
+/// tag is unknown, is refused naming the cell landmarks.
+#[test]
+fn cell_landmarks_are_saved_checked_and_loaded() {
+    use crate::DynamicHierarchy;
+    let grid = crate::mapgen::generate(crate::mapgen::MapKind::Rooms, 96, 80, 7).unwrap();
+    let mut h = Hierarchy::builder()
+        .cluster_size(8)
+        .build(grid.clone())
+        .unwrap();
+    let plain = h.to_bytes();
+    assert!(h.add_cell_landmarks(2));
+    let bytes = h.to_bytes();
+    // Two landmarks, four bytes each per cell, an array length and a count.
+    let cells = (grid.width() * grid.height()) as usize;
+    assert_eq!(bytes.len(), plain.len() + 4 + 8 + cells * 8);
+    let back = Hierarchy::from_bytes(grid.clone(), &bytes).unwrap();
+    assert!(back.has_cell_landmarks());
+    assert_eq!(back.guide(), h.guide());
+    assert_eq!(back.memory_bytes(), h.memory_bytes());
+    assert_eq!(back.to_bytes(), bytes);
+    let dir = std::env::temp_dir().join(format!("tierpath-guided-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("guided.tph");
+    h.save_file(&path).unwrap();
+    assert_eq!(Hierarchy::inspect_file(&path).unwrap().cell_landmarks, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut cache = QueryCache::new();
+    let open: Vec<Point> = grid.passable_points().step_by(41).collect();
+    for w in open.windows(2) {
+        let want = h.find_path(&mut cache, w[0], w[1]).unwrap();
+        let got = back.find_path(&mut cache, w[0], w[1]).unwrap();
+        assert_eq!(got.path, want.path);
+    }
+
+    // Closing cells keeps the landmarks; the closed cells' old distances
+    // are not saved.
+    let mut world = DynamicHierarchy::new(back);
+    let closed: Vec<Point> = open.iter().copied().step_by(3).collect();
+    world.set_passable(&closed, false).unwrap();
+    assert!(world.has_cell_landmarks());
+    let repaired = world.into_hierarchy();
+    let again = Hierarchy::from_bytes(repaired.grid().clone(), &repaired.to_bytes()).unwrap();
+    assert!(again.has_cell_landmarks());
+    for w in open.windows(2).filter(|w| again.grid().is_passable(w[0])) {
+        if again.grid().is_passable(w[1]) {
+            let want = repaired.find_path(&mut cache, w[0], w[1]).unwrap();
+            let got = again.find_path(&mut cache, w[0], w[1]).unwrap();
+            assert_eq!(got.path, want.path);
+        }
+    }
+
+    // The section starts where the two files first differ: its tag, the
+    // count (4 bytes), the array's length (8), then the distances.
+    let tag = plain.iter().zip(&bytes).position(|(a, b)| a != b).unwrap();
+    assert_eq!((plain[tag], bytes[tag]), (0, 1), "layout moved");
+    let first = tag + 1 + 4 + 8;
+    let p = grid.passable_points().nth(100).unwrap();
+    let at = first + (p.y * grid.width() + p.x) as usize * 8;
+    let refused = |bytes: &mut Vec<u8>| {
+        reseal(bytes);
+        match Hierarchy::from_bytes(grid.clone(), bytes) {
+            Err(LoadError::Invalid(e)) => e,
+            other => panic!("expected invalid content, got {:?}", other.map(|_| ())),
+        }
+    };
+    let mut raised = bytes.clone();
+    let d = u32::from_le_bytes(raised[at..at + 4].try_into().unwrap());
+    raised[at..at + 4].copy_from_slice(&(d + 20_000).to_le_bytes());
+    let e = refused(&mut raised);
+    assert!(
+        e.contains("cell landmark") && e.contains(&format!("({}, {})", p.x, p.y)),
+        "{e}"
+    );
+    let mut tagged = bytes.clone();
+    tagged[tag] = 2;
+    let e = refused(&mut tagged);
+    assert!(e.contains("unknown cell landmarks tag 2"), "{e}");
+}

@@ -46,7 +46,7 @@ pub(super) fn check_content(
     content: &Content,
     sizes: Option<&UnitSizes>,
 ) -> Result<(), LoadError> {
-    let (settings, _, entrances, graph, landmarks, _, stages) = content;
+    let (settings, _, entrances, graph, landmarks, _, _, stages) = content;
     check_stats(stages)?;
     // What the landmark check reads unchecked: edge targets and costs.
     let nodes = entrances.cells.len();

@@ -97,7 +97,8 @@ impl HierarchyKey {
             Ok(())
         } else if self.same_map(h) && self.revision == now.revision {
             Err(QueryError::Unsupported(format!(
-                "the hierarchy's contraction changed since {what} started; start it again"
+                "the hierarchy's search changed since {what} started (a contraction \
+                 installed or cell landmarks added); start it again"
             )))
         } else if self.same_map(h) {
             Err(QueryError::Unsupported(format!(

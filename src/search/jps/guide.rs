@@ -18,16 +18,39 @@
 //! Closing cells keeps the distances admissible and consistent (the true
 //! distances can only grow); opening one does not, so a repair that opens
 //! cells drops them ([`Hierarchy`](crate::Hierarchy) does).
+//!
+//! # Saved
+//! A hierarchy file stores the distances of every map cell
+//! ([`SavedGuide`]). What makes the bound exact is not that they are true
+//! distances but that they are *1-Lipschitz*: along every legal move, each
+//! landmark's distance changes by at most the move's cost (and a cell and its
+//! neighbour are both reached or both not). Summed along a least-cost path,
+//! that gives `|d(L, n) - d(L, t)| <= d(n, t)` for any such values, and the
+//! estimate's consistency move by move. So loading checks exactly that, one
+//! pass over the moves: a forged file whose values pass can slow the search,
+//! never make it wrong (true distances pass: they are what a build writes).
 
 use crate::engine::SearchCache;
 use crate::grid::{Cost, Grid, Movement, Point, Weight};
 use crate::search::Dijkstra;
+use rayon::prelude::*;
 
 /// A cell the landmarks' searches did not reach (another island).
 pub(crate) const UNREACHED: u32 = u32::MAX;
 
 /// Landmarks a guide may hold.
 pub(crate) const MAX_GUIDE_LANDMARKS: usize = 4;
+
+/// Cell landmarks as a file stores them: the landmark count, and every map
+/// cell's distances, row-major, a cell's landmarks side by side; walls
+/// [`UNREACHED`].
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SavedGuide {
+    /// Landmarks (1 to [`MAX_GUIDE_LANDMARKS`] in a valid file).
+    pub(crate) count: u32,
+    /// `cells[(y * width + x) * count + i]`.
+    pub(crate) cells: Vec<u32>,
+}
 
 /// Every cell's distance from a few landmarks, chosen farthest first.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,6 +137,136 @@ impl Guide {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.dist.len() * 4
     }
+
+    /// Every padded cell's distances, to forge in tests.
+    #[cfg(test)]
+    pub(crate) fn distances_mut(&mut self) -> &mut [u32] {
+        &mut self.dist
+    }
+
+    /// The distances of `grid`'s cells as a file stores them: walls
+    /// [`UNREACHED`] whatever the guide holds there (a repair that closed
+    /// cells keeps their old distances, which no search reads).
+    pub(crate) fn to_saved(&self, grid: &Grid) -> SavedGuide {
+        let (w, h, pw) = (grid.width(), grid.height(), grid.padded_width());
+        let mut cells = Vec::with_capacity((w * h) as usize * self.count);
+        for y in 0..h {
+            for x in 0..w {
+                let p = Point::new(x, y);
+                if grid.is_passable(p) {
+                    cells.extend_from_slice(self.of((y + 1) * pw + x + 1));
+                } else {
+                    cells.extend(std::iter::repeat_n(UNREACHED, self.count));
+                }
+            }
+        }
+        SavedGuide {
+            count: self.count as u32,
+            cells,
+        }
+    }
+
+    /// The guide a file stores for `grid` under `movement`, checked to keep
+    /// the search exact (see "Saved" above): the count in range, one value
+    /// per landmark and cell, walls [`UNREACHED`], a map of uniform cost,
+    /// and every legal move changing each distance by at most its cost.
+    /// The error names the first cell that fails.
+    pub(crate) fn from_saved(
+        grid: &Grid,
+        movement: Movement,
+        saved: SavedGuide,
+    ) -> Result<Guide, String> {
+        let count = saved.count as usize;
+        if !(1..=MAX_GUIDE_LANDMARKS).contains(&count) {
+            return Err(format!(
+                "{count} cell landmarks is out of range (1 to {MAX_GUIDE_LANDMARKS})"
+            ));
+        }
+        if grid.is_weighted() {
+            return Err("cell landmarks on a map of terrain weights".into());
+        }
+        let (w, h, pw) = (grid.width(), grid.height(), grid.padded_width());
+        if saved.cells.len() != (w * h) as usize * count {
+            return Err(format!(
+                "{} cell landmark distances for {} cells of {count} landmarks",
+                saved.cells.len(),
+                w * h
+            ));
+        }
+        let mut dist = vec![UNREACHED; grid.padded_len() * count];
+        for (row, values) in saved.cells.chunks_exact((w as usize) * count).enumerate() {
+            let at = ((row as u32 + 1) * pw + 1) as usize * count;
+            dist[at..at + values.len()].copy_from_slice(values);
+        }
+        let guide = Guide { count, dist };
+        let bad_row = (0..h)
+            .into_par_iter()
+            .find_first(|y| !guide.row_is_lipschitz(grid, &movement, *y));
+        match bad_row {
+            None => Ok(guide),
+            Some(y) => Err(guide.first_fault(grid, &movement, y)),
+        }
+    }
+
+    /// The moves checked from a cell: east, south and the two diagonals
+    /// south (every legal move is one of these from one of its two ends,
+    /// the rules being symmetric).
+    const FORWARD: [u8; 4] = [1, 2, 5, 6];
+
+    /// What is wrong at cell `p` for the check of
+    /// [`from_saved`](Self::from_saved), if anything.
+    fn fault_at(&self, grid: &Grid, movement: &Movement, p: Point) -> Option<String> {
+        let n = grid.node(p);
+        let here = self.of(n.0);
+        if !grid.is_passable(p) {
+            return here
+                .iter()
+                .any(|d| *d != UNREACHED)
+                .then(|| format!("cell landmarks give wall ({}, {}) a distance", p.x, p.y));
+        }
+        for dir in Self::FORWARD {
+            let Some((m, cost)) = grid.neighbor_in(n, dir, movement) else {
+                continue;
+            };
+            for (a, b) in here.iter().zip(self.of(m.0)) {
+                let fits = match (*a == UNREACHED, *b == UNREACHED) {
+                    (true, true) => true,
+                    (false, false) => a.abs_diff(*b) <= cost,
+                    _ => false,
+                };
+                if !fits {
+                    let q = grid.point(m);
+                    let show = |d: u32| match d {
+                        UNREACHED => "unreached".to_string(),
+                        d => d.to_string(),
+                    };
+                    return Some(format!(
+                        "cell landmark distances {} at ({}, {}) and {} at ({}, {}) differ by more \
+                         than the move between them costs ({cost})",
+                        show(*a),
+                        p.x,
+                        p.y,
+                        show(*b),
+                        q.x,
+                        q.y
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether every cell of row `y` passes.
+    fn row_is_lipschitz(&self, grid: &Grid, movement: &Movement, y: u32) -> bool {
+        (0..grid.width()).all(|x| self.fault_at(grid, movement, Point::new(x, y)).is_none())
+    }
+
+    /// The fault of the first failing cell of row `y`.
+    fn first_fault(&self, grid: &Grid, movement: &Movement, y: u32) -> String {
+        (0..grid.width())
+            .find_map(|x| self.fault_at(grid, movement, Point::new(x, y)))
+            .unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -196,5 +349,109 @@ mod tests {
         }
         assert_eq!(paused.into_path().unwrap().cost, plain.cost);
         assert_eq!(cache.stats().expanded, guided_expanded);
+    }
+
+    /// A wall with a gap, and a walled box whose inside is an island of
+    /// its own (no landmark reaches it).
+    fn walled() -> Grid {
+        Grid::from_fn(30, 20, |p| {
+            let boxed = (20..=28).contains(&p.x) && (2..=8).contains(&p.y);
+            let box_wall = boxed && (p.x == 20 || p.x == 28 || p.y == 2 || p.y == 8);
+            (p.x != 15 || p.y == 19) && !box_wall
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn saved_guides_load_when_every_move_keeps_the_bound_and_are_refused_otherwise() {
+        let grid = walled();
+        for m in Movement::every_rule() {
+            let g = Guide::new(&grid, m, 2).unwrap();
+            let saved = g.to_saved(&grid);
+            assert_eq!(saved.cells.len(), 30 * 20 * 2);
+            assert_eq!(Guide::from_saved(&grid, m, saved), Ok(g));
+        }
+        let m = Movement::default();
+        let g = Guide::new(&grid, m, 2).unwrap();
+        let saved = g.to_saved(&grid);
+        let at = |x: u32, y: u32| (y * 30 + x) as usize * 2;
+        // Walls and the boxed island are unreached.
+        assert_eq!(saved.cells[at(15, 3)], UNREACHED);
+        assert_eq!(saved.cells[at(24, 5)..at(24, 5) + 2], [UNREACHED; 2]);
+        let refused = |edit: &dyn Fn(&mut SavedGuide)| {
+            let mut forged = saved.clone();
+            edit(&mut forged);
+            Guide::from_saved(&grid, m, forged).expect_err("forged")
+        };
+        let e = refused(&|s| s.cells[at(5, 5)] += 300);
+        assert!(e.contains("(5, 5)") && e.contains("differ by more"), "{e}");
+        let e = refused(&|s| s.cells[at(15, 3) + 1] = 7);
+        assert!(e.contains("wall (15, 3)"), "{e}");
+        let e = refused(&|s| s.cells[at(24, 5)] = 0);
+        assert!(e.contains("unreached"), "{e}");
+        let e = refused(&|s| s.cells.pop().map_or((), drop));
+        assert!(e.contains("distances for 600 cells"), "{e}");
+        for count in [0, 5] {
+            let e = refused(&|s| s.count = count);
+            assert!(e.contains("out of range"), "{e}");
+        }
+        let mut weighted = grid.clone();
+        weighted.set_weight(Point::new(1, 1), Weight(200)).unwrap();
+        let e = Guide::from_saved(&weighted, m, saved.clone()).unwrap_err();
+        assert!(e.contains("terrain weights"), "{e}");
+        // One unit more than a straight step between neighbours is refused.
+        let e = refused(&|s| s.cells[at(3, 3)] = s.cells[at(4, 3)] + m.straight + 1);
+        assert!(
+            e.contains("(3, 3)") && e.contains(&format!("costs ({})", m.straight)),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_forged_guide_that_keeps_the_bound_keeps_the_search_exact() {
+        // Halved distances and all zeros pass the check (every move
+        // changes them by at most its cost): the search may slow down, its
+        // answers stay those of A*.
+        let grid = walled();
+        let m = Movement::default();
+        let lines = super::super::JumpLines::new(&grid, m).unwrap();
+        let real = Guide::new(&grid, m, 3).unwrap().to_saved(&grid);
+        let halved = SavedGuide {
+            cells: real
+                .cells
+                .iter()
+                .map(|d| if *d == UNREACHED { *d } else { d / 2 })
+                .collect(),
+            ..real.clone()
+        };
+        let zeros = SavedGuide {
+            cells: real
+                .cells
+                .iter()
+                .map(|d| if *d == UNREACHED { *d } else { 0 })
+                .collect(),
+            ..real.clone()
+        };
+        let astar = crate::AStar::new(&grid).movement(m);
+        let mut flat = SearchCache::default();
+        let mut cache = super::super::JpsCache::new();
+        let open: Vec<Point> = grid.passable_points().step_by(7).collect();
+        for saved in [real, halved, zeros] {
+            let guide = Guide::from_saved(&grid, m, saved).unwrap();
+            for s in &open {
+                for t in &open {
+                    let want = astar
+                        .find_path(&mut flat, *s, *t)
+                        .unwrap()
+                        .path
+                        .map(|p| p.cost);
+                    let got = lines
+                        .search_within(&mut cache, *s, *t, u64::MAX, Some(&guide))
+                        .into_path()
+                        .map(|p| p.cost);
+                    assert_eq!(got, want, "{s:?} -> {t:?}");
+                }
+            }
+        }
     }
 }

@@ -55,7 +55,9 @@ use crate::grid::{
     Connectivity, CornerRule, Cost, FastDiv, Grid, GridError, Movement, Point, Weight,
 };
 use bits::BitLines;
-pub(crate) use guide::Guide;
+#[cfg(test)]
+pub(crate) use guide::UNREACHED;
+pub(crate) use guide::{Guide, MAX_GUIDE_LANDMARKS, SavedGuide};
 use reached::{CLOSED, NO_PARENT, Reached};
 use rules::{ALWAYS, FOUR, IF_ONE_FREE, NEVER, Rule};
 use search::{Ran, Search};
