@@ -466,9 +466,10 @@ enum TierpathStatus tierpath_hierarchy_is_contracted(const struct TierpathHierar
 // otherwise): on maps like Dragon Age's, long queries about twice as fast.
 // Four bytes per cell per landmark; one search over the map per landmark,
 // plus one, on the calling thread, holding the hierarchy. Saved with the
-// hierarchy (a file loads with them). An edit that opens a cell drops them
-// (call this again); plans and time-sliced queries begun before this call
-// plan again. Errors: `TIERPATH_STATUS_INVALID_ARGUMENT` (`count` outside
+// hierarchy (a file loads with them). Edits keep them (an opened cell
+// lowers the distances its opening shortens, as far as they shrink); an
+// edit that gives a cell a terrain weight drops them. Plans and
+// time-sliced queries begun before this call plan again. Errors: `TIERPATH_STATUS_INVALID_ARGUMENT` (`count` outside
 // 1 to 4).
 enum TierpathStatus tierpath_hierarchy_add_cell_landmarks(const struct TierpathHierarchy *hierarchy,
                                                           uint32_t count,
@@ -476,7 +477,7 @@ enum TierpathStatus tierpath_hierarchy_add_cell_landmarks(const struct TierpathH
 
 // Writes 1 to `has` when cell landmarks guide the hierarchy's queries
 // (`tierpath_hierarchy_add_cell_landmarks`, or a file saved with them), 0
-// otherwise (never added, or an edit since opened a cell).
+// otherwise (never added, or an edit since gave a cell a terrain weight).
 enum TierpathStatus tierpath_hierarchy_has_cell_landmarks(const struct TierpathHierarchy *hierarchy,
                                                           uint8_t *has);
 

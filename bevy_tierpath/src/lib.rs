@@ -291,9 +291,11 @@ impl NavGrid {
     /// then answered by exact jump point search at any distance, within its
     /// budget (on maps like Dragon Age's, long queries about twice as fast).
     /// Whether they were added (not on a map of terrain weights). A
-    /// hierarchy loaded from a file saved with them has them already. An
-    /// edit that opens a cell drops them: call this again (one search over
-    /// the map per landmark, plus one). Requests in progress start again.
+    /// hierarchy loaded from a file saved with them has them already. Edits
+    /// keep them (an opened cell lowers the distances its opening
+    /// shortens); one that gives a cell a terrain weight drops them. One
+    /// search over the map per landmark, plus one; requests in progress
+    /// start again.
     pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
         self.map.add_cell_landmarks(count)
     }

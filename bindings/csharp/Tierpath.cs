@@ -305,7 +305,7 @@ namespace Tierpath
             }
         }
 
-        /// <summary>Adds every cell's distance from count landmarks (1 to 4): queries for units of one cell are then answered by exact jump point search at any distance, within its budget (on maps like Dragon Age's, long queries about twice as fast). False when the map cannot take them (terrain weights). Saved with the hierarchy; an edit that opens a cell drops them.</summary>
+        /// <summary>Adds every cell's distance from count landmarks (1 to 4): queries for units of one cell are then answered by exact jump point search at any distance, within its budget (on maps like Dragon Age's, long queries about twice as fast). False when the map cannot take them (terrain weights). Saved with the hierarchy and kept by edits (a terrain weight drops them).</summary>
         public bool AddCellLandmarks(uint count)
         {
             byte b;

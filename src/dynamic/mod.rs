@@ -316,10 +316,11 @@ impl DynamicHierarchy {
     }
 
     /// Adds every cell's distance from `count` landmarks
-    /// ([`Hierarchy::add_cell_landmarks`]): whether they were added. Repairs
-    /// that close cells keep them; one that opens a cell or weighs the map
-    /// drops them (call this again then: one Dijkstra over the map per
-    /// landmark, plus one).
+    /// ([`Hierarchy::add_cell_landmarks`]): whether they were added (again:
+    /// landmarks chosen afresh for the map as it is). Repairs keep them:
+    /// closing cells changes nothing (distances only grow), opening cells
+    /// lowers the distances the opening shortens, as far as they shrink;
+    /// a terrain weight drops them.
     pub fn add_cell_landmarks(&mut self, count: usize) -> bool {
         self.h.add_cell_landmarks(count)
     }
@@ -443,8 +444,8 @@ impl DynamicHierarchy {
         let (dead_ends, renumbered) = self.repair_dead_ends(&opened, &closed);
         self.h.sync_jump_lines(opened.iter().chain(&closed));
         if !opened.is_empty() {
-            // Distances may shrink: the landmarks' bound would overestimate.
-            self.h.drop_cell_landmarks();
+            // Distances may shrink: lowered where they must.
+            self.h.open_cell_landmarks(&opened);
         }
         let min = if rescan_min {
             self.h.grid().min_weight()

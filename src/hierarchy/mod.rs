@@ -541,9 +541,10 @@ impl Hierarchy {
     /// landmarks"). Saved with the hierarchy ([`save`](Self::save)); a
     /// load checks them (every legal move changes each distance by at most
     /// its cost, which keeps the search exact whatever the values).
-    /// A repair that opens a cell drops them (distances may shrink); one
-    /// that closes cells keeps them (distances can only grow, so the bound
-    /// stays exact).
+    /// Repairs keep them: closing cells changes nothing (distances can
+    /// only grow, so the bound stays exact); opening cells lowers the
+    /// distances the opening shortens, by a search from the opened cells
+    /// that goes only as far as they shrink. A terrain weight drops them.
     ///
     /// Adding them (or others in their place) gives the hierarchy a new
     /// identity, as installing a contraction does: plans and time-sliced
@@ -592,9 +593,14 @@ impl Hierarchy {
         Ok(())
     }
 
-    /// Drops the cell landmarks (a repair opened cells).
-    pub(crate) fn drop_cell_landmarks(&mut self) {
-        if self.guide.take().is_some() {
+    /// Brings the cell landmarks up to date after a repair opened `opened`
+    /// ([`Guide::open_cells`]), dropping them in the one case that cannot.
+    pub(crate) fn open_cell_landmarks(&mut self, opened: &[Point]) {
+        let movement = self.settings.movement;
+        if let Some(guide) = &mut self.guide
+            && !guide.open_cells(&self.grid, movement, opened)
+        {
+            self.guide = None;
             self.stats.memory_bytes = self.memory_bytes() as u64;
         }
     }

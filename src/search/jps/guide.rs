@@ -16,8 +16,11 @@
 //! (every cost on a map of uniform cost is a multiple of it).
 //!
 //! Closing cells keeps the distances admissible and consistent (the true
-//! distances can only grow); opening one does not, so a repair that opens
-//! cells drops them ([`Hierarchy`](crate::Hierarchy) does).
+//! distances can only grow, and no move appears). Opening cells adds moves,
+//! along which the old distances may differ by more than the move costs:
+//! [`Guide::open_cells`] lowers them where they must, by a search from the
+//! opened cells that goes only as far as distances shrink (see "Saved" for
+//! why that is all the bound needs).
 //!
 //! # Saved
 //! A hierarchy file stores the distances of every map cell
@@ -136,6 +139,81 @@ impl Guide {
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.dist.len() * 4
+    }
+
+    /// Brings the distances back within every move's cost after `opened`
+    /// cells were opened on `grid` (already open there; a map of uniform
+    /// cost). Every move a cell's opening makes legal joins two cells
+    /// within one step of it (the cell itself, or two cells the opening
+    /// lets cut its corner), so those cells are the sources; from them a
+    /// Dijkstra per landmark lowers each neighbour's distance above the
+    /// source's plus the move's cost, and goes on only from cells it
+    /// lowered: its work is the region whose distances shrink. An opened
+    /// cell starts from the value it kept while it was a wall (its distance
+    /// before it closed, 0 for a landmark's own cell; unreached for a cell
+    /// that was never open), lowered to its neighbours' least distance plus
+    /// the move; an island the opening joins to a landmark's gets distances
+    /// from it. Lowering only ever ends, and ends with the distances changing
+    /// by at most the move's cost along every move of the new map (the
+    /// check a file's distances pass), whatever they started from: so the
+    /// bound stays admissible and consistent. Where the distances were
+    /// exact and no cell closed since, they end exact (an opening's effect
+    /// is a decrease only, and this is Dijkstra's from its ends). Returns
+    /// `false` (the guide is then unusable: drop it) when a distance would
+    /// not fit in 32 bits, which only values near the top of the range (a
+    /// file's, checked only move by move) can cause.
+    #[must_use]
+    pub(crate) fn open_cells(&mut self, grid: &Grid, movement: Movement, opened: &[Point]) -> bool {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let count = self.count;
+        // The cells within one step of an opened cell (on the map, open),
+        // each once.
+        let mut sources: Vec<u32> = opened
+            .iter()
+            .flat_map(|p| {
+                let (x0, y0) = (p.x.saturating_sub(1), p.y.saturating_sub(1));
+                let (x1, y1) = (
+                    (p.x + 1).min(grid.width() - 1),
+                    (p.y + 1).min(grid.height() - 1),
+                );
+                (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| Point::new(x, y)))
+            })
+            .filter(|q| grid.is_passable(*q))
+            .map(|q| grid.node(q).0)
+            .collect();
+        sources.sort_unstable();
+        sources.dedup();
+        let mut heap = BinaryHeap::new();
+        for i in 0..count {
+            let d = |dist: &[u32], n: u32| dist[n as usize * count + i];
+            heap.extend(
+                sources
+                    .iter()
+                    .filter(|n| d(&self.dist, **n) != UNREACHED)
+                    .map(|n| Reverse((d(&self.dist, *n), *n))),
+            );
+            while let Some(Reverse((dn, n))) = heap.pop() {
+                if dn != d(&self.dist, n) {
+                    continue;
+                }
+                for dir in 0..8 {
+                    let Some((m, cost)) = grid.neighbor_in(crate::grid::Node(n), dir, &movement)
+                    else {
+                        continue;
+                    };
+                    let Some(through) = dn.checked_add(cost).filter(|v| *v != UNREACHED) else {
+                        return false;
+                    };
+                    let slot = &mut self.dist[m.0 as usize * count + i];
+                    if through < *slot {
+                        *slot = through;
+                        heap.push(Reverse((through, m.0)));
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Every padded cell's distances, to forge in tests.
@@ -450,6 +528,101 @@ mod tests {
                         .into_path()
                         .map(|p| p.cost);
                     assert_eq!(got, want, "{s:?} -> {t:?}");
+                }
+            }
+        }
+    }
+
+    /// Opening cells keeps the distances within every move's cost under
+    /// every movement rule (the check a file passes) and guided jump point
+    /// search equal to A*; openings alone (no closing since the build)
+    /// leave them the exact distances from the same landmarks, a closed
+    /// and reopened landmark included.
+    #[test]
+    fn opened_cells_lower_the_distances_only_where_they_must() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as u32
+        };
+        for (k, m) in Movement::every_rule().into_iter().enumerate() {
+            let (w, h) = (36, 28);
+            let mut grid = Grid::from_fn(w, h, |p| {
+                !(p.x * 7 + p.y * 11 + k as u32).is_multiple_of(5) && (p.x != 18 || p.y == 27)
+            })
+            .unwrap();
+            let Ok(lines) = super::super::JumpLines::new(&grid, m) else {
+                continue;
+            };
+            let mut lines = lines;
+            let mut guide = Guide::new(&grid, m, 2).unwrap();
+            let landmarks: Vec<Point> = (0..2)
+                .map(|i| {
+                    grid.passable_points()
+                        .find(|p| guide.of(grid.node(*p).0)[i] == 0)
+                        .unwrap()
+                })
+                .collect();
+            let exact = |grid: &Grid, guide: &Guide| {
+                let dijkstra = Dijkstra::new(grid).movement(m);
+                let mut cache = SearchCache::default();
+                for (i, l) in landmarks.iter().enumerate() {
+                    let f = dijkstra.distance_field(&mut cache, *l).unwrap();
+                    for p in grid.passable_points() {
+                        let want = f.get(p).map_or(UNREACHED, |c| (c.0 / 100) as u32);
+                        assert_eq!(guide.of(grid.node(p).0)[i], want, "rule {k}, {p:?}");
+                    }
+                }
+            };
+            let mut flat = SearchCache::default();
+            let mut cache = super::super::JpsCache::new();
+            for step in 0..40 {
+                // Walls opened (steps 0 to 11), the first landmark's cell
+                // closed (12) and opened again (13), then cells closed and
+                // opened at random.
+                let changes: Vec<(Point, bool)> = match step {
+                    12 => vec![(landmarks[0], false)],
+                    13 => vec![(landmarks[0], true)],
+                    _ => (0..1 + next(3))
+                        .map(|_| Point::new(next(w), next(h)))
+                        .map(|p| (p, step < 12 || !grid.is_passable(p)))
+                        .collect(),
+                };
+                let mut opened = Vec::new();
+                for (p, open) in changes {
+                    if grid.is_passable(p) != open {
+                        grid.set_passable(p, open).unwrap();
+                        lines.set_passable(p, open);
+                        if open {
+                            opened.push(p);
+                        }
+                    }
+                }
+                assert!(guide.open_cells(&grid, m, &opened));
+                if step < 12 || step == 13 {
+                    exact(&grid, &guide);
+                }
+                let checked = Guide::from_saved(&grid, m, guide.to_saved(&grid));
+                assert_eq!(checked.err(), None, "rule {k}, step {step}");
+                if step % 4 == 3 {
+                    let astar = crate::AStar::new(&grid).movement(m);
+                    let open: Vec<Point> = grid.passable_points().step_by(23).collect();
+                    for s in &open {
+                        for t in &open {
+                            let want = astar
+                                .find_path(&mut flat, *s, *t)
+                                .unwrap()
+                                .path
+                                .map(|p| p.cost);
+                            let got = lines
+                                .search_within(&mut cache, *s, *t, u64::MAX, Some(&guide))
+                                .into_path()
+                                .map(|p| p.cost);
+                            assert_eq!(got, want, "rule {k}, step {step}: {s:?} -> {t:?}");
+                        }
+                    }
                 }
             }
         }
