@@ -178,6 +178,17 @@ fn bad_and_unreachable_requests_are_messages() {
 /// frame installs it; paths stay legal throughout and, once contracted
 /// again, equal those of a hierarchy built and contracted from the edited
 /// map. With `keep_contracted(false)` the map stays uncontracted.
+/// Up to 20 units asking for paths between cells spread over `open`, each
+/// pair on one island of `h`.
+fn spread_units(app: &mut App, h: &Hierarchy, open: &[Point]) -> Vec<Entity> {
+    (0..20)
+        .map(|i| open[(i * 7919) % open.len()])
+        .zip((0..20).map(|i| open[(i * 104_729 + 17) % open.len()]))
+        .filter(|(s, g)| h.same_island(*s, *g))
+        .map(|(s, g)| app.world_mut().spawn(PathRequest::new(s, g)).id())
+        .collect()
+}
+
 #[test]
 fn a_contracted_map_is_contracted_again_after_an_edit() {
     let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/default.map");
@@ -189,12 +200,7 @@ fn a_contracted_map_is_contracted_again_after_an_edit() {
         app.add_plugins(TierpathPlugin { budget: BUDGET })
             .insert_resource(NavGrid::new(h.clone()).keep_contracted(keep));
         let open: Vec<Point> = grid.passable_points().collect();
-        let units: Vec<Entity> = (0..20)
-            .map(|i| open[(i * 7919) % open.len()])
-            .zip((0..20).map(|i| open[(i * 104_729 + 17) % open.len()]))
-            .filter(|(s, g)| h.same_island(*s, *g))
-            .map(|(s, g)| app.world_mut().spawn(PathRequest::new(s, g)).id())
-            .collect();
+        let units = spread_units(&mut app, &h, &open);
         run_until_answered(&mut app, 2000);
         check_paths(&mut app, &units, true);
         assert!(
@@ -285,12 +291,7 @@ fn cell_landmarks_guide_the_queue() {
             .has_cell_landmarks()
     );
     let open: Vec<Point> = grid.passable_points().collect();
-    let units: Vec<Entity> = (0..20)
-        .map(|i| open[(i * 7919) % open.len()])
-        .zip((0..20).map(|i| open[(i * 104_729 + 17) % open.len()]))
-        .filter(|(s, g)| h.same_island(*s, *g))
-        .map(|(s, g)| app.world_mut().spawn(PathRequest::new(s, g)).id())
-        .collect();
+    let units = spread_units(&mut app, &h, &open);
     app.update();
     // Added again while requests are in progress: they start over on the
     // new hierarchy and still arrive.

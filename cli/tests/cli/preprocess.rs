@@ -258,45 +258,73 @@ fn devices_and_pipes_are_refused_at_once() {
     }
 }
 
+/// What a `preprocess` option saves in the file, checked: the plain file
+/// and one with `flag` built from the same map, the run's line and JSON
+/// timing (`said`, `ms_key`), `info`'s JSON `info_key` false for the plain
+/// file and true for the other, as `has` says of each loaded, and the
+/// loaded file answering with the paths of `direct` (the map's hierarchy
+/// given the same in memory).
+struct SavedOption<'a> {
+    name: &'a str,
+    flag: &'a [&'a str],
+    said: &'a str,
+    ms_key: &'a str,
+    info_key: &'a str,
+    has: fn(&Hierarchy) -> bool,
+    direct: fn(&mut Hierarchy),
+}
+
+impl SavedOption<'_> {
+    /// Runs the checks; returns the scratch folder and the map's path.
+    fn check(&self) -> (PathBuf, PathBuf) {
+        let dir = scratch(self.name);
+        let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
+        let (plain, with) = (dir.join("plain.tph"), dir.join("with.tph"));
+        let o = tierpath(&["preprocess", s(&m), "-o", s(&plain)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut args = vec!["preprocess", s(&m), "-o", s(&with), "--json"];
+        args.extend_from_slice(self.flag);
+        let o = tierpath(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains(self.said), "{}", stdout(&o));
+        assert!(last_json(&o)["maps"][0][self.ms_key].as_f64().unwrap() >= 0.0);
+        for (file, want) in [(&plain, false), (&with, true)] {
+            let o = tierpath(&["info", s(file), "--map", s(&m), "--json"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(last_json(&o)[self.info_key], want, "{}", stdout(&o));
+            let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), file).unwrap();
+            assert_eq!((self.has)(&h), want);
+        }
+        let grid = io::read_grid(&m).unwrap();
+        let mut direct = Hierarchy::build(grid.clone()).unwrap();
+        (self.direct)(&mut direct);
+        let loaded = Hierarchy::load_file(grid, &with).unwrap();
+        let mut cache = tierpath::QueryCache::new();
+        let cells: Vec<_> = loaded.grid().passable_points().step_by(211).collect();
+        for w in cells.windows(2) {
+            let a = loaded.find_path(&mut cache, w[0], w[1]).unwrap().path;
+            let b = direct.find_path(&mut cache, w[0], w[1]).unwrap().path;
+            assert_eq!(a, b);
+        }
+        (dir, m)
+    }
+}
+
 /// `--contract` saves the contraction in the file: `info` says the file is
 /// contracted (and the plain one not), and the library loads it contracted,
 /// answering with the paths the in-memory contracted hierarchy gives.
 #[test]
 fn contract_saves_the_contraction() {
-    let dir = scratch("contract");
-    let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
-    let (plain, contracted) = (dir.join("plain.tph"), dir.join("contracted.tph"));
-    let o = tierpath(&["preprocess", s(&m), "-o", s(&plain)]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = tierpath(&[
-        "preprocess",
-        s(&m),
-        "-o",
-        s(&contracted),
-        "--contract",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("contracted in"), "{}", stdout(&o));
-    assert!(last_json(&o)["maps"][0]["contract_ms"].as_f64().unwrap() >= 0.0);
-    for (file, want) in [(&plain, false), (&contracted, true)] {
-        let o = tierpath(&["info", s(file), "--map", s(&m), "--json"]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        assert_eq!(last_json(&o)["contracted"], want, "{}", stdout(&o));
-        let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), file).unwrap();
-        assert_eq!(h.is_contracted(), want);
+    SavedOption {
+        name: "contract",
+        flag: &["--contract"],
+        said: "contracted in",
+        ms_key: "contract_ms",
+        info_key: "contracted",
+        has: Hierarchy::is_contracted,
+        direct: |h| h.contract().unwrap(),
     }
-    let grid = io::read_grid(&m).unwrap();
-    let mut direct = Hierarchy::build(grid.clone()).unwrap();
-    direct.contract().unwrap();
-    let loaded = Hierarchy::load_file(grid, &contracted).unwrap();
-    let mut cache = tierpath::QueryCache::new();
-    let cells: Vec<_> = loaded.grid().passable_points().step_by(211).collect();
-    for w in cells.windows(2) {
-        let a = loaded.find_path(&mut cache, w[0], w[1]).unwrap().path;
-        let b = direct.find_path(&mut cache, w[0], w[1]).unwrap().path;
-        assert_eq!(a, b);
-    }
+    .check();
 }
 
 /// `--cell-landmarks N` saves the cell landmarks in the file: `info` says so
@@ -305,50 +333,16 @@ fn contract_saves_the_contraction() {
 /// the weights, and no file is written.
 #[test]
 fn cell_landmarks_are_saved() {
-    let dir = scratch("cell-landmarks");
-    let m = map(&dir, "rooms.map", MapKind::Rooms, 5);
-    let (plain, guided) = (dir.join("plain.tph"), dir.join("guided.tph"));
-    let o = tierpath(&["preprocess", s(&m), "-o", s(&plain)]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = tierpath(&[
-        "preprocess",
-        s(&m),
-        "-o",
-        s(&guided),
-        "--cell-landmarks",
-        "2",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("2 cell landmarks added in"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        last_json(&o)["maps"][0]["cell_landmarks_ms"]
-            .as_f64()
-            .unwrap()
-            >= 0.0
-    );
-    for (file, want) in [(&plain, false), (&guided, true)] {
-        let o = tierpath(&["info", s(file), "--map", s(&m), "--json"]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        assert_eq!(last_json(&o)["cell_landmarks"], want, "{}", stdout(&o));
-        let h = Hierarchy::load_file(io::read_grid(&m).unwrap(), file).unwrap();
-        assert_eq!(h.has_cell_landmarks(), want);
+    let (dir, m) = SavedOption {
+        name: "cell-landmarks",
+        flag: &["--cell-landmarks", "2"],
+        said: "2 cell landmarks added in",
+        ms_key: "cell_landmarks_ms",
+        info_key: "cell_landmarks",
+        has: Hierarchy::has_cell_landmarks,
+        direct: |h| assert!(h.add_cell_landmarks(2)),
     }
-    let grid = io::read_grid(&m).unwrap();
-    let mut direct = Hierarchy::build(grid.clone()).unwrap();
-    assert!(direct.add_cell_landmarks(2));
-    let loaded = Hierarchy::load_file(grid, &guided).unwrap();
-    let mut cache = tierpath::QueryCache::new();
-    let cells: Vec<_> = loaded.grid().passable_points().step_by(211).collect();
-    for w in cells.windows(2) {
-        let a = loaded.find_path(&mut cache, w[0], w[1]).unwrap().path;
-        let b = direct.find_path(&mut cache, w[0], w[1]).unwrap().path;
-        assert_eq!(a, b);
-    }
+    .check();
     let out_of_range = tierpath(&["preprocess", s(&m), "--cell-landmarks", "5"]);
     assert!(!out_of_range.status.success());
     assert!(

@@ -510,25 +510,38 @@ mod tests {
                 .collect(),
             ..real.clone()
         };
-        let astar = crate::AStar::new(&grid).movement(m);
-        let mut flat = SearchCache::default();
-        let mut cache = super::super::JpsCache::new();
-        let open: Vec<Point> = grid.passable_points().step_by(7).collect();
         for saved in [real, halved, zeros] {
             let guide = Guide::from_saved(&grid, m, saved).unwrap();
-            for s in &open {
-                for t in &open {
-                    let want = astar
-                        .find_path(&mut flat, *s, *t)
-                        .unwrap()
-                        .path
-                        .map(|p| p.cost);
-                    let got = lines
-                        .search_within(&mut cache, *s, *t, u64::MAX, Some(&guide))
-                        .into_path()
-                        .map(|p| p.cost);
-                    assert_eq!(got, want, "{s:?} -> {t:?}");
-                }
+            guided_search_is_exact(&grid, m, &lines, &guide, 7, "forged");
+        }
+    }
+
+    /// Asserts that jump point search guided by `guide` costs what A* does
+    /// between every pair of every `every`-th passable cell of `grid`.
+    fn guided_search_is_exact(
+        grid: &Grid,
+        m: Movement,
+        lines: &super::super::JumpLines,
+        guide: &Guide,
+        every: usize,
+        what: &str,
+    ) {
+        let astar = crate::AStar::new(grid).movement(m);
+        let mut flat = SearchCache::default();
+        let mut cache = super::super::JpsCache::new();
+        let open: Vec<Point> = grid.passable_points().step_by(every).collect();
+        for s in &open {
+            for t in &open {
+                let want = astar
+                    .find_path(&mut flat, *s, *t)
+                    .unwrap()
+                    .path
+                    .map(|p| p.cost);
+                let got = lines
+                    .search_within(&mut cache, *s, *t, u64::MAX, Some(guide))
+                    .into_path()
+                    .map(|p| p.cost);
+                assert_eq!(got, want, "{what}: {s:?} -> {t:?}");
             }
         }
     }
@@ -576,8 +589,6 @@ mod tests {
                     }
                 }
             };
-            let mut flat = SearchCache::default();
-            let mut cache = super::super::JpsCache::new();
             for step in 0..40 {
                 // Walls opened (steps 0 to 11), the first landmark's cell
                 // closed (12) and opened again (13), then cells closed and
@@ -607,22 +618,8 @@ mod tests {
                 let checked = Guide::from_saved(&grid, m, guide.to_saved(&grid));
                 assert_eq!(checked.err(), None, "rule {k}, step {step}");
                 if step % 4 == 3 {
-                    let astar = crate::AStar::new(&grid).movement(m);
-                    let open: Vec<Point> = grid.passable_points().step_by(23).collect();
-                    for s in &open {
-                        for t in &open {
-                            let want = astar
-                                .find_path(&mut flat, *s, *t)
-                                .unwrap()
-                                .path
-                                .map(|p| p.cost);
-                            let got = lines
-                                .search_within(&mut cache, *s, *t, u64::MAX, Some(&guide))
-                                .into_path()
-                                .map(|p| p.cost);
-                            assert_eq!(got, want, "rule {k}, step {step}: {s:?} -> {t:?}");
-                        }
-                    }
+                    let what = format!("rule {k}, step {step}");
+                    guided_search_is_exact(&grid, m, &lines, &guide, 23, &what);
                 }
             }
         }
