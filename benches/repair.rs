@@ -17,9 +17,10 @@
 //! then the open-ground placements again on a hierarchy built for unit sizes
 //! 1 to 3; a fog-of-war player's memory as it explores, and eight players'
 //! views together (before they explore, sharing the hierarchy of open
-//! ground, and each with a quarter of the map explored); then one-cell
-//! repairs anywhere on a contracted hierarchy: how many keep the
-//! contraction.
+//! ground, and each with a quarter of the map explored); then one-cell and
+//! 10x10 repairs anywhere on a contracted hierarchy: how many keep the
+//! contraction, patch it or end it, their cost, and the long queries on the
+//! patched hierarchy against the same map contracted afresh.
 //!
 //! First, whatever is present: edits anywhere on the shipped 256x256 rooms
 //! map (`data/default.map`), where a window of the map often cannot repair
@@ -37,8 +38,8 @@ use std::time::{Duration, Instant};
 use common::median;
 use criterion::SamplingMode;
 use tierpath::{
-    ContractionKind, DeadEndRepair, DynamicHierarchy, Grid, Hierarchy, HierarchyBuilder,
-    PlayerView, Point, io,
+    ContractionKind, ContractionRepair, DeadEndRepair, DynamicHierarchy, Grid, Hierarchy,
+    HierarchyBuilder, PlayerView, Point, io,
 };
 
 /// The map (the largest sc1 maps are 1024x1024).
@@ -376,48 +377,99 @@ fn shipped_map_repairs() {
     }
 }
 
-/// One cell closed and opened again anywhere on passable ground, on a
-/// contracted hierarchy: how many repairs keep the contraction (the cluster
-/// graph's arcs and costs as they were) and the median of those that keep
-/// it and of those that end it (contracted again, untimed, before the next
-/// repair).
+/// One cell, then a 10x10 block, closed and opened again anywhere on
+/// passable ground, on a contracted hierarchy (never contracted again
+/// between repairs, unless one ends the contraction: then again, untimed):
+/// how many repairs keep the contraction as it was, patch it or end it, and
+/// what they cost. Then the scenario's long queries on the patched
+/// hierarchy, on the same map contracted afresh, and on it uncontracted
+/// (A* over the cluster graph), in one run, interleaved.
 fn contracted_repairs(grid: &Grid) {
-    let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
-    world
-        .contract(ContractionKind::default())
-        .expect("a 1024x1024 map contracts");
-    let spots = placements(grid, 1, PLACEMENTS, Ground::Passable, 99);
-    let (mut kept, mut ended) = (Vec::new(), Vec::new());
-    for p in &spots {
-        for open in [false, true] {
-            let t = Instant::now();
-            world.set_passable(&[*p], open).expect("on the map");
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            if world.is_contracted() {
-                kept.push(ms);
-            } else {
-                ended.push(ms);
-                world
-                    .contract(ContractionKind::default())
-                    .expect("a 1024x1024 map contracts");
+    for side in [1, 10] {
+        let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).expect("valid map"));
+        world
+            .contract(ContractionKind::default())
+            .expect("a 1024x1024 map contracts");
+        let spots = placements(grid, side, PLACEMENTS, Ground::Passable, 99);
+        let (mut times, mut kinds, mut patch) = (Vec::new(), [0usize; 3], 0);
+        for p in &spots {
+            let mut cells = block(*p, side);
+            cells.retain(|q| grid.is_passable(*q));
+            for open in [false, true] {
+                let t = Instant::now();
+                let report = world.set_passable(&cells, open).expect("on the map");
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+                match report.contraction {
+                    ContractionRepair::Kept => kinds[0] += 1,
+                    ContractionRepair::Patched { patch_nodes } => {
+                        kinds[1] += 1;
+                        patch = patch_nodes;
+                    }
+                    ContractionRepair::Ended | ContractionRepair::NotContracted => {
+                        kinds[2] += 1;
+                        world
+                            .contract(ContractionKind::default())
+                            .expect("a 1024x1024 map contracts");
+                    }
+                }
             }
         }
+        println!(
+            "contracted, {side}x{side} anywhere, {} placements closed and opened: {} repairs kept the contraction, {} patched it ({} transitions in the patch at the end), {} ended it; median {:.3} ms, p95 {:.3} ms",
+            spots.len(),
+            kinds[0],
+            kinds[1],
+            patch,
+            kinds[2],
+            median(times.clone()),
+            percentile(times, 0.95),
+        );
+        patched_queries(&world);
     }
-    let med = |v: &[f64]| {
-        if v.is_empty() {
-            f64::NAN
-        } else {
-            median(v.to_vec())
-        }
+}
+
+/// The scenario's long queries on `world` (patched by repairs), on its map
+/// contracted afresh and on its map uncontracted: fastest of a few
+/// interleaved rounds, and the ratios.
+fn patched_queries(world: &DynamicHierarchy) {
+    let Some(file) = common::scenario_file("sc1", MAP) else {
+        return;
     };
+    let long = common::LongQueries::load(&file, LANDMARK_QUERIES);
+    let map = world.grid().clone();
+    let plain = Hierarchy::build(map.clone()).expect("valid map");
+    let mut fresh = plain.clone();
+    fresh.contract().expect("a 1024x1024 map contracts");
+    let queries: Vec<(Point, Point)> = long
+        .endpoints()
+        .into_iter()
+        .filter(|(s, t)| map.is_passable(*s) && map.is_passable(*t))
+        .collect();
+    let hierarchies: [&Hierarchy; 3] = [world.hierarchy(), &fresh, &plain];
+    let mut cache = tierpath::QueryCache::new();
+    let mut best = [f64::INFINITY; 3];
+    let mut cost = [0.0f64; 3];
+    for round in 0..QUERY_ROUNDS {
+        for (k, h) in hierarchies.iter().enumerate() {
+            let t = Instant::now();
+            for (s, g) in &queries {
+                let out = h.find_path(&mut cache, *s, *g).expect("valid endpoints");
+                if round == 0 {
+                    cost[k] += out.path.map_or(0.0, |p| p.cost.0 as f64);
+                }
+            }
+            best[k] = best[k].min(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
     println!(
-        "contracted, 1x1 anywhere {} placements: {} of {} repairs keep the contraction (median {:.3} ms), {} end it (median {:.3} ms)",
-        spots.len(),
-        kept.len(),
-        kept.len() + ended.len(),
-        med(&kept),
-        ended.len(),
-        med(&ended),
+        "  {} long queries, fastest of {QUERY_ROUNDS}: patched {:.2} ms, contracted afresh {:.2} ms ({:.2}x the patched's speed), uncontracted {:.2} ms ({:.2}x slower than the patched); path costs patched / afresh {:.5}",
+        queries.len(),
+        best[0],
+        best[1],
+        best[0] / best[1],
+        best[2],
+        best[2] / best[0],
+        cost[0] / cost[1],
     );
 }
 

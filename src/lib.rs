@@ -85,8 +85,8 @@ pub use contraction::{
     ContractionScratch, FORBIDDEN, QueryGraph, QuerySearch,
 };
 pub use dynamic::{
-    CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer, LayerId,
-    PlayerView, RepairReport,
+    ContractionRepair, CostLayers, DeadEndRepair, DynamicHierarchy, Edit, EditError, ForeignLayer,
+    LayerId, PlayerView, RepairReport,
 };
 pub use grid::{
     CellIndex, Clearance, Connectivity, CornerRule, Cost, Grid, GridError, MAX_CELLS, MAX_SIDE,

@@ -261,9 +261,10 @@ impl NavGrid {
 
     /// Whether the map is kept contracted across edits (on by default for a
     /// contracted hierarchy, off otherwise): when on, a map that is not
-    /// contracted (never, or an edit ended it) is contracted on a worker
-    /// thread and the result installed in the first frame after it is
-    /// done, if no edit changed the cluster graph in between.
+    /// contracted (never, or an edit ended it), or whose contraction edits
+    /// patched (see `DynamicHierarchy::contract`), is contracted on a
+    /// worker thread and the result installed in the first frame after it
+    /// is done, if no edit changed the cluster graph in between.
     pub fn keep_contracted(mut self, on: bool) -> NavGrid {
         self.recontract = if on {
             Recontract::Idle
@@ -373,7 +374,9 @@ fn apply_edits(
 
 /// Keeps the map contracted ([`NavGrid::keep_contracted`]): installs a
 /// finished job's contraction (stale after an edit: started over), and
-/// starts a job when the map is not contracted and none runs.
+/// starts a job when none runs and the map is not contracted, or its
+/// contraction was patched by edits (exact, but about half as fast as one
+/// made afresh).
 fn keep_contracted(mut nav: ResMut<NavGrid>) {
     let nav = &mut *nav;
     if matches!(&nav.recontract, Recontract::Running(job) if job.is_finished()) {
@@ -390,7 +393,9 @@ fn keep_contracted(mut nav: ResMut<NavGrid>) {
             Err(_) => nav.recontract = Recontract::Failed("the contraction panicked".into()),
         }
     }
-    if matches!(nav.recontract, Recontract::Idle) && !nav.map.is_contracted() {
+    if matches!(nav.recontract, Recontract::Idle)
+        && (!nav.map.is_contracted() || nav.map.is_contraction_patched())
+    {
         let job = nav.map.contraction_job(ContractionKind::default());
         nav.recontract = Recontract::Running(std::thread::spawn(move || job.run()));
     }

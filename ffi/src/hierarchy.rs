@@ -403,15 +403,18 @@ pub unsafe extern "C" fn tierpath_hierarchy_same_island(
 /// every query then searches the contraction instead of running A* over the
 /// graph (long queries several times faster), until an edit that changes
 /// the cluster graph's arcs or costs ends it (call this again; an edit that
-/// leaves them as they were keeps it). A hierarchy to be contracted from the
+/// leaves them as they were keeps it). On a hierarchy edited before (its
+/// first edit made it dynamic), the contraction made is kept for edits to
+/// patch instead of end: exact, about half as fast as a fresh one, which
+/// this call then makes again. A hierarchy to be contracted from the
 /// start is built so more cheaply (`TierpathBuildSettings::contract`). The
 /// work (about 90 ms on a 1024x1024 StarCraft map on two cores) runs on the
 /// calling thread without holding the hierarchy,
 /// so other threads' queries and edits go on meanwhile; an edit meanwhile
 /// that changes the cluster graph makes it stale, and it is done again,
 /// three times at most
-/// (`TIERPATH_STATUS_NOT_READY` then). On a contracted hierarchy it does
-/// nothing. A hierarchy saved afterwards holds the
+/// (`TIERPATH_STATUS_NOT_READY` then). On a contracted hierarchy (not
+/// patched by edits) it does nothing. A hierarchy saved afterwards holds the
 /// contraction, and loading it gives it back without this call. Errors:
 /// `TIERPATH_STATUS_INVALID_ARGUMENT` (costs too large to contract).
 #[unsafe(no_mangle)]
@@ -423,16 +426,20 @@ pub unsafe extern "C" fn tierpath_hierarchy_contract(
         for _ in 0..3 {
             let job = {
                 let held = h.read();
-                if held.get().is_contracted() {
+                if fresh_contraction(held.get()) {
                     return Ok(());
                 }
-                held.get().contraction_job(ContractionKind::default())
+                match &*held {
+                    // Kept for the next edits to patch.
+                    Held::Dynamic(d) => d.contraction_job(ContractionKind::default()),
+                    other => other.get().contraction_job(ContractionKind::default()),
+                }
             };
             let done = job.run()?;
             let mut held = h.write();
             // Another thread's call may have installed one meanwhile: a
             // second would end the plans and sliced queries begun on it.
-            if held.get().is_contracted() {
+            if fresh_contraction(held.get()) {
                 return Ok(());
             }
             let installed = match &mut *held {
@@ -449,6 +456,11 @@ pub unsafe extern "C" fn tierpath_hierarchy_contract(
             "the hierarchy was edited during each of three contractions: call again",
         )
     })
+}
+
+/// Whether `h` searches a contraction that edits have not patched.
+fn fresh_contraction(h: &Hierarchy) -> bool {
+    h.is_contracted() && !h.is_contraction_patched()
 }
 
 /// Writes 1 to `contracted` when the hierarchy's queries search a

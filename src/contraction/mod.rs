@@ -47,6 +47,7 @@ mod classic;
 mod customize;
 mod forest;
 mod order;
+mod patched;
 mod pruned;
 mod pruned_query;
 mod query;
@@ -54,6 +55,9 @@ mod searches;
 mod stored;
 
 pub use customize::{ContractionMetric, FORBIDDEN};
+#[cfg(test)]
+pub(crate) use patched::PatchError;
+pub(crate) use patched::{Current, Patchable};
 pub use pruned::{QueryGraph, QuerySearch};
 pub(crate) use query::PackedRoute;
 pub use query::{ContractionRoute, ContractionScratch};
@@ -500,6 +504,8 @@ fn transpose(up_first: &[u32], up_to: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
 mod tests;
 #[cfg(test)]
 mod tests_classic;
+#[cfg(test)]
+mod tests_patched;
 #[cfg(test)]
 mod tests_pruned;
 #[cfg(test)]

@@ -259,7 +259,7 @@ impl QueryGraph {
         targets: &[(u32, u64)],
         route: &mut PackedRoute,
     ) -> Option<(u64, u32, u32)> {
-        route.legs.clear();
+        route.clear();
         let (cost, first) = self.find(scratch, sources, targets)?;
         route.legs.extend_from_slice(&scratch.stack);
         // The last leg in route order is at the bottom: a backward leg runs

@@ -42,26 +42,78 @@ pub struct ContractionScratch {
     pub(super) bits: [Vec<u64>; 2],
     /// The radix sort's second buffer (see `sort_ranks`).
     pub(super) sort_buf: Vec<u32>,
+    /// A patched contraction's search over its patch (see `patched`).
+    pub(super) patch: PatchScratch,
+}
+
+/// The scratch of a patched contraction's query (see `patched`): per node of
+/// the patch its distance, its cost to the targets and how it was reached;
+/// the clean ends in base ids; the walk back and one clean stretch.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PatchScratch {
+    pub(super) dist: Vec<u64>,
+    pub(super) goal: Vec<u64>,
+    pub(super) pred: Vec<(u32, u32)>,
+    pub(super) sources: Vec<(u32, u64)>,
+    pub(super) targets: Vec<(u32, u64)>,
+    pub(super) walk: Vec<(u32, u32)>,
+    pub(super) stretch: ContractionRoute,
+}
+
+impl PatchScratch {
+    fn memory_bytes(&self) -> usize {
+        (self.dist.capacity() + self.goal.capacity() + self.pred.capacity()) * 8
+            + (self.sources.capacity() + self.targets.capacity() + self.walk.capacity()) * 16
+            + (self.stretch.nodes.capacity() + self.stretch.arcs.capacity()) * 4
+    }
 }
 
 /// The rest of a route a search found, still packed (its legs, first on
 /// top): its input arcs come one at a time
 /// ([`QueryGraph::next_packed_arc`](super::QueryGraph::next_packed_arc)),
 /// away from the scratch, which may serve other searches in between.
+///
+/// A patched contraction's search (see `patched`) finds its route whole:
+/// it is kept unpacked here and taken an arc at a time all the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct PackedRoute {
     pub(super) legs: Vec<Leg>,
+    /// A route found whole, and how many of its arcs were taken.
+    unpacked: ContractionRoute,
+    taken: usize,
 }
 
 impl PackedRoute {
     /// Whether every arc has been taken.
     pub(crate) fn is_empty(&self) -> bool {
-        self.legs.is_empty()
+        self.legs.is_empty() && self.taken >= self.unpacked.arcs.len()
     }
 
     /// Drops the arcs not taken, keeping the room.
     pub(crate) fn clear(&mut self) {
         self.legs.clear();
+        self.unpacked.nodes.clear();
+        self.unpacked.arcs.clear();
+        self.taken = 0;
+    }
+
+    /// Emptied, to hold a route found whole.
+    pub(crate) fn whole(&mut self) -> &mut ContractionRoute {
+        self.clear();
+        &mut self.unpacked
+    }
+
+    /// The next arc of a route found whole, and its head.
+    pub(crate) fn next_whole(&mut self) -> Option<(u32, u32)> {
+        let k = self.taken;
+        let arc = *self.unpacked.arcs.get(k)?;
+        self.taken += 1;
+        Some((arc, self.unpacked.nodes[k + 1]))
+    }
+
+    /// Whether arcs of a route found whole are left to take.
+    pub(crate) fn holds_whole(&self) -> bool {
+        self.taken < self.unpacked.arcs.len()
     }
 }
 
@@ -94,6 +146,7 @@ impl ContractionScratch {
             + (self.heap[0].capacity() + self.heap[1].capacity()) * 16
             + (self.bits[0].capacity() + self.bits[1].capacity()) * 8
             + self.sort_buf.capacity() * 4
+            + self.patch.memory_bytes()
     }
 
     pub(super) fn begin(&mut self, nodes: usize) {

@@ -30,6 +30,8 @@ pub(super) struct Repaired {
     /// Whether the cluster graph kept its arcs and costs (a contraction,
     /// or one being made by a job, then stays valid).
     pub(super) arcs_kept: bool,
+    /// The clusters laid out again (a patched contraction's edit).
+    pub(super) fresh: Vec<u32>,
 }
 
 /// Buffers of a border scan: the transition cell pairs found and, for a
@@ -308,6 +310,7 @@ impl DynamicHierarchy {
         Repaired {
             landmarks_replaced: replaced,
             arcs_kept,
+            fresh: rescan.ones().map(|c| c as u32).collect(),
         }
     }
 

@@ -92,7 +92,7 @@ pub use layers::{CostLayers, ForeignLayer, LayerId};
 
 use crate::contraction::{ContractionError, ContractionKind};
 use crate::grid::{Grid, GridError, Point, Weight};
-use crate::hierarchy::{ContractionDone, Hierarchy};
+use crate::hierarchy::{ContractionDone, ContractionJob, Hierarchy};
 use crate::preprocess::ClusterLayout;
 use crate::preprocess::cluster_search::ClusterSearch;
 use crate::preprocess::sizes::ClusterScratch;
@@ -162,6 +162,29 @@ pub struct RepairReport {
     /// (one search over the graph for its distances). Repairs never drop
     /// landmark distances: they stay a valid, sharp bound with no refresh.
     pub landmarks_dropped: bool,
+    /// What became of the hierarchy's contraction.
+    pub contraction: ContractionRepair,
+}
+
+/// What a repair did to the hierarchy's contraction
+/// ([`DynamicHierarchy::contract`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContractionRepair {
+    /// The hierarchy was not contracted.
+    NotContracted,
+    /// The cluster graph kept its arcs and costs: so did the contraction.
+    Kept,
+    /// Arcs or costs changed, and the contraction was patched: the clusters
+    /// laid out again since it was made are searched beside it.
+    Patched {
+        /// Transitions in those clusters and around them (the patch's
+        /// nodes; a query's work beside the contraction grows with them).
+        patch_nodes: usize,
+    },
+    /// Arcs or costs changed, and the contraction ended (it was not kept
+    /// for repairs, or the patch grew past its bound): queries run A* over
+    /// the graph until contracted again.
+    Ended,
 }
 
 impl RepairReport {
@@ -174,6 +197,7 @@ impl RepairReport {
             clusters: Vec::new(),
             dead_ends: DeadEndRepair::Unchanged,
             landmarks_dropped: false,
+            contraction: ContractionRepair::NotContracted,
         }
     }
 
@@ -240,10 +264,16 @@ impl DynamicHierarchy {
     /// Takes a hierarchy for run-time changes. Costs one pass over its graph
     /// and its map; for a contracted hierarchy also the landmarks that
     /// [`Hierarchy::contract`] let go of (a build's landmark stage), since
-    /// repairs keep them up to date for the A* that runs once the first
-    /// repair has ended the contraction.
+    /// repairs keep them up to date for the A* that runs once a repair has
+    /// ended the contraction. A contraction made before (one loaded from a
+    /// contracted file, say) is not kept for repairs to patch (see
+    /// [`contract`](Self::contract)): the first repair that changes the
+    /// cluster graph's arcs ends it, unless
+    /// [`keep_contraction_for_repairs`](Self::keep_contraction_for_repairs)
+    /// was called.
     pub fn new(mut h: Hierarchy) -> DynamicHierarchy {
-        // Repairs keep the A*'s aids, and the first ends any contraction.
+        // Repairs keep the A*'s aids (for the A* after a repair that
+        // ends the contraction).
         h.restore_astar_aids();
         let layout = h.entrances().layout;
         let mut d = DynamicHierarchy {
@@ -273,18 +303,55 @@ impl DynamicHierarchy {
     }
 
     /// Contracts the cluster graph as it stands
-    /// ([`Hierarchy::contract_with`]): queries search the contraction until
-    /// the next repair, which ends it (they then run A* over the repaired
-    /// graph, with the landmark distances repairs keep up to date, until
-    /// contracted again). Takes what a contraction takes (about 350 ms on a
-    /// 1024x1024 StarCraft map): between frames of a game, take a
-    /// [`contraction_job`](Hierarchy::contraction_job) instead and run it on
-    /// another thread.
+    /// ([`Hierarchy::contract_with`]), keeping the contraction itself and
+    /// one full metric per band of unit sizes beside the query graphs, so
+    /// that repairs keep it:
+    /// - a repair that leaves the cluster graph's arcs and costs as they
+    ///   were keeps the query graphs;
+    /// - one that changes them *patches* the contraction: the clusters it
+    ///   laid out again are forbidden in it (a partial re-customization)
+    ///   and searched beside it, by a Dijkstra over their transitions and a
+    ///   table of least costs between the clean transitions around them
+    ///   (see `docs/contraction.md`, "Round 16"); queries then search that,
+    ///   exactly, until contracted again;
+    /// - when the patched clusters grow past a bound (thousands of
+    ///   transitions around them), the repair ends the contraction, and
+    ///   queries run A* over the graph, with the landmark distances repairs
+    ///   keep up to date, until contracted again.
+    ///
+    /// Contract again now and then (a [`contraction_job`](Self::contraction_job)
+    /// on another thread) to empty the patch. Takes what a contraction takes
+    /// (about 350 ms on a 1024x1024 StarCraft map): between frames of a
+    /// game, take a job instead and run it on another thread.
+    ///
+    /// # Memory
+    /// The contraction kept for repairs holds about 17 bytes per map cell on
+    /// a 1024x1024 StarCraft map (one band), beside the query graphs.
     pub fn contract(&mut self, kind: ContractionKind) -> Result<(), ContractionError> {
-        let done = self.h.contraction_job(kind).run()?;
+        let done = self.contraction_job(kind).run()?;
         let installed = self.install_contraction(done);
         debug_assert!(installed, "made for the hierarchy as it stands");
         Ok(())
+    }
+
+    /// Keeps the contraction itself and its full metrics beside the query
+    /// graphs of a hierarchy contracted before it became dynamic (one
+    /// loaded from a contracted file, say), so that repairs patch it as
+    /// they patch one made by [`contract`](Self::contract): an order, a fill
+    /// and a customization per band of unit sizes, most of a contraction's
+    /// time (about 60-80 ms on a 1024x1024 StarCraft map). Whether a
+    /// contraction is now kept for repairs (false when not contracted).
+    pub fn keep_contraction_for_repairs(&mut self) -> Result<bool, ContractionError> {
+        self.h.keep_contraction_for_repairs()
+    }
+
+    /// The work of contracting the cluster graph as it stands, to run on
+    /// another thread and install with
+    /// [`install_contraction`](Self::install_contraction): as
+    /// [`Hierarchy::contraction_job`], but its contraction is kept for
+    /// repairs to patch (see [`contract`](Self::contract)).
+    pub fn contraction_job(&self, kind: ContractionKind) -> ContractionJob {
+        self.h.contraction_job(kind).for_repairs()
     }
 
     /// Installs the contraction a [`ContractionJob`] taken from this
@@ -455,6 +522,11 @@ impl DynamicHierarchy {
         self.h.set_min_weight(min);
         let layout = self.h.entrances().layout;
         let mut touched = FixedBitSet::with_capacity(layout.count());
+        let mut contraction = if self.h.is_contracted() {
+            ContractionRepair::Kept
+        } else {
+            ContractionRepair::NotContracted
+        };
         let landmarks_dropped = if changed.is_empty() {
             false
         } else {
@@ -473,7 +545,18 @@ impl DynamicHierarchy {
             };
             let repaired = self.repair_clusters(at, renumbered, &mut touched);
             self.landmarks_stale = true;
-            self.h.mark_changed(repaired.arcs_kept);
+            // A contraction kept for repairs is patched where arcs changed.
+            let was_contracted = self.h.is_contracted();
+            let patched = !repaired.arcs_kept && self.h.patch_contraction(&repaired.fresh);
+            self.h.mark_changed(repaired.arcs_kept, patched);
+            contraction = match (was_contracted, repaired.arcs_kept, patched) {
+                (false, _, _) => ContractionRepair::NotContracted,
+                (true, true, _) => ContractionRepair::Kept,
+                (true, false, true) => ContractionRepair::Patched {
+                    patch_nodes: self.h.contraction_patch_nodes().unwrap_or(0),
+                },
+                (true, false, false) => ContractionRepair::Ended,
+            };
             self.h.refresh_stats();
             repaired.landmarks_replaced
         };
@@ -484,6 +567,7 @@ impl DynamicHierarchy {
             changed_cells: changed,
             dead_ends,
             landmarks_dropped,
+            contraction,
         })
     }
 
@@ -512,7 +596,7 @@ impl DynamicHierarchy {
         if changed {
             // The landmarks moved; the arcs and costs did not (a
             // contraction, which does not read landmarks, stays).
-            self.h.mark_changed(true);
+            self.h.mark_changed(true, false);
             self.h.refresh_stats();
         }
     }

@@ -80,6 +80,54 @@ fn canonical(d: &DeadEnds) -> (Vec<[u32; 4]>, Vec<u32>, u64, u64) {
 }
 
 /// Asserts two hierarchies describe the same thing (see the module docs).
+/// The least-cost routes of `repaired`'s patched contraction between a few
+/// pairs of its nodes, for every unit size, against `rebuilt`'s
+/// (contracted): the same costs, and each route a legal one of the repaired
+/// cluster graph whose arcs sum to its cost.
+pub(super) fn assert_same_patched_routes(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
+    use crate::contraction::{ContractionRoute, ContractionScratch};
+    let graph = repaired.graph();
+    let n = graph.edge_first.len() - 1;
+    let (mut s1, mut s2) = (ContractionScratch::default(), ContractionScratch::default());
+    let (mut r1, mut r2) = (ContractionRoute::default(), ContractionRoute::default());
+    for size in 1..=repaired.max_unit_size() as u8 {
+        for k in 0..n.min(10) {
+            let node = |i: usize| (i % n) as u32;
+            let starts = [(node(k * 7), 0), (node(k * 11 + 3), 3_000_000)];
+            let goals = [(node(k * 13 + 5), 0)];
+            let a = repaired.contracted_route(&mut s1, size, &starts, &goals, &mut r1);
+            let b = rebuilt.contracted_route(&mut s2, size, &starts, &goals, &mut r2);
+            assert!(a.is_some() && b.is_some(), "both contracted {context}");
+            assert_eq!(a, b, "size {size}, {starts:?} -> {goals:?} {context}");
+            if a != Some(true) {
+                continue;
+            }
+            assert_eq!(
+                r1.cost, r2.cost,
+                "size {size}, {starts:?} -> {goals:?} {context}"
+            );
+            let first = starts.iter().find(|s| s.0 == r1.nodes[0]).expect("a start");
+            let mut cost = first.1;
+            for (i, e) in r1.arcs.iter().enumerate() {
+                let e = *e as usize;
+                let tail = r1.nodes[i] as usize;
+                assert!(
+                    (graph.edge_first[tail] as usize..graph.edge_first[tail + 1] as usize)
+                        .contains(&e),
+                    "arc {e} leaves {tail} {context}"
+                );
+                assert_eq!(graph.edge_to[e], r1.nodes[i + 1], "{context}");
+                cost += graph.edge_cost.get(e);
+            }
+            assert_eq!(
+                Some(&r1.nodes[r1.nodes.len() - 1]),
+                goals.first().map(|g| &g.0)
+            );
+            assert_eq!(cost, r1.cost, "route cost {context}");
+        }
+    }
+}
+
 pub(super) fn assert_same(repaired: &Hierarchy, rebuilt: &Hierarchy, context: &str) {
     assert!(repaired.grid() == rebuilt.grid(), "grids differ {context}");
     assert_eq!(
@@ -364,12 +412,18 @@ proptest! {
             assert_same(world.hierarchy(), &rebuilt, &ctx);
             // The same landmarks on both: the same searches.
             rebuilt.set_landmarks(world.landmarks().clone());
+            let patched = world.contraction_patch_nodes().is_some();
             if world.is_contracted() {
                 rebuilt.contract().unwrap();
-                prop_assert!(
-                    world.contracted().unwrap().graphs() == rebuilt.contracted().unwrap().graphs(),
-                    "a kept contraction differs from the rebuilt map's {}", ctx
-                );
+                if patched {
+                    // Patched: the least costs of the rebuilt map's.
+                    assert_same_patched_routes(world.hierarchy(), &rebuilt, &ctx);
+                } else {
+                    prop_assert!(
+                        world.contracted().unwrap().graphs() == rebuilt.contracted().unwrap().graphs(),
+                        "a kept contraction differs from the rebuilt map's {}", ctx
+                    );
+                }
             }
             // Same answers on a few queries; guided by cell landmarks, the
             // same reach, never below the optimum, and the guided jump
@@ -388,6 +442,12 @@ proptest! {
                     prop_assert!(got >= best, "{} -> {}: below the optimum {}", s, t, ctx);
                     if a.stats.method == crate::Method::Near {
                         prop_assert_eq!(got, best, "{} -> {}: guided, not optimal {}", s, t, ctx);
+                    }
+                } else if patched {
+                    // Routes of the same cost, maybe not the same one.
+                    prop_assert_eq!(a.path.is_some(), b.path.is_some(), "{} -> {} {}", s, t, ctx);
+                    if let Some(p) = a.path {
+                        prop_assert!(p.validate(&grid, world.movement()).is_ok(), "{} -> {} {}", s, t, ctx);
                     }
                 } else {
                     prop_assert_eq!(a.path.map(|p| p.cells), b.path.map(|p| p.cells), "{} -> {} {}", s, t, ctx);
@@ -928,8 +988,13 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
         assert_eq!(world.landmarks().count, world.settings().landmarks);
         // Transitions closed: repairs that change the cluster graph.
         let cells: Vec<Point> = world.transitions().step_by(13).collect();
-        world.set_passable(&cells[3..5], false).unwrap();
-        assert!(!world.is_contracted(), "a repair ends the contraction");
+        let report = world.set_passable(&cells[3..5], false).unwrap();
+        assert!(
+            matches!(report.contraction, ContractionRepair::Patched { .. }),
+            "a repair that changes arcs patches the contraction: {:?}",
+            report.contraction
+        );
+        assert!(world.is_contracted());
         let stale = world.contraction_job(ContractionKind::default());
         world.set_passable(&cells[6..7], false).unwrap();
         let stale = std::thread::spawn(move || stale.run())
@@ -937,7 +1002,14 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
             .unwrap()
             .unwrap();
         assert!(!world.install_contraction(stale));
-        assert!(!world.is_contracted());
+        assert!(world.is_contracted(), "still patched");
+        let mut rebuilt = rebuild_as(&world, world.grid().clone());
+        rebuilt.contract().unwrap();
+        assert_same_patched_routes(world.hierarchy(), &rebuilt, "patched twice");
+        // Saved patched, it loads uncontracted.
+        let back =
+            Hierarchy::from_bytes(world.grid().clone(), &world.hierarchy().to_bytes()).unwrap();
+        assert!(!back.is_contracted());
         let job = world.contraction_job(ContractionKind::default());
         assert!(world.install_contraction(job.run().unwrap()));
         assert_eq!(world.landmarks().count, world.settings().landmarks);
@@ -964,8 +1036,9 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
 /// graph's arcs and costs as they were (a cell closed where another
 /// least-cost way inside its cluster remains), under a new identity (plans
 /// made before must plan again), and answers as the rebuilt map contracted;
-/// an edit that changes an arc or a cost ends it. A contraction job taken
-/// before the edit installs after it exactly when the edit kept them.
+/// an edit that changes an arc or a cost patches it (the same least costs
+/// as the rebuilt map's). A contraction job taken before the edit installs
+/// after it exactly when the edit kept them.
 #[test]
 fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
     let grid = mapgen::generate(MapKind::Rooms, 96, 80, 5).unwrap();
@@ -978,18 +1051,17 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
     world.contract(ContractionKind::default()).unwrap();
     let mut cache = QueryCache::new();
     let open: Vec<Point> = grid.passable_points().collect();
-    let (mut kept, mut ended) = (0, 0);
+    let (mut kept, mut patched) = (0, 0);
     for p in open.iter().step_by(53).take(40) {
         let now: Vec<Point> = world.grid().passable_points().collect();
         let identity = world.identity();
         let job = world.contraction_job(ContractionKind::default());
-        if !world
-            .set_passable(&[*p], false)
-            .unwrap()
-            .changed_cells
-            .is_empty()
-            && world.is_contracted()
-        {
+        let report = world.set_passable(&[*p], false).unwrap();
+        if report.changed_cells.is_empty() {
+            continue;
+        }
+        assert!(world.is_contracted(), "{p}: kept or patched");
+        if report.contraction == ContractionRepair::Kept {
             kept += 1;
             assert_ne!(world.identity(), identity, "{p}: a new identity");
             assert!(world.install_contraction(job.run().unwrap()), "{p}");
@@ -1006,10 +1078,18 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
                 assert_eq!(a.path, b.path, "after closing {p}");
             }
         } else {
-            ended += 1;
+            patched += 1;
+            assert!(
+                matches!(report.contraction, ContractionRepair::Patched { .. }),
+                "{p}: {:?}",
+                report.contraction
+            );
             assert!(!world.install_contraction(job.run().unwrap()), "{p}");
+            let mut rebuilt = rebuild_as(&world, world.grid().clone());
+            rebuilt.contract().unwrap();
+            assert_same_patched_routes(world.hierarchy(), &rebuilt, &format!("after closing {p}"));
             world.contract(ContractionKind::default()).unwrap();
         }
     }
-    assert!(kept >= 5 && ended >= 5, "kept {kept}, ended {ended}");
+    assert!(kept >= 5 && patched >= 5, "kept {kept}, patched {patched}");
 }

@@ -266,12 +266,19 @@ impl Hierarchy {
     /// left them as they were (`arcs_kept`: the same nodes, each with the
     /// same out-arcs at the same costs; only the moves behind edges or the
     /// search aids changed), and is dropped otherwise, as is the claim of
-    /// any contraction job taken before.
-    pub(crate) fn mark_changed(&mut self, arcs_kept: bool) {
+    /// any contraction job taken before, unless the repair `patched` it
+    /// ([`Hierarchy::patch_contraction`]): it then serves the new arcs.
+    pub(crate) fn mark_changed(&mut self, arcs_kept: bool, patched: bool) {
         self.revision += 1;
         self.identity = self.identity.renewed(arcs_kept);
-        if !arcs_kept && self.contracted.is_some() {
-            self.set_contracted(None);
+        if arcs_kept {
+            return;
+        }
+        let arcs = self.identity.arcs;
+        match self.contracted.as_deref_mut() {
+            Some(c) if patched => c.built_for = arcs,
+            Some(_) => self.set_contracted(None),
+            None => {}
         }
     }
 }

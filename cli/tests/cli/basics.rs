@@ -452,8 +452,9 @@ fn replan_repairs_and_verifies_against_rebuilds() {
 
     // Contracted: a cell closed off every straight line between its
     // cluster's transitions keeps the contraction (no distance inside
-    // changes), a wall across the map ends it; each step still checked
-    // against a rebuild, contracted when kept.
+    // changes), a wall across the map patches it (the clusters it changed
+    // searched beside it); each step still checked against a rebuild,
+    // contracted when contracted.
     std::fs::write(&script, "close 40,10\nclose 32,0 1x40\nopen 40,10\n").unwrap();
     let o = tierpath(&[
         "replan",
@@ -476,7 +477,7 @@ fn replan_repairs_and_verifies_against_rebuilds() {
     );
     assert!(
         rows.iter()
-            .any(|l| l.starts_with("close 32,0") && l.contains("ended")),
+            .any(|l| l.starts_with("close 32,0") && l.contains("patched")),
         "{out}"
     );
 }

@@ -44,22 +44,31 @@ fn a_contracted_file_loads_contracted_through_the_c_abi() {
             kind: TierpathEditKind::Passable,
             value: 0,
         };
+        let across = || {
+            let one = TierpathQueryOptions {
+                partial: 0,
+                unit_size: 1,
+            };
+            answer(h, cache, Point::new(2, 8), Point::new(40, 8), &one)
+        };
         let mut repair = null_mut();
         assert_eq!(tierpath_hierarchy_edit(h, &wall, 1, &mut repair), Ok);
         assert_eq!(tierpath_repair_free(repair), Ok);
-        let (status, got, _) = answer(
-            h,
-            cache,
-            Point::new(2, 8),
-            Point::new(40, 8),
-            &TierpathQueryOptions {
-                partial: 0,
-                unit_size: 1,
-            },
-        );
+        let (status, got, _) = across();
         assert_eq!(status, Ok);
         assert!(!got.contains(&Point::new(30, 8)));
         assert!(!is_contracted(h), "an edit ends the contraction");
+        assert_eq!(tierpath_hierarchy_contract(h), Ok);
+        assert!(is_contracted(h));
+        // Contracted once edited: the next edits patch the contraction.
+        let door = TierpathEdit { value: 1, ..wall };
+        assert_eq!(tierpath_hierarchy_edit(h, &door, 1, &mut repair), Ok);
+        assert_eq!(tierpath_repair_free(repair), Ok);
+        assert!(is_contracted(h), "an edit patches the contraction");
+        let (status, got, _) = across();
+        assert_eq!(status, Ok);
+        assert!(got.contains(&Point::new(30, 8)), "through the door again");
+        // Contracted afresh.
         assert_eq!(tierpath_hierarchy_contract(h), Ok);
         assert!(is_contracted(h));
         assert_eq!(tierpath_cache_free(cache), Ok);

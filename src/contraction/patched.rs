@@ -1,0 +1,839 @@
+//! A customizable contraction kept through edits of its graph: the edited
+//! groups of nodes are forbidden in the contraction and searched beside it.
+//!
+//! The graph's nodes come in *groups* (a hierarchy's clusters: each
+//! cluster's transitions are consecutive node ids). An edit lays some groups
+//! out again: their nodes may appear, go or move, and their arcs change; the
+//! other groups keep their nodes (their ids shifted by a constant per group)
+//! and their out-arcs, in the same order. [`Patchable`] keeps the
+//! contraction of the graph as it was ("the base") and, after an edit:
+//!
+//! 1. marks the edited groups *dirty* and forbids every base arc into or out
+//!    of them (a re-customization: the shape is the base's), so that the
+//!    contraction's least costs are those of the clean groups alone;
+//! 2. lists the *patch* of the graph as it is now: the nodes of the dirty
+//!    groups (`inside`), the clean nodes with an arc into them (`entries`)
+//!    and those with an arc from them (`exits`), and per metric the least
+//!    clean cost from every exit to every entry (a table, by joining their
+//!    elimination-tree chains).
+//!
+//! A least-cost route of the graph as it is alternates between clean stretches
+//! and stretches through the patch. So a query sweeps the contraction from
+//! its clean sources and targets (no pruning: every rank's distance is
+//! needed), prices every entry from the sources and every exit to the
+//! targets by joining chains, and runs a Dijkstra over the patch (its own
+//! arcs, and the table from each exit to each entry); the cheaper of that and
+//! the clean meeting wins. The clean stretches of the winner are found again
+//! by ordinary contraction queries and unpacked into the base's arcs, which
+//! name the same arcs of the graph as it is (shifted per node).
+//!
+//! The patch's work grows with its size: past [`MAX_PATCH`] nodes or
+//! [`MAX_TABLE`] table entries, patching refuses, and the caller contracts
+//! afresh (or falls back to another search).
+
+use std::cmp::Reverse;
+
+use fixedbitset::FixedBitSet;
+
+use super::customize::ContractionMetric;
+use super::query::{Full, Upward, sort_ranks};
+use super::{ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch};
+use super::{FORBIDDEN, NONE};
+
+/// The most nodes a patch holds (inside, entries and exits together).
+pub(crate) const MAX_PATCH: usize = 1024;
+
+/// The most entries of a patch's table (exits times entries).
+pub(crate) const MAX_TABLE: usize = 1 << 14;
+
+/// The graph as it is now, for one metric: CSR, its groups and each arc's
+/// cost ([`FORBIDDEN`] for an arc the metric does not allow).
+#[derive(Clone, Copy)]
+pub(crate) struct Current<'a, C: Fn(u32) -> u64> {
+    pub(crate) first: &'a [u32],
+    pub(crate) to: &'a [u32],
+    /// `group_first[g]..group_first[g + 1]` are group `g`'s nodes.
+    pub(crate) group_first: &'a [u32],
+    pub(crate) cost: C,
+}
+
+impl<C: Fn(u32) -> u64> Current<'_, C> {
+    fn out(&self, v: u32) -> std::ops::Range<usize> {
+        self.first[v as usize] as usize..self.first[v as usize + 1] as usize
+    }
+}
+
+/// Why an edit could not be patched in (the caller then drops the
+/// contraction).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PatchError {
+    /// The patch would exceed [`MAX_PATCH`] nodes or [`MAX_TABLE`] entries.
+    #[error("the edited part is too large to search beside the contraction")]
+    TooLarge,
+    /// A group not laid out again does not keep its nodes or arcs.
+    #[error("group {0} changed without being named")]
+    Unnamed(u32),
+    /// The re-customization failed.
+    #[error(transparent)]
+    Contraction(#[from] ContractionError),
+}
+
+/// Per metric: the base's costs (the dirty groups' arcs forbidden), its
+/// customization, and the patch's chains and table.
+#[derive(Debug, Clone)]
+struct Band {
+    costs: Vec<u64>,
+    metric: ContractionMetric,
+    /// Per entry, the least clean cost from each rank of its chain down to
+    /// it: `entry_chain[entry_first[i]..entry_first[i + 1]]`, ascending by
+    /// rank.
+    entry_first: Vec<u32>,
+    entry_chain: Vec<(u32, u64)>,
+    /// Per exit, the least clean cost from it up to each rank of its chain.
+    exit_first: Vec<u32>,
+    exit_chain: Vec<(u32, u64)>,
+    /// `table[x * entries + e]`: the least clean cost from exit `x` to entry
+    /// `e` ([`FORBIDDEN`] when none).
+    table: Vec<u64>,
+}
+
+/// A customizable contraction of a grouped graph, kept through edits that
+/// lay groups out again (see the module docs): one metric per cost list.
+///
+/// # Performance
+/// Holds the contraction and one full metric per cost list (about 17 bytes
+/// per map cell on a 1024 x 1024 StarCraft map's cluster graph, one metric),
+/// the base graph's CSR and its transpose. A patch costs a re-customization
+/// (the dirty groups' nodes and their ancestors) plus one chain per entry and
+/// exit and their table; a query a full sweep of both chains' unions, the
+/// joins and a Dijkstra over the patch.
+#[derive(Debug, Clone)]
+pub(crate) struct Patchable {
+    cch: Contraction,
+    /// The base graph (CSR), its groups, and its arcs by head (transpose:
+    /// `in_arcs[in_first[v]..in_first[v + 1]]` enter `v`).
+    first: Vec<u32>,
+    to: Vec<u32>,
+    group_first: Vec<u32>,
+    in_first: Vec<u32>,
+    in_arcs: Vec<u32>,
+    bands: Vec<Band>,
+    dirty: FixedBitSet,
+    /// The patch, in the current graph's node ids, each list ascending.
+    inside: Vec<u32>,
+    entries: Vec<u32>,
+    exits: Vec<u32>,
+    /// For the chains (the caller's scratch serves queries).
+    scratch: ContractionScratch,
+    /// Whether an edit was patched in.
+    patched: bool,
+}
+
+/// Sources or targets: nodes with their initial or final costs.
+type Ends<'a> = &'a [(u32, u64)];
+
+/// How a patch node was reached: by the graph's arc, by the table, or not
+/// (a source).
+const BY_TABLE: u32 = NONE - 1;
+
+impl Patchable {
+    /// Keeps `cch`, contracted from `first`/`to` (nodes grouped by
+    /// `group_first`), customized with `metrics` from `costs` (one per
+    /// metric), for patching.
+    pub(crate) fn new(
+        cch: Contraction,
+        graph: (&[u32], &[u32]),
+        group_first: &[u32],
+        metrics: Vec<ContractionMetric>,
+        costs: Vec<Vec<u64>>,
+    ) -> Patchable {
+        let (first, to) = graph;
+        let n = first.len() - 1;
+        let mut in_first = vec![0u32; n + 1];
+        for t in to {
+            in_first[*t as usize + 1] += 1;
+        }
+        for v in 0..n {
+            in_first[v + 1] += in_first[v];
+        }
+        let mut fill = in_first.clone();
+        let mut in_arcs = vec![0u32; to.len()];
+        for v in 0..n {
+            for a in first[v]..first[v + 1] {
+                let t = to[a as usize] as usize;
+                in_arcs[fill[t] as usize] = a;
+                fill[t] += 1;
+            }
+        }
+        let groups = group_first.len() - 1;
+        Patchable {
+            cch,
+            first: first.to_vec(),
+            to: to.to_vec(),
+            group_first: group_first.to_vec(),
+            in_first,
+            in_arcs,
+            bands: metrics
+                .into_iter()
+                .zip(costs)
+                .map(|(metric, costs)| Band {
+                    costs,
+                    metric,
+                    entry_first: vec![0],
+                    entry_chain: Vec::new(),
+                    exit_first: vec![0],
+                    exit_chain: Vec::new(),
+                    table: Vec::new(),
+                })
+                .collect(),
+            dirty: FixedBitSet::with_capacity(groups),
+            inside: Vec::new(),
+            entries: Vec::new(),
+            exits: Vec::new(),
+            scratch: ContractionScratch::default(),
+            patched: false,
+        }
+    }
+
+    /// One pruned query graph per metric, as the base's
+    /// [`Contraction::query_graph`] (before any patch).
+    pub(crate) fn query_graphs(&self) -> Result<Vec<super::QueryGraph>, ContractionError> {
+        use rayon::prelude::*;
+        self.bands
+            .par_iter()
+            .map(|b| self.cch.query_graph(&b.metric))
+            .collect()
+    }
+
+    /// Whether an edit was patched in (queries must then go through
+    /// [`route`](Self::route): the query graphs made before no longer
+    /// answer).
+    pub(crate) fn is_patched(&self) -> bool {
+        self.patched
+    }
+
+    /// Whether group `g` is in the patch.
+    #[cfg(test)]
+    pub(crate) fn in_patch(&self, g: u32) -> bool {
+        self.dirty.contains(g as usize)
+    }
+
+    /// Nodes in the patch (inside, entries, exits).
+    pub(crate) fn patch_nodes(&self) -> usize {
+        self.inside.len() + self.entries.len() + self.exits.len()
+    }
+
+    /// Bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        let band = |b: &Band| {
+            b.costs.capacity() * 8
+                + b.metric.memory_bytes()
+                + (b.entry_first.capacity() + b.exit_first.capacity()) * 4
+                + (b.entry_chain.capacity() + b.exit_chain.capacity()) * 16
+                + b.table.capacity() * 8
+        };
+        self.cch.memory_bytes()
+            + 4 * (self.first.capacity()
+                + self.to.capacity()
+                + self.group_first.capacity()
+                + self.in_first.capacity()
+                + self.in_arcs.capacity()
+                + self.inside.capacity()
+                + self.entries.capacity()
+                + self.exits.capacity())
+            + self.bands.iter().map(band).sum::<usize>()
+            + self.dirty.len() / 8
+            + self.scratch.memory_bytes()
+    }
+
+    /// The group of base node `v`.
+    fn base_group(&self, v: u32) -> usize {
+        self.group_first.partition_point(|f| *f <= v) - 1
+    }
+
+    /// The current id of clean base node `v`, given the current groups.
+    fn to_current(&self, group_first: &[u32], v: u32) -> u32 {
+        let g = self.base_group(v);
+        v - self.group_first[g] + group_first[g]
+    }
+
+    /// The base id of clean current node `v`, given the current groups.
+    fn to_base(&self, group_first: &[u32], v: u32) -> u32 {
+        let g = group_first.partition_point(|f| *f <= v) - 1;
+        v - group_first[g] + self.group_first[g]
+    }
+
+    /// Patches in an edit that laid out again the groups in `fresh` (the
+    /// graph now as `current` says, one cost function per metric, in the
+    /// order of the metrics given to [`new`](Self::new)).
+    ///
+    /// A named group whose nodes and arcs fit the base's shape (as many
+    /// nodes, and every arc to a group outside the patch one the base has)
+    /// leaves the patch, or stays out of it: its base arcs take the costs
+    /// the graph now gives them (`FORBIDDEN` for those it lost), by a
+    /// re-customization. Any other named group joins the patch, its base
+    /// arcs forbidden. Arcs between groups must come with their reverse (a
+    /// hierarchy's links between facing transitions do). On an error the
+    /// contraction must not serve queries any more.
+    pub(crate) fn patch<C: Fn(u32) -> u64>(
+        &mut self,
+        current: &[Current<'_, C>],
+        fresh: &[u32],
+    ) -> Result<(), PatchError> {
+        debug_assert_eq!(current.len(), self.bands.len());
+        let Some(now) = current.first() else {
+            return Ok(());
+        };
+        let gf = now.group_first;
+        let groups = self.group_first.len() - 1;
+        if gf.len() != groups + 1 {
+            return Err(PatchError::Unnamed(0));
+        }
+        let count = |first: &[u32], g: usize| first[g + 1] - first[g];
+        let mut named = FixedBitSet::with_capacity(groups);
+        for g in fresh {
+            named.insert(*g as usize);
+        }
+        // Groups not named keep their nodes (those in the patch may not).
+        for g in 0..groups {
+            if !named.contains(g)
+                && !self.dirty.contains(g)
+                && count(gf, g) != count(&self.group_first, g)
+            {
+                return Err(PatchError::Unnamed(g as u32));
+            }
+        }
+        // 1. Which named groups fit the base's shape now: as many nodes, and
+        // every arc to a group outside the patch in the base (a group that
+        // does not fit joins the patch, which may free its neighbours of
+        // that condition: until none changes).
+        let mut dirty = self.dirty.clone();
+        for g in named.ones() {
+            dirty.set(g, count(gf, g) != count(&self.group_first, g));
+        }
+        loop {
+            let misfits: Vec<usize> = named
+                .ones()
+                .filter(|g| !dirty.contains(*g) && !self.fits(*g, &dirty, now))
+                .collect();
+            if misfits.is_empty() {
+                break;
+            }
+            for g in misfits {
+                dirty.insert(g);
+            }
+        }
+        self.dirty = dirty;
+        // 2. The named groups' base arcs (out and in) priced as the graph
+        // now is, re-customized where that changed.
+        let mut arcs = Vec::new();
+        for g in named.ones() {
+            for v in self.group_first[g]..self.group_first[g + 1] {
+                let v = v as usize;
+                arcs.extend(self.first[v]..self.first[v + 1]);
+                arcs.extend_from_slice(
+                    &self.in_arcs[self.in_first[v] as usize..self.in_first[v + 1] as usize],
+                );
+            }
+        }
+        arcs.sort_unstable();
+        arcs.dedup();
+        let graph = ArcGraph::trusted(&self.first, &self.to);
+        for (b, cur) in current.iter().enumerate() {
+            let mut changed = Vec::new();
+            for &a in &arcs {
+                let c = self.arc_cost(a, cur);
+                if self.bands[b].costs[a as usize] != c {
+                    self.bands[b].costs[a as usize] = c;
+                    changed.push(a);
+                }
+            }
+            if !changed.is_empty() {
+                let band = &mut self.bands[b];
+                self.cch
+                    .recustomize(&graph, &mut band.metric, &band.costs, &changed)?;
+            }
+        }
+        // 3. The patch as the graph is now: its nodes, the clean ones they
+        // lead to (exits) and those of them leading back in (entries; every
+        // arc between groups has its reverse, so no other clean node does).
+        self.inside.clear();
+        for g in self.dirty.ones() {
+            self.inside.extend(gf[g]..gf[g + 1]);
+        }
+        let is_inside = |inside: &[u32], v: u32| inside.binary_search(&v).is_ok();
+        self.exits.clear();
+        for &v in &self.inside {
+            for a in now.out(v) {
+                let w = now.to[a];
+                if !is_inside(&self.inside, w) {
+                    self.exits.push(w);
+                }
+            }
+        }
+        self.exits.sort_unstable();
+        self.exits.dedup();
+        let inside = &self.inside;
+        self.entries.clear();
+        self.entries.extend(
+            self.exits
+                .iter()
+                .filter(|u| now.out(**u).any(|a| is_inside(inside, now.to[a]))),
+        );
+        if self.patch_nodes() > MAX_PATCH || self.entries.len() * self.exits.len() > MAX_TABLE {
+            return Err(PatchError::TooLarge);
+        }
+        // 4. Chains and tables, per metric.
+        for band in &mut self.bands {
+            let full = Full {
+                cch: &self.cch,
+                metric: &band.metric,
+            };
+            for (d, ends, first, chain) in [
+                (
+                    1,
+                    &self.entries,
+                    &mut band.entry_first,
+                    &mut band.entry_chain,
+                ),
+                (0, &self.exits, &mut band.exit_first, &mut band.exit_chain),
+            ] {
+                first.clear();
+                first.push(0);
+                chain.clear();
+                for &u in ends.iter() {
+                    let b = {
+                        let g = gf.partition_point(|f| *f <= u) - 1;
+                        u - gf[g] + self.group_first[g]
+                    };
+                    let s = &mut self.scratch;
+                    s.begin(full.ranks());
+                    let r = self.cch.rank[b as usize];
+                    full.reach(s, d, r);
+                    s.dist[d][r as usize] = 0;
+                    sweep(&full, s, d);
+                    chain.extend(
+                        s.space[d]
+                            .iter()
+                            .map(|x| (*x, s.dist[d][*x as usize]))
+                            .filter(|(_, c)| *c < FORBIDDEN),
+                    );
+                    first.push(chain.len() as u32);
+                }
+            }
+            let (ne, nx) = (self.entries.len(), self.exits.len());
+            band.table.clear();
+            band.table.resize(ne * nx, FORBIDDEN);
+            for x in 0..nx {
+                let up =
+                    &band.exit_chain[band.exit_first[x] as usize..band.exit_first[x + 1] as usize];
+                for e in 0..ne {
+                    let down = &band.entry_chain
+                        [band.entry_first[e] as usize..band.entry_first[e + 1] as usize];
+                    band.table[x * ne + e] = join(up, down);
+                }
+            }
+        }
+        self.patched = true;
+        Ok(())
+    }
+
+    /// Whether group `g` (as many nodes as in the base) has, for every arc
+    /// of the graph `now` to a group not `dirty`, the same arc in the base.
+    fn fits<C: Fn(u32) -> u64>(&self, g: usize, dirty: &FixedBitSet, now: &Current<'_, C>) -> bool {
+        let gf = now.group_first;
+        (gf[g]..gf[g + 1]).all(|u| {
+            let u0 = (u - gf[g] + self.group_first[g]) as usize;
+            let base = &self.to[self.first[u0] as usize..self.first[u0 + 1] as usize];
+            now.out(u).all(|a| {
+                let v = now.to[a];
+                let h = gf.partition_point(|f| *f <= v) - 1;
+                dirty.contains(h) || base.contains(&(v - gf[h] + self.group_first[h]))
+            })
+        })
+    }
+
+    /// Base arc `a`'s cost as the graph `cur` now gives it: forbidden when
+    /// an end is in the patch or the graph lost it, else its cheapest arc
+    /// between the same nodes.
+    fn arc_cost<C: Fn(u32) -> u64>(&self, a: u32, cur: &Current<'_, C>) -> u64 {
+        let (u0, v0) = (self.tail(a), self.to[a as usize]);
+        let (gu, gv) = (self.base_group(u0), self.base_group(v0));
+        if self.dirty.contains(gu) || self.dirty.contains(gv) {
+            return FORBIDDEN;
+        }
+        let gf = cur.group_first;
+        let (u, v) = (
+            u0 - self.group_first[gu] + gf[gu],
+            v0 - self.group_first[gv] + gf[gv],
+        );
+        cur.out(u)
+            .filter(|e| cur.to[*e] == v)
+            .map(|e| (cur.cost)(e as u32))
+            .min()
+            .unwrap_or(FORBIDDEN)
+    }
+
+    /// The tail of base arc `a`.
+    fn tail(&self, a: u32) -> u32 {
+        (self.first.partition_point(|f| *f <= a) - 1) as u32
+    }
+
+    /// The least-cost route under metric `band` from any of `sources` to any
+    /// of `targets` (current node ids with initial and final costs) in the
+    /// graph as `current` says, into `route` (current ids and arcs): whether
+    /// one exists. Sources and targets out of range are ignored.
+    pub(crate) fn route<C: Fn(u32) -> u64>(
+        &self,
+        band: usize,
+        current: &Current<'_, C>,
+        s: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+        route: &mut ContractionRoute,
+    ) -> bool {
+        route.cost = 0;
+        route.nodes.clear();
+        route.arcs.clear();
+        let b = &self.bands[band];
+        let full = Full {
+            cch: &self.cch,
+            metric: &b.metric,
+        };
+        let gf = current.group_first;
+        if self.inside.is_empty() {
+            // Nothing beside the contraction: one search, its route mapped.
+            return self.clean_route(band, current, s, sources, targets, route);
+        }
+        let nodes = current.first.len() as u32 - 1;
+        let (p, ne, nx) = (self.inside.len(), self.entries.len(), self.exits.len());
+        let locals = p + ne + nx;
+        let mut l = std::mem::take(&mut s.patch);
+        l.dist.clear();
+        l.dist.resize(locals, FORBIDDEN);
+        l.goal.clear();
+        l.goal.resize(locals, FORBIDDEN);
+        l.pred.clear();
+        l.pred.resize(locals, (NONE, NONE));
+        l.sources.clear();
+        l.targets.clear();
+        // Clean ends to the contraction (base ids), inside ones to the patch.
+        for (ends, clean, inside_cost) in [
+            (sources, &mut l.sources, &mut l.dist),
+            (targets, &mut l.targets, &mut l.goal),
+        ] {
+            for &(v, c) in ends {
+                if v >= nodes {
+                    continue;
+                }
+                match self.inside.binary_search(&v) {
+                    Ok(i) => inside_cost[i] = inside_cost[i].min(c),
+                    Err(_) => clean.push((self.to_base(gf, v), c)),
+                }
+            }
+        }
+        // Both sweeps in full, and the clean meeting.
+        s.begin(full.ranks());
+        for (d, ends) in [(0, &l.sources), (1, &l.targets)] {
+            for (v, _) in ends.iter() {
+                full.reach(s, d, self.cch.rank[*v as usize]);
+            }
+            for (v, c) in ends.iter() {
+                let slot = &mut s.dist[d][self.cch.rank[*v as usize] as usize];
+                *slot = (*slot).min(*c);
+            }
+            sweep(&full, s, d);
+        }
+        let generation = s.generation;
+        let mut best = FORBIDDEN;
+        for &u in &s.space[0] {
+            let u = u as usize;
+            if s.stamp[1][u] == generation {
+                best = best.min(s.dist[0][u] + s.dist[1][u]);
+            }
+        }
+        let clean_best = best;
+        // Entries priced from the sources, exits to the targets.
+        let priced = |d: usize, chain: &[(u32, u64)]| {
+            chain
+                .iter()
+                .filter(|(r, _)| s.stamp[d][*r as usize] == generation)
+                .map(|(r, c)| s.dist[d][*r as usize] + c)
+                .min()
+                .unwrap_or(FORBIDDEN)
+        };
+        for e in 0..ne {
+            let chain = &b.entry_chain[b.entry_first[e] as usize..b.entry_first[e + 1] as usize];
+            l.dist[p + e] = priced(0, chain);
+        }
+        for x in 0..nx {
+            let chain = &b.exit_chain[b.exit_first[x] as usize..b.exit_first[x + 1] as usize];
+            l.goal[p + ne + x] = priced(1, chain);
+        }
+        // The Dijkstra over the patch.
+        let heap = &mut s.heap[0];
+        heap.clear();
+        for (i, d) in l.dist.iter().enumerate() {
+            if *d < FORBIDDEN {
+                heap.push(Reverse((*d, i as u32)));
+            }
+        }
+        let mut end = NONE;
+        let local_of = |v: u32| match self.inside.binary_search(&v) {
+            Ok(i) => Some(i),
+            Err(_) => self.exits.binary_search(&v).ok().map(|x| p + ne + x),
+        };
+        while let Some(Reverse((d, i))) = heap.pop() {
+            let i = i as usize;
+            if d > l.dist[i] {
+                continue;
+            }
+            if d >= best {
+                break;
+            }
+            s.settled += 1;
+            if l.goal[i] < FORBIDDEN && d + l.goal[i] < best {
+                best = d + l.goal[i];
+                end = i as u32;
+            }
+            let mut offer = |j: usize, nd: u64, how: u32, l: &mut super::query::PatchScratch| {
+                if nd < l.dist[j] {
+                    l.dist[j] = nd;
+                    l.pred[j] = (i as u32, how);
+                    heap.push(Reverse((nd, j as u32)));
+                }
+            };
+            if i < p + ne {
+                // Inside or an entry: the graph's own arcs (an entry's into
+                // the patch only).
+                let v = if i < p {
+                    self.inside[i]
+                } else {
+                    self.entries[i - p]
+                };
+                for a in current.out(v) {
+                    let c = (current.cost)(a as u32);
+                    if c >= FORBIDDEN {
+                        continue;
+                    }
+                    let w = current.to[a];
+                    let j = if i < p {
+                        local_of(w)
+                    } else {
+                        self.inside.binary_search(&w).ok()
+                    };
+                    if let Some(j) = j {
+                        offer(j, d + c, a as u32, &mut l);
+                    }
+                }
+            } else {
+                let x = i - p - ne;
+                for e in 0..ne {
+                    let c = b.table[x * ne + e];
+                    if c < FORBIDDEN {
+                        offer(p + e, d + c, BY_TABLE, &mut l);
+                    }
+                }
+            }
+        }
+        let found = best < FORBIDDEN;
+        if found {
+            route.cost = best;
+            if end == NONE || best == clean_best {
+                let stretched = self.clean_stretch(
+                    band,
+                    current,
+                    s,
+                    (&l.sources, &l.targets),
+                    &mut l.stretch,
+                    route,
+                );
+                debug_assert!(stretched, "priced by the same metric");
+            } else {
+                // The patch's nodes from the source used to the end.
+                l.walk.clear();
+                let mut i = end;
+                while i != NONE {
+                    let (from, how) = l.pred[i as usize];
+                    l.walk.push((i, how));
+                    i = from;
+                }
+                l.walk.reverse();
+                let node = |i: u32| {
+                    let i = i as usize;
+                    if i < p {
+                        self.inside[i]
+                    } else if i < p + ne {
+                        self.entries[i - p]
+                    } else {
+                        self.exits[i - p - ne]
+                    }
+                };
+                let base = |i: u32| (self.to_base(gf, node(i)), 0);
+                let (first, _) = l.walk[0];
+                if (first as usize) < p {
+                    route.nodes.push(node(first));
+                } else {
+                    let stretched = self.clean_stretch(
+                        band,
+                        current,
+                        s,
+                        (&l.sources, &[base(first)]),
+                        &mut l.stretch,
+                        route,
+                    );
+                    debug_assert!(stretched, "priced by the same metric");
+                }
+                for k in 1..l.walk.len() {
+                    let (i, how) = l.walk[k];
+                    if how == BY_TABLE {
+                        let from = base(l.walk[k - 1].0);
+                        let stretched = self.clean_stretch(
+                            band,
+                            current,
+                            s,
+                            (&[from], &[base(i)]),
+                            &mut l.stretch,
+                            route,
+                        );
+                        debug_assert!(stretched, "priced by the same metric");
+                    } else {
+                        route.arcs.push(how);
+                        route.nodes.push(node(i));
+                    }
+                }
+                if end as usize >= p + ne {
+                    let stretched = self.clean_stretch(
+                        band,
+                        current,
+                        s,
+                        (&[base(end)], &l.targets),
+                        &mut l.stretch,
+                        route,
+                    );
+                    debug_assert!(stretched, "priced by the same metric");
+                }
+            }
+            route.cost = best;
+        }
+        s.patch = l;
+        found
+    }
+
+    /// [`route`](Self::route) when nothing lies beside the contraction: one
+    /// search of it, its route mapped to the graph as it is.
+    fn clean_route<C: Fn(u32) -> u64>(
+        &self,
+        band: usize,
+        current: &Current<'_, C>,
+        s: &mut ContractionScratch,
+        sources: &[(u32, u64)],
+        targets: &[(u32, u64)],
+        route: &mut ContractionRoute,
+    ) -> bool {
+        let mut l = std::mem::take(&mut s.patch);
+        let nodes = current.first.len() as u32 - 1;
+        let gf = current.group_first;
+        for (ends, base) in [(sources, &mut l.sources), (targets, &mut l.targets)] {
+            base.clear();
+            base.extend(
+                ends.iter()
+                    .filter(|(v, _)| *v < nodes)
+                    .map(|(v, c)| (self.to_base(gf, *v), *c)),
+            );
+        }
+        let found = self.clean_stretch(
+            band,
+            current,
+            s,
+            (&l.sources, &l.targets),
+            &mut l.stretch,
+            route,
+        );
+        route.cost = l.stretch.cost;
+        s.patch = l;
+        found
+    }
+
+    /// Appends the least clean route from `ends.0` to `ends.1` (base ids)
+    /// under metric `band` to `route`, in the ids of the graph `cur` (each
+    /// base arc as the current arc between the same nodes at its cost): its
+    /// first node only when `route` has none yet (it is the last one's
+    /// otherwise). Whether one exists (always, for ends priced by the same
+    /// metric).
+    #[allow(clippy::too_many_arguments)]
+    fn clean_stretch<C: Fn(u32) -> u64>(
+        &self,
+        band: usize,
+        cur: &Current<'_, C>,
+        s: &mut ContractionScratch,
+        ends: (Ends<'_>, Ends<'_>),
+        stretch: &mut ContractionRoute,
+        route: &mut ContractionRoute,
+    ) -> bool {
+        let full = Full {
+            cch: &self.cch,
+            metric: &self.bands[band].metric,
+        };
+        let gf = cur.group_first;
+        let found = super::query::route_into(&full, &full, s, ends.0, ends.1, stretch)
+            .unwrap_or_else(|_| unreachable!("the full contraction names its arcs"));
+        if !found {
+            return false;
+        }
+        let skip = usize::from(!route.nodes.is_empty());
+        route.nodes.extend(
+            stretch
+                .nodes
+                .iter()
+                .skip(skip)
+                .map(|v| self.to_current(gf, *v)),
+        );
+        for (k, a) in stretch.arcs.iter().enumerate() {
+            let (u, v) = (
+                self.to_current(gf, stretch.nodes[k]),
+                self.to_current(gf, stretch.nodes[k + 1]),
+            );
+            let cost = self.bands[band].costs[*a as usize];
+            let arc = cur
+                .out(u)
+                .find(|e| cur.to[*e] == v && (cur.cost)(*e as u32) == cost)
+                .expect("a clean base arc's cost is a current arc's");
+            route.arcs.push(arc as u32);
+        }
+        true
+    }
+}
+
+/// Sweeps direction `d`'s search space (entered, initial distances set) in
+/// rank order, every finite rank relaxing its upward edges: no pruning, so
+/// each rank's distance is the least from the ends.
+fn sweep(full: &Full<'_>, s: &mut ContractionScratch, d: usize) {
+    let mut space = std::mem::take(&mut s.space[d]);
+    sort_ranks(&mut space, &mut s.sort_buf, full.ranks());
+    for &u in &space {
+        s.settled += 1;
+        let du = s.dist[d][u as usize];
+        if du < FORBIDDEN {
+            full.relax(s, d, u, du);
+        }
+    }
+    s.space[d] = space;
+}
+
+/// The least sum over the ranks two chains (ascending by rank) share.
+fn join(a: &[(u32, u64)], b: &[(u32, u64)]) -> u64 {
+    let (mut i, mut j, mut best) = (0, 0, FORBIDDEN);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                best = best.min(a[i].1 + b[j].1);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    best
+}
