@@ -149,22 +149,12 @@ impl Patchable {
     ) -> Patchable {
         let (first, to) = graph;
         let n = first.len() - 1;
-        let mut in_first = vec![0u32; n + 1];
-        for t in to {
-            in_first[*t as usize + 1] += 1;
-        }
-        for v in 0..n {
-            in_first[v + 1] += in_first[v];
-        }
-        let mut fill = in_first.clone();
-        let mut in_arcs = vec![0u32; to.len()];
-        for v in 0..n {
-            for a in first[v]..first[v + 1] {
-                let t = to[a as usize] as usize;
-                in_arcs[fill[t] as usize] = a;
-                fill[t] += 1;
-            }
-        }
+        // The transpose: each node's entering arcs, ascending.
+        let (in_first, in_arcs) = super::bucket(n, || {
+            (0..n as u32).flat_map(move |v| {
+                (first[v as usize]..first[v as usize + 1]).map(move |a| (to[a as usize], a))
+            })
+        });
         let groups = group_first.len() - 1;
         Patchable {
             cch,
