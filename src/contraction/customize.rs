@@ -14,11 +14,8 @@
 //! several threads (see `forest`; on the six large StarCraft maps the
 //! customization took 1.6x less time on two cores than in rank order).
 //!
-//! Because a node is recomputed from scratch, re-customizing after some arc
-//! costs change (up or down) is the same pull run on the nodes whose edges
-//! can change: the lower ends of the changed arcs, then, whenever a node's
-//! costs actually changed, its upward neighbours (the only nodes whose
-//! triangles use its edges), in rank order.
+//! After some arc costs change, only the edges whose costs can change are
+//! priced again, edge by edge (see `recustomize`).
 //!
 //! # Storage
 //! Costs are stored as `u32` in units of the metric's *scale*, the greatest
@@ -28,15 +25,13 @@
 //! units is refused ([`ContractionError::CostRange`]), never wrapped. On a
 //! 1024x1024 map at 200 units that is over 20,000 straight steps.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
 use super::forest::{Direction, Forest};
-use super::{ArcGraph, Contraction, ContractionError, NONE};
+use super::{Contraction, ContractionError, NONE};
 
 /// The cost of a forbidden arc (or of no route): an arc at this cost (or
 /// more) is never used.
@@ -49,7 +44,7 @@ pub(super) const INF: u32 = u32::MAX;
 pub(super) const INF64: u64 = INF as u64;
 
 /// Marks a `how` value as an input arc rather than a middle node.
-const ARC: u32 = 1 << 31;
+pub(super) const ARC: u32 = 1 << 31;
 
 thread_local! {
     /// Per rank, scratch of [`Contraction::pull`]: the edge from the node
@@ -124,14 +119,6 @@ impl ContractionMetric {
     }
 }
 
-/// Scratch of a partial re-customization, kept by the caller.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Dirty {
-    mark: Vec<bool>,
-    heap: BinaryHeap<Reverse<u32>>,
-    old: Vec<(u32, u32)>,
-}
-
 impl Contraction {
     /// The costs of every edge under `costs` (one per input arc, in the
     /// graph's arc order; [`FORBIDDEN`] or more forbids an arc).
@@ -171,76 +158,6 @@ impl Contraction {
         Ok(lists.into_metric(scale))
     }
 
-    /// Brings `metric` up to date after the costs of the arcs in `changed`
-    /// became those in `costs` (the whole new cost list); `graph` must be
-    /// the graph this contraction was built from (its costs are not read).
-    /// Equal to a fresh [`customize`](Self::customize) with `costs`. Returns
-    /// the number of nodes recomputed. When a changed finite cost is not a
-    /// multiple of the metric's [`scale`](ContractionMetric::scale), the
-    /// metric is customized afresh. On [`ContractionError::CostRange`] the
-    /// metric is left part-updated: customize it afresh with smaller costs.
-    pub fn recustomize(
-        &self,
-        graph: &ArcGraph,
-        metric: &mut ContractionMetric,
-        costs: &[u64],
-        changed: &[u32],
-    ) -> Result<usize, ContractionError> {
-        self.check_shape(graph)?;
-        self.check_costs(costs)?;
-        if let Some(a) = changed.iter().find(|a| **a as usize >= self.arc_slot.len()) {
-            return Err(ContractionError::NoSuchArc(*a));
-        }
-        if changed.iter().any(|a| {
-            let c = costs[*a as usize];
-            c < FORBIDDEN && !c.is_multiple_of(metric.scale)
-        }) {
-            *metric = self.customize(costs)?;
-            return Ok(self.nodes());
-        }
-        let mut dirty = Dirty::default();
-        dirty.mark.resize(self.nodes(), false);
-        let push = |dirty: &mut Dirty, u: u32| {
-            if !dirty.mark[u as usize] {
-                dirty.mark[u as usize] = true;
-                dirty.heap.push(Reverse(u));
-            }
-        };
-        for a in changed {
-            let slot = self.arc_slot[*a as usize];
-            if slot == NONE {
-                continue;
-            }
-            push(&mut dirty, self.low_of_edge(slot / 2));
-        }
-        let mut recomputed = 0;
-        let mut fits = true;
-        while let Some(Reverse(u)) = dirty.heap.pop() {
-            recomputed += 1;
-            let range = self.up_range(u);
-            dirty.old.clear();
-            dirty
-                .old
-                .extend(range.clone().map(|e| (metric.up[e], metric.down[e])));
-            fits &= self.pull(metric, metric.scale, costs, u, false);
-            let changed = range
-                .clone()
-                .zip(&dirty.old)
-                .any(|(e, old)| (metric.up[e], metric.down[e]) != *old);
-            if changed {
-                for e in range {
-                    push(&mut dirty, self.up_to[e]);
-                }
-            }
-        }
-        if !fits {
-            return Err(ContractionError::CostRange {
-                scale: metric.scale,
-            });
-        }
-        Ok(recomputed)
-    }
-
     /// Whether every edge's cheapest allowed arc costs the same both ways
     /// (a uniform-cost map's cluster graph): then the customization keeps
     /// every edge's two costs equal, triangle by triangle.
@@ -278,7 +195,7 @@ impl Contraction {
             .all(|same| same)
     }
 
-    fn check_costs(&self, costs: &[u64]) -> Result<(), ContractionError> {
+    pub(super) fn check_costs(&self, costs: &[u64]) -> Result<(), ContractionError> {
         if costs.len() != self.arc_slot.len() {
             return Err(ContractionError::Length {
                 what: "arc costs",

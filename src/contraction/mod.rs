@@ -17,7 +17,8 @@
 //!    lower triangles, bottom up (see `customize`). A metric may forbid arcs
 //!    ([`FORBIDDEN`]), so one contraction serves every unit-size class.
 //!    After an edit changes a few arc costs, [`Contraction::recustomize`]
-//!    re-sweeps only the nodes whose edges can change.
+//!    prices again only the edges whose costs can change (see
+//!    `recustomize`).
 //!
 //! A query ([`Contraction::query`]) is an elimination-tree search: the search
 //! space of a node is the chain of its ancestors in the elimination tree, swept
@@ -51,6 +52,7 @@ mod patched;
 mod pruned;
 mod pruned_query;
 mod query;
+mod recustomize;
 mod searches;
 mod stored;
 

@@ -219,18 +219,95 @@ fn many_sources_and_targets_with_initial_distances() {
     assert_eq!(cch.distance(&metric, &mut scratch, &[], &targets), None);
 }
 
+/// A re-customized metric against a fresh customization: the same costs
+/// and make-ups, ties broken alike.
+fn assert_same_as_fresh(
+    cch: &Contraction,
+    metric: &ContractionMetric,
+    costs: &[u64],
+    (seed, round): (u64, u64),
+) {
+    assert_eq!(
+        *metric,
+        cch.customize(costs).unwrap(),
+        "seed {seed} round {round}"
+    );
+}
+
 #[test]
 fn forbidden_arcs_and_recustomization_equal_a_fresh_customization() {
-    let (a, coords) = grid_graph(8, 6, 3);
-    let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
-    let mut metric = cch.customize(&a.cost).unwrap();
-    let mut costs = a.cost.clone();
-    let mut rng = Lcg(77);
-    for round in 0..6 {
-        random_edit(&a, &cch, &mut metric, &mut costs, &mut rng, (round, 3));
-        assert_eq!(metric, cch.customize(&costs).unwrap(), "round {round}");
+    for (seed, (w, h)) in [(8, 6), (11, 9), (5, 13), (14, 14)]
+        .into_iter()
+        .cycle()
+        .take(12)
+        .enumerate()
+    {
+        let (a, coords) = grid_graph(w, h, seed as u64);
+        let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+        let mut metric = cch.customize(&a.cost).unwrap();
+        let mut costs = a.cost.clone();
+        let mut rng = Lcg(77 + seed as u64);
+        for round in 0..10 {
+            random_edit(
+                &a,
+                &cch,
+                &mut metric,
+                &mut costs,
+                &mut rng,
+                (round, 1 + round % 5),
+            );
+            assert_same_as_fresh(&cch, &metric, &costs, (seed as u64, round as u64));
+        }
+        if seed == 0 {
+            all_pairs(&a, &cch, &metric, &costs);
+        }
     }
-    all_pairs(&a, &cch, &metric, &costs);
+}
+
+#[test]
+fn recustomizing_symmetric_costs_equals_a_fresh_customization() {
+    // Every arc costs what its reverse does, so a fresh customization
+    // prices each triangle once (the symmetric sweep); edits keep that.
+    for seed in 0..6 {
+        let (mut a, coords) = grid_graph(9, 8, 40 + seed);
+        let reverse: Vec<Option<usize>> = (0..a.to.len())
+            .map(|k| {
+                let (from, to) = (a.tail(k as u32), a.to[k]);
+                let out = a.first[to as usize] as usize..a.first[to as usize + 1] as usize;
+                out.into_iter().find(|r| a.to[*r] == from)
+            })
+            .collect();
+        for (k, r) in reverse.iter().enumerate() {
+            if let Some(r) = *r {
+                a.cost[r.max(k)] = a.cost[r.min(k)];
+            }
+        }
+        let cch = Contraction::new(&a.graph(), Some(&coords)).unwrap();
+        let mut metric = cch.customize(&a.cost).unwrap();
+        let mut costs = a.cost.clone();
+        let mut rng = Lcg(seed);
+        for round in 0..10u64 {
+            let mut changed = Vec::new();
+            for _ in 0..1 + round % 4 {
+                let k = rng.next(costs.len() as u64) as usize;
+                let c = if round % 3 == 0 {
+                    FORBIDDEN
+                } else {
+                    1 + rng.next(9)
+                };
+                for arc in std::iter::once(k).chain(reverse[k]) {
+                    costs[arc] = c;
+                    changed.push(arc as u32);
+                }
+            }
+            cch.recustomize(&a.graph(), &mut metric, &costs, &changed)
+                .unwrap();
+            assert_same_as_fresh(&cch, &metric, &costs, (seed, round));
+        }
+        if seed == 0 {
+            all_pairs(&a, &cch, &metric, &costs);
+        }
+    }
 }
 
 #[test]
