@@ -150,7 +150,7 @@ impl Contraction {
         // Bottom up, independent subtrees on several threads (see `forest`).
         let lists = SharedLists::new(m);
         let fits = forest.walk(Direction::BottomUp, &|u| {
-            self.pull(&mut &lists, scale, costs, u, symmetric)
+            self.pull(&lists, scale, costs, u, symmetric)
         });
         if !fits {
             return Err(ContractionError::CostRange { scale });
@@ -214,7 +214,7 @@ impl Contraction {
     /// triangle does too and is priced once.
     fn pull(
         &self,
-        lists: &mut impl EdgeLists,
+        lists: &SharedLists,
         scale: u64,
         costs: &[u64],
         u: u32,
@@ -273,7 +273,7 @@ impl Contraction {
     #[inline]
     fn pull_triangles(
         &self,
-        lists: &mut impl EdgeLists,
+        lists: &SharedLists,
         down: &[(u32, u32)],
         place: &[u32],
         symmetric: bool,
@@ -327,39 +327,6 @@ impl Contraction {
     }
 }
 
-/// The per-edge costs and make-ups a customization reads and writes: a
-/// metric's own lists (one thread: re-customization) or [`SharedLists`]
-/// (a whole customization, on several threads).
-trait EdgeLists {
-    /// The upward cost of edge `e`.
-    fn up(&self, e: usize) -> u32;
-    /// The downward cost of edge `e`.
-    fn down(&self, e: usize) -> u32;
-    /// Sets the upward cost of edge `e` and how it is made up.
-    fn set_up(&mut self, e: usize, cost: u32, how: u32);
-    /// Sets the downward cost of edge `e` and how it is made up.
-    fn set_down(&mut self, e: usize, cost: u32, how: u32);
-}
-
-impl EdgeLists for ContractionMetric {
-    #[inline]
-    fn up(&self, e: usize) -> u32 {
-        self.up[e]
-    }
-    #[inline]
-    fn down(&self, e: usize) -> u32 {
-        self.down[e]
-    }
-    #[inline]
-    fn set_up(&mut self, e: usize, cost: u32, how: u32) {
-        (self.up[e], self.up_how[e]) = (cost, how);
-    }
-    #[inline]
-    fn set_down(&mut self, e: usize, cost: u32, how: u32) {
-        (self.down[e], self.down_how[e]) = (cost, how);
-    }
-}
-
 /// A metric's lists shared by the threads of one customization, each
 /// writing only the edges of the ranks it visits (see `forest`): relaxed
 /// atomics, which compile to plain loads and stores. The thread pool's join
@@ -394,32 +361,34 @@ impl SharedLists {
             down_how: into_plain(self.down_how),
         }
     }
+
+    /// The upward cost of edge `e`.
+    #[inline]
+    fn up(&self, e: usize) -> u32 {
+        self.up[e].load(Relaxed)
+    }
+    /// The downward cost of edge `e`.
+    #[inline]
+    fn down(&self, e: usize) -> u32 {
+        self.down[e].load(Relaxed)
+    }
+    /// Sets the upward cost of edge `e` and how it is made up.
+    #[inline]
+    fn set_up(&self, e: usize, cost: u32, how: u32) {
+        self.up[e].store(cost, Relaxed);
+        self.up_how[e].store(how, Relaxed);
+    }
+    /// Sets the downward cost of edge `e` and how it is made up.
+    #[inline]
+    fn set_down(&self, e: usize, cost: u32, how: u32) {
+        self.down[e].store(cost, Relaxed);
+        self.down_how[e].store(how, Relaxed);
+    }
 }
 
 /// Atomics back into plain numbers, once the threads are done.
 pub(super) fn into_plain(list: Vec<AtomicU32>) -> Vec<u32> {
     list.into_iter().map(AtomicU32::into_inner).collect()
-}
-
-impl EdgeLists for &SharedLists {
-    #[inline]
-    fn up(&self, e: usize) -> u32 {
-        self.up[e].load(Relaxed)
-    }
-    #[inline]
-    fn down(&self, e: usize) -> u32 {
-        self.down[e].load(Relaxed)
-    }
-    #[inline]
-    fn set_up(&mut self, e: usize, cost: u32, how: u32) {
-        self.up[e].store(cost, Relaxed);
-        self.up_how[e].store(how, Relaxed);
-    }
-    #[inline]
-    fn set_down(&mut self, e: usize, cost: u32, how: u32) {
-        self.down[e].store(cost, Relaxed);
-        self.down_how[e].store(how, Relaxed);
-    }
 }
 
 /// Greatest common divisor (`gcd(0, b) = b`).
