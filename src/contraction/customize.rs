@@ -112,6 +112,11 @@ impl ContractionMetric {
         }
     }
 
+    /// A stored cost as `f64` in units of the scale, `none` when forbidden.
+    pub(super) fn stored_as_f64(&self, c: u32, none: f64) -> f64 {
+        if c == INF { none } else { f64::from(c) }
+    }
+
     /// Whether `how` names an input arc, and which.
     #[inline]
     pub(super) fn arc_of(how: u32) -> Option<u32> {

@@ -48,6 +48,7 @@ mod classic;
 mod customize;
 mod forest;
 mod order;
+mod patch_chains;
 mod patched;
 mod pruned;
 mod pruned_query;

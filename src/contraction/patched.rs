@@ -15,7 +15,7 @@
 //!    groups (`inside`), the clean nodes with an arc into them (`entries`)
 //!    and those with an arc from them (`exits`), and per metric the least
 //!    clean cost from every exit to every entry (a table, by joining their
-//!    elimination-tree chains).
+//!    elimination-tree chains; see `patch_chains`).
 //!
 //! A least-cost route of the graph as it is alternates between clean stretches
 //! and stretches through the patch. So a query sweeps the contraction from
@@ -36,6 +36,7 @@ use std::cmp::Reverse;
 use fixedbitset::FixedBitSet;
 
 use super::customize::ContractionMetric;
+use super::patch_chains::{Lanes, PatchChains};
 use super::query::{Full, Upward, sort_ranks};
 use super::{ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch};
 use super::{FORBIDDEN, NONE};
@@ -84,17 +85,8 @@ pub(crate) enum PatchError {
 struct Band {
     costs: Vec<u64>,
     metric: ContractionMetric,
-    /// Per entry, the least clean cost from each rank of its chain down to
-    /// it: `entry_chain[entry_first[i]..entry_first[i + 1]]`, ascending by
-    /// rank.
-    entry_first: Vec<u32>,
-    entry_chain: Vec<(u32, u64)>,
-    /// Per exit, the least clean cost from it up to each rank of its chain.
-    exit_first: Vec<u32>,
-    exit_chain: Vec<(u32, u64)>,
-    /// `table[x * entries + e]`: the least clean cost from exit `x` to entry
-    /// `e` ([`FORBIDDEN`] when none).
-    table: Vec<u64>,
+    /// The patch's chains and table.
+    chains: PatchChains,
 }
 
 /// A customizable contraction of a grouped graph, kept through edits that
@@ -103,10 +95,11 @@ struct Band {
 /// # Performance
 /// Holds the contraction and one full metric per cost list, the base
 /// graph's CSR and its transpose (a contracted `DynamicHierarchy` of a
-/// 1024 x 1024 StarCraft map reports 16.4 MB in all with them, one metric). A patch costs a re-customization
-/// (the dirty groups' nodes and their ancestors) plus one chain per entry and
-/// exit and their table; a query a full sweep of both chains' unions, the
-/// joins and a Dijkstra over the patch.
+/// 1024 x 1024 StarCraft map reports 16.4 MB in all with them, one
+/// metric). A patch costs a re-customization (the edges whose least costs
+/// the dirty groups move) plus a chain per entry and exit, swept eight
+/// ends at a time (`patch_chains`), and their table; a query a full sweep
+/// of both chains' unions, the joins and a Dijkstra over the patch.
 #[derive(Debug, Clone)]
 pub(crate) struct Patchable {
     cch: Contraction,
@@ -125,6 +118,7 @@ pub(crate) struct Patchable {
     exits: Vec<u32>,
     /// For the chains (the caller's scratch serves queries).
     scratch: ContractionScratch,
+    lanes: Lanes,
     /// Whether an edit was patched in.
     patched: bool,
 }
@@ -169,11 +163,7 @@ impl Patchable {
                 .map(|(metric, costs)| Band {
                     costs,
                     metric,
-                    entry_first: vec![0],
-                    entry_chain: Vec::new(),
-                    exit_first: vec![0],
-                    exit_chain: Vec::new(),
-                    table: Vec::new(),
+                    chains: PatchChains::default(),
                 })
                 .collect(),
             dirty: FixedBitSet::with_capacity(groups),
@@ -181,6 +171,7 @@ impl Patchable {
             entries: Vec::new(),
             exits: Vec::new(),
             scratch: ContractionScratch::default(),
+            lanes: Lanes::default(),
             patched: false,
         }
     }
@@ -215,13 +206,8 @@ impl Patchable {
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        let band = |b: &Band| {
-            b.costs.capacity() * 8
-                + b.metric.memory_bytes()
-                + (b.entry_first.capacity() + b.exit_first.capacity()) * 4
-                + (b.entry_chain.capacity() + b.exit_chain.capacity()) * 16
-                + b.table.capacity() * 8
-        };
+        let band =
+            |b: &Band| b.costs.capacity() * 8 + b.metric.memory_bytes() + b.chains.memory_bytes();
         self.cch.memory_bytes()
             + 4 * (self.first.capacity()
                 + self.to.capacity()
@@ -234,6 +220,7 @@ impl Patchable {
             + self.bands.iter().map(band).sum::<usize>()
             + self.dirty.len() / 8
             + self.scratch.memory_bytes()
+            + self.lanes.memory_bytes()
     }
 
     /// The group of base node `v`.
@@ -374,55 +361,19 @@ impl Patchable {
             return Err(PatchError::TooLarge);
         }
         // 4. Chains and tables, per metric.
+        let ranks = |ends: &[u32]| -> Vec<u32> {
+            ends.iter()
+                .map(|u| self.cch.rank[self.to_base(gf, *u) as usize])
+                .collect()
+        };
+        let (exits, entries) = (ranks(&self.exits), ranks(&self.entries));
         for band in &mut self.bands {
             let full = Full {
                 cch: &self.cch,
                 metric: &band.metric,
             };
-            for (d, ends, first, chain) in [
-                (
-                    1,
-                    &self.entries,
-                    &mut band.entry_first,
-                    &mut band.entry_chain,
-                ),
-                (0, &self.exits, &mut band.exit_first, &mut band.exit_chain),
-            ] {
-                first.clear();
-                first.push(0);
-                chain.clear();
-                for &u in ends.iter() {
-                    let b = {
-                        let g = gf.partition_point(|f| *f <= u) - 1;
-                        u - gf[g] + self.group_first[g]
-                    };
-                    let s = &mut self.scratch;
-                    s.begin(full.ranks());
-                    let r = self.cch.rank[b as usize];
-                    full.reach(s, d, r);
-                    s.dist[d][r as usize] = 0;
-                    sweep(&full, s, d);
-                    chain.extend(
-                        s.space[d]
-                            .iter()
-                            .map(|x| (*x, s.dist[d][*x as usize]))
-                            .filter(|(_, c)| *c < FORBIDDEN),
-                    );
-                    first.push(chain.len() as u32);
-                }
-            }
-            let (ne, nx) = (self.entries.len(), self.exits.len());
-            band.table.clear();
-            band.table.resize(ne * nx, FORBIDDEN);
-            for x in 0..nx {
-                let up =
-                    &band.exit_chain[band.exit_first[x] as usize..band.exit_first[x + 1] as usize];
-                for e in 0..ne {
-                    let down = &band.entry_chain
-                        [band.entry_first[e] as usize..band.entry_first[e + 1] as usize];
-                    band.table[x * ne + e] = join(up, down);
-                }
-            }
+            band.chains
+                .compute(&full, &mut self.scratch, &mut self.lanes, &exits, &entries);
         }
         self.patched = true;
         Ok(())
@@ -553,11 +504,11 @@ impl Patchable {
                 .unwrap_or(FORBIDDEN)
         };
         for e in 0..ne {
-            let chain = &b.entry_chain[b.entry_first[e] as usize..b.entry_first[e + 1] as usize];
+            let chain = b.chains.entry(e);
             l.dist[p + e] = priced(0, chain);
         }
         for x in 0..nx {
-            let chain = &b.exit_chain[b.exit_first[x] as usize..b.exit_first[x + 1] as usize];
+            let chain = b.chains.exit(x);
             l.goal[p + ne + x] = priced(1, chain);
         }
         // The Dijkstra over the patch.
@@ -619,7 +570,7 @@ impl Patchable {
             } else {
                 let x = i - p - ne;
                 for e in 0..ne {
-                    let c = b.table[x * ne + e];
+                    let c = b.chains.table(x, e);
                     if c < FORBIDDEN {
                         offer(p + e, d + c, BY_TABLE, &mut l);
                     }
@@ -798,7 +749,7 @@ impl Patchable {
 /// Sweeps direction `d`'s search space (entered, initial distances set) in
 /// rank order, every finite rank relaxing its upward edges: no pruning, so
 /// each rank's distance is the least from the ends.
-fn sweep(full: &Full<'_>, s: &mut ContractionScratch, d: usize) {
+pub(super) fn sweep(full: &Full<'_>, s: &mut ContractionScratch, d: usize) {
     let mut space = std::mem::take(&mut s.space[d]);
     sort_ranks(&mut space, &mut s.sort_buf, full.ranks());
     for &u in &space {
@@ -809,21 +760,4 @@ fn sweep(full: &Full<'_>, s: &mut ContractionScratch, d: usize) {
         }
     }
     s.space[d] = space;
-}
-
-/// The least sum over the ranks two chains (ascending by rank) share.
-fn join(a: &[(u32, u64)], b: &[(u32, u64)]) -> u64 {
-    let (mut i, mut j, mut best) = (0, 0, FORBIDDEN);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                best = best.min(a[i].1 + b[j].1);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    best
 }

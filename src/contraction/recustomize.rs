@@ -124,15 +124,19 @@ const NO_ROUTE: u64 = u64::MAX;
 
 /// Whether the lower triangle through `middle` whose price went from `old`
 /// to `new` may change the edge direction it prices, now at `current` and
-/// made up by `how` (see the module docs).
-fn may_change(old: u64, new: u64, middle: u32, (current, how): (u32, u32)) -> bool {
+/// made up by `how()`, which is called only when needed (see the module
+/// docs): the edges checked lie scattered over the metric, and reading a
+/// make-up is one more cache miss.
+fn may_change(old: u64, new: u64, middle: u32, current: u32, how: impl Fn() -> u32) -> bool {
     let current = if current == INF {
         NO_ROUTE
     } else {
         u64::from(current)
     };
     old != new
-        && (new <= current || (old == current && how == middle) || (INF64..NO_ROUTE).contains(&new))
+        && (new <= current
+            || (INF64..NO_ROUTE).contains(&new)
+            || (old == current && how() == middle))
 }
 
 impl Contraction {
@@ -344,8 +348,8 @@ impl Contraction {
                 debug_assert_eq!(self.up_to[above], x, "a clique");
                 above
             };
-            if may_change(f_up.0, f_up.1, u, (metric.up[f], metric.up_how[f]))
-                || may_change(f_down.0, f_down.1, u, (metric.down[f], metric.down_how[f]))
+            if may_change(f_up.0, f_up.1, u, metric.up[f], || metric.up_how[f])
+                || may_change(f_down.0, f_down.1, u, metric.down[f], || metric.down_how[f])
             {
                 dirty.flag(f);
             }
