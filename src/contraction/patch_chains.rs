@@ -131,8 +131,11 @@ impl PatchChains {
 
     /// Chains and table from the lanes swept (exits' blocks first).
     fn read_lanes(&mut self, lanes: &Lanes, scale: u64, exits: usize) {
+        // A lane is finite and below EXACT, or at least NO_ROUTE (the sweep
+        // checked), so a sum of two is finite and exact below 2 * EXACT, or
+        // at least NO_ROUTE.
         let widen = |c: f64| {
-            if c < EXACT {
+            if c < NO_ROUTE {
                 Some((c as u64).saturating_mul(scale)).filter(|w| *w < FORBIDDEN)
             } else {
                 None
@@ -241,7 +244,7 @@ impl PatchChains {
 }
 
 /// The least sum over the ranks two chains (ascending by rank) share.
-pub(super) fn join(a: &[(u32, u64)], b: &[(u32, u64)]) -> u64 {
+fn join(a: &[(u32, u64)], b: &[(u32, u64)]) -> u64 {
     let (mut i, mut j, mut best) = (0, 0, FORBIDDEN);
     while i < a.len() && j < b.len() {
         match a[i].0.cmp(&b[j].0) {
