@@ -1,5 +1,6 @@
-//! A customizable contraction kept through edits of its graph: the edited
-//! groups of nodes are forbidden in the contraction and searched beside it.
+//! A customizable contraction kept through edits of its graph: the nodes
+//! an edit adds are searched beside the contraction, those it removes are
+//! forbidden in it.
 //!
 //! The graph's nodes come in *groups* (a hierarchy's clusters: each
 //! cluster's transitions are consecutive node ids). An edit lays some groups
@@ -8,14 +9,27 @@
 //! and their out-arcs, in the same order. [`Patchable`] keeps the
 //! contraction of the graph as it was ("the base") and, after an edit:
 //!
-//! 1. marks the edited groups *dirty* and forbids every base arc into or out
-//!    of them (a re-customization: the shape is the base's), so that the
-//!    contraction's least costs are those of the clean groups alone;
-//! 2. lists the *patch* of the graph as it is now: the nodes of the dirty
-//!    groups (`inside`), the clean nodes with an arc into them (`entries`)
+//! 1. matches each node of an edited group with the base node of the
+//!    group at the same *place* (a transition's cell). A node keeps its
+//!    match (*stands for* that base node, and is *clean*) unless it has an
+//!    arc to another clean node that the base lacks; the others form the
+//!    patch. Every base
+//!    arc between two clean nodes takes the cost of the arc between them as
+//!    the graph now is, every other base arc into or out of an edited group
+//!    is forbidden (a re-customization: the shape is the base's), so that
+//!    the contraction's least costs are those of the clean nodes alone;
+//! 2. lists the *patch* of the graph as it is now: the nodes standing for
+//!    none (`inside`), the clean nodes with an arc into them (`entries`)
 //!    and those with an arc from them (`exits`), and per metric the least
 //!    clean cost from every exit to every entry (a table, by joining their
 //!    elimination-tree chains; see `patch_chains`).
+//!
+//! A 10x10 block closed on a cluster's border splits an entrance: its two
+//! clusters gain the new entrances' ends, and every other transition keeps
+//! its place. Until 2026-11-29 an edited group that did not keep its node
+//! count went into the patch whole and its every base arc was forbidden;
+//! on TheFrozenSea such a repair priced again some 800 edges of the metric
+//! at the median, as against some 280 now (docs/contraction.md, round 19).
 //!
 //! A least-cost route of the graph as it is alternates between clean stretches
 //! and stretches through the patch. So a query sweeps the contraction from
@@ -25,7 +39,7 @@
 //! arcs, and the table from each exit to each entry); the cheaper of that and
 //! the clean meeting wins. The clean stretches of the winner are found again
 //! by ordinary contraction queries and unpacked into the base's arcs, which
-//! name the same arcs of the graph as it is (shifted per node).
+//! name the arcs between the nodes standing for their ends.
 //!
 //! The patch's work grows with its size: past [`MAX_PATCH`] nodes or
 //! [`MAX_TABLE`] table entries, patching refuses, and the caller contracts
@@ -40,6 +54,7 @@ use super::patch_chains::{Lanes, PatchChains};
 use super::query::{Full, Upward, sort_ranks};
 use super::{ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch};
 use super::{FORBIDDEN, NONE};
+use crate::grid::Point;
 
 /// The most nodes a patch holds (inside, entries and exits together).
 pub(crate) const MAX_PATCH: usize = 1024;
@@ -56,6 +71,9 @@ pub(crate) struct Current<'a, C: Fn(u32) -> u64> {
     /// `group_first[g]..group_first[g + 1]` are group `g`'s nodes.
     pub(crate) group_first: &'a [u32],
     pub(crate) cost: C,
+    /// Each node's place (a transition's cell): a node of a group laid out
+    /// again stands for the base node of its group at the same place.
+    pub(crate) place: &'a [Point],
 }
 
 impl<C: Fn(u32) -> u64> Current<'_, C> {
@@ -79,8 +97,9 @@ pub(crate) enum PatchError {
     Contraction(#[from] ContractionError),
 }
 
-/// Per metric: the base's costs (the dirty groups' arcs forbidden), its
-/// customization, and the patch's chains and table.
+/// Per metric: the base's costs (as the graph now gives them between clean
+/// nodes, else forbidden), its customization, and the patch's chains and
+/// table.
 #[derive(Debug, Clone)]
 struct Band {
     costs: Vec<u64>,
@@ -97,7 +116,7 @@ struct Band {
 /// graph's CSR and its transpose (a contracted `DynamicHierarchy` of a
 /// 1024 x 1024 StarCraft map reports 16.4 MB in all with them, one
 /// metric). A patch costs a re-customization (the edges whose least costs
-/// the dirty groups move) plus a chain per entry and exit, swept eight
+/// the edited groups move) plus a chain per entry and exit, swept eight
 /// ends at a time (`patch_chains`), and their table; a query a full sweep
 /// of both chains' unions, the joins and a Dijkstra over the patch.
 #[derive(Debug, Clone)]
@@ -111,7 +130,12 @@ pub(crate) struct Patchable {
     in_first: Vec<u32>,
     in_arcs: Vec<u32>,
     bands: Vec<Band>,
-    dirty: FixedBitSet,
+    /// Each base node's place (see [`Current::place`]).
+    places: Vec<Point>,
+    /// Per group: `NONE` when its nodes are the base's, in order, else its
+    /// map in `maps`.
+    map_of: Vec<u32>,
+    maps: Vec<GroupMap>,
     /// The patch, in the current graph's node ids, each list ascending.
     inside: Vec<u32>,
     entries: Vec<u32>,
@@ -121,6 +145,19 @@ pub(crate) struct Patchable {
     lanes: Lanes,
     /// Whether an edit was patched in.
     patched: bool,
+}
+
+/// Which base node each node of a group laid out again stands for: those
+/// that stand for none are in the patch, the base nodes none stands for
+/// are forbidden in the contraction.
+#[derive(Debug, Clone, Default)]
+struct GroupMap {
+    /// Per node of the group (its place in the group): the base node it
+    /// stands for, or `NONE`.
+    current: Vec<u32>,
+    /// Per base node of the group (its place): the place of the node
+    /// standing for it, or `NONE`.
+    base: Vec<u32>,
 }
 
 /// Sources or targets: nodes with their initial or final costs.
@@ -140,6 +177,7 @@ impl Patchable {
         group_first: &[u32],
         metrics: Vec<ContractionMetric>,
         costs: Vec<Vec<u64>>,
+        places: Vec<Point>,
     ) -> Patchable {
         let (first, to) = graph;
         let n = first.len() - 1;
@@ -166,7 +204,9 @@ impl Patchable {
                     chains: PatchChains::default(),
                 })
                 .collect(),
-            dirty: FixedBitSet::with_capacity(groups),
+            places,
+            map_of: vec![NONE; groups],
+            maps: Vec::new(),
             inside: Vec::new(),
             entries: Vec::new(),
             exits: Vec::new(),
@@ -196,7 +236,20 @@ impl Patchable {
     /// Whether group `g` is in the patch.
     #[cfg(test)]
     pub(crate) fn in_patch(&self, g: u32) -> bool {
-        self.dirty.contains(g as usize)
+        self.map_of[g as usize] != NONE
+    }
+
+    /// How many of group `g`'s nodes stand for base nodes, and how many are
+    /// in the patch.
+    #[cfg(test)]
+    pub(crate) fn standing(&self, g: u32) -> (usize, usize) {
+        match self.maps.get(self.map_of[g as usize] as usize) {
+            None => (0, 0),
+            Some(m) => {
+                let inside = m.current.iter().filter(|v| **v == NONE).count();
+                (m.current.len() - inside, inside)
+            }
+        }
     }
 
     /// Nodes in the patch (inside, entries, exits).
@@ -218,7 +271,13 @@ impl Patchable {
                 + self.entries.capacity()
                 + self.exits.capacity())
             + self.bands.iter().map(band).sum::<usize>()
-            + self.dirty.len() / 8
+            + 8 * self.places.capacity()
+            + 4 * self.map_of.capacity()
+            + self
+                .maps
+                .iter()
+                .map(|m| 4 * (m.current.capacity() + m.base.capacity()))
+                .sum::<usize>()
             + self.scratch.memory_bytes()
             + self.lanes.memory_bytes()
     }
@@ -228,30 +287,44 @@ impl Patchable {
         self.group_first.partition_point(|f| *f <= v) - 1
     }
 
-    /// The current id of clean base node `v`, given the current groups.
+    /// The current id of base node `v`, given the current groups, or
+    /// `NONE` when no node stands for it.
     fn to_current(&self, group_first: &[u32], v: u32) -> u32 {
         let g = self.base_group(v);
-        v - self.group_first[g] + group_first[g]
+        let place = v - self.group_first[g];
+        match self.map_of[g] {
+            NONE => place + group_first[g],
+            m => match self.maps[m as usize].base[place as usize] {
+                NONE => NONE,
+                p => p + group_first[g],
+            },
+        }
     }
 
-    /// The base id of clean current node `v`, given the current groups.
+    /// The base node current node `v` stands for, given the current groups,
+    /// or `NONE` when it is in the patch.
     fn to_base(&self, group_first: &[u32], v: u32) -> u32 {
         let g = group_first.partition_point(|f| *f <= v) - 1;
-        v - group_first[g] + self.group_first[g]
+        let place = v - group_first[g];
+        match self.map_of[g] {
+            NONE => place + self.group_first[g],
+            m => self.maps[m as usize].current[place as usize],
+        }
     }
 
     /// Patches in an edit that laid out again the groups in `fresh` (the
     /// graph now as `current` says, one cost function per metric, in the
     /// order of the metrics given to [`new`](Self::new)).
     ///
-    /// A named group whose nodes and arcs fit the base's shape (as many
-    /// nodes, and every arc to a group outside the patch one the base has)
-    /// leaves the patch, or stays out of it: its base arcs take the costs
-    /// the graph now gives them (`FORBIDDEN` for those it lost), by a
-    /// re-customization. Any other named group joins the patch, its base
-    /// arcs forbidden. Arcs between groups must come with their reverse (a
-    /// hierarchy's links between facing transitions do). On an error the
-    /// contraction must not serve queries any more.
+    /// Each node of a named group stands for a base node of its group where
+    /// its arcs allow (see the module docs), else joins the patch; the base
+    /// arcs of the named groups take the costs the graph now gives them
+    /// between the nodes standing for their ends (`FORBIDDEN` where there
+    /// is none), by a re-customization. A named group whose nodes all stand
+    /// for the base's, in order, leaves the patch. Arcs between groups must
+    /// come with their reverse (a hierarchy's links between facing
+    /// transitions do). On an error the contraction must not serve queries
+    /// any more.
     pub(crate) fn patch<C: Fn(u32) -> u64>(
         &mut self,
         current: &[Current<'_, C>],
@@ -271,36 +344,75 @@ impl Patchable {
         for g in fresh {
             named.insert(*g as usize);
         }
-        // Groups not named keep their nodes (those in the patch may not).
+        // Groups not named keep their nodes.
         for g in 0..groups {
-            if !named.contains(g)
-                && !self.dirty.contains(g)
-                && count(gf, g) != count(&self.group_first, g)
-            {
+            let kept = match self.map_of[g] {
+                NONE => count(&self.group_first, g),
+                m => self.maps[m as usize].current.len() as u32,
+            };
+            if !named.contains(g) && count(gf, g) != kept {
                 return Err(PatchError::Unnamed(g as u32));
             }
         }
-        // 1. Which named groups fit the base's shape now: as many nodes, and
-        // every arc to a group outside the patch in the base (a group that
-        // does not fit joins the patch, which may free its neighbours of
-        // that condition: until none changes).
-        let mut dirty = self.dirty.clone();
+        // 1. Which node of each named group stands for which base node (see
+        // `place_map`), unless the node has an arc to another clean node that
+        // the base lacks (then it joins the patch). Checked node by node
+        // against the maps as they are so far, so a node found out later
+        // only frees others of the condition: no arc between two nodes left
+        // standing is missing from the base.
+        // (The maps of the groups not named are kept; `self` is refilled
+        // below.)
+        let mut map_of = std::mem::replace(&mut self.map_of, vec![NONE; groups]);
+        let mut maps = std::mem::take(&mut self.maps);
+        for (g, slot) in map_of.iter_mut().enumerate() {
+            if named.contains(g) {
+                let m = self.place_map(g, now);
+                *slot = maps.len() as u32;
+                maps.push(m);
+            }
+        }
         for g in named.ones() {
-            dirty.set(g, count(gf, g) != count(&self.group_first, g));
-        }
-        loop {
-            let misfits: Vec<usize> = named
-                .ones()
-                .filter(|g| !dirty.contains(*g) && !self.fits(*g, &dirty, now))
-                .collect();
-            if misfits.is_empty() {
-                break;
+            for place in 0..count(gf, g) {
+                let u0 = maps[map_of[g] as usize].current[place as usize];
+                if u0 == NONE {
+                    continue;
+                }
+                let base = &self.to
+                    [self.first[u0 as usize] as usize..self.first[u0 as usize + 1] as usize];
+                let lacks = now.out(gf[g] + place).any(|a| {
+                    let v = now.to[a];
+                    let h = gf.partition_point(|f| *f <= v) - 1;
+                    let v0 = match map_of[h] {
+                        NONE => v - gf[h] + self.group_first[h],
+                        m => maps[m as usize].current[(v - gf[h]) as usize],
+                    };
+                    v0 != NONE && !base.contains(&v0)
+                });
+                if lacks {
+                    let m = &mut maps[map_of[g] as usize];
+                    m.current[place as usize] = NONE;
+                    m.base[(u0 - self.group_first[g]) as usize] = NONE;
+                }
             }
-            for g in misfits {
-                dirty.insert(g);
+        }
+        // A named group whose nodes all stand for the base's, in order, is
+        // the base's again.
+        for (g, slot) in map_of.iter().enumerate() {
+            if *slot == NONE {
+                continue;
+            }
+            let m = std::mem::take(&mut maps[*slot as usize]);
+            let first = self.group_first[g];
+            let same = m.current.len() == m.base.len()
+                && m.current
+                    .iter()
+                    .enumerate()
+                    .all(|(i, v)| *v == first + i as u32);
+            if !same {
+                self.map_of[g] = self.maps.len() as u32;
+                self.maps.push(m);
             }
         }
-        self.dirty = dirty;
         // 2. The named groups' base arcs (out and in) priced as the graph
         // now is, re-customized where that changed.
         let mut arcs = Vec::new();
@@ -332,11 +444,22 @@ impl Patchable {
             }
         }
         // 3. The patch as the graph is now: its nodes, the clean ones they
-        // lead to (exits) and those of them leading back in (entries; every
-        // arc between groups has its reverse, so no other clean node does).
+        // lead to (exits) and those leading into it (entries: an exit, as
+        // every arc between groups has its reverse, or a node standing for a
+        // base node in a group with nodes in the patch).
         self.inside.clear();
-        for g in self.dirty.ones() {
-            self.inside.extend(gf[g]..gf[g + 1]);
+        let mut neighbours = Vec::new();
+        for (g, slot) in self.map_of.iter().enumerate() {
+            if let Some(m) = self.maps.get(*slot as usize) {
+                for (i, v0) in m.current.iter().enumerate() {
+                    let v = gf[g] + i as u32;
+                    if *v0 == NONE {
+                        self.inside.push(v);
+                    } else {
+                        neighbours.push(v);
+                    }
+                }
+            }
         }
         let is_inside = |inside: &[u32], v: u32| inside.binary_search(&v).is_ok();
         self.exits.clear();
@@ -351,9 +474,12 @@ impl Patchable {
         self.exits.sort_unstable();
         self.exits.dedup();
         let inside = &self.inside;
+        neighbours.extend_from_slice(&self.exits);
+        neighbours.sort_unstable();
+        neighbours.dedup();
         self.entries.clear();
         self.entries.extend(
-            self.exits
+            neighbours
                 .iter()
                 .filter(|u| now.out(**u).any(|a| is_inside(inside, now.to[a]))),
         );
@@ -379,35 +505,49 @@ impl Patchable {
         Ok(())
     }
 
-    /// Whether group `g` (as many nodes as in the base) has, for every arc
-    /// of the graph `now` to a group not `dirty`, the same arc in the base.
-    fn fits<C: Fn(u32) -> u64>(&self, g: usize, dirty: &FixedBitSet, now: &Current<'_, C>) -> bool {
-        let gf = now.group_first;
-        (gf[g]..gf[g + 1]).all(|u| {
-            let u0 = (u - gf[g] + self.group_first[g]) as usize;
-            let base = &self.to[self.first[u0] as usize..self.first[u0 + 1] as usize];
-            now.out(u).all(|a| {
-                let v = now.to[a];
-                let h = gf.partition_point(|f| *f <= v) - 1;
-                dirty.contains(h) || base.contains(&(v - gf[h] + self.group_first[h]))
-            })
-        })
+    /// The map of named group `g`: each node stands for the base node of
+    /// the group at its place (the first of them, when places repeat).
+    /// (Pairing the nodes left with the base nodes left, in order, so that
+    /// a transition moved along its border kept its part in the
+    /// contraction, measured no faster: its new arcs' costs move as many
+    /// edges of the metric as the patch saves.)
+    fn place_map<C: Fn(u32) -> u64>(&self, g: usize, now: &Current<'_, C>) -> GroupMap {
+        let (bf, gf) = (&self.group_first, now.group_first);
+        let key = |p: Point| (u64::from(p.y) << 32) | u64::from(p.x);
+        let mut by_key: Vec<(u64, u32)> = (bf[g]..bf[g + 1])
+            .map(|v| (key(self.places[v as usize]), v - bf[g]))
+            .collect();
+        by_key.sort_unstable();
+        let mut m = GroupMap {
+            current: vec![NONE; (gf[g + 1] - gf[g]) as usize],
+            base: vec![NONE; by_key.len()],
+        };
+        for place in 0..m.current.len() {
+            let key = key(now.place[gf[g] as usize + place]);
+            let at = by_key.partition_point(|(k, _)| *k < key);
+            if let Some(&(k, b)) = by_key.get(at)
+                && k == key
+                && m.base[b as usize] == NONE
+            {
+                m.current[place] = b + bf[g];
+                m.base[b as usize] = place as u32;
+            }
+        }
+        m
     }
 
     /// Base arc `a`'s cost as the graph `cur` now gives it: forbidden when
-    /// an end is in the patch or the graph lost it, else its cheapest arc
-    /// between the same nodes.
+    /// no node stands for an end or the graph lost it, else its cheapest
+    /// arc between the nodes standing for its ends.
     fn arc_cost<C: Fn(u32) -> u64>(&self, a: u32, cur: &Current<'_, C>) -> u64 {
-        let (u0, v0) = (self.tail(a), self.to[a as usize]);
-        let (gu, gv) = (self.base_group(u0), self.base_group(v0));
-        if self.dirty.contains(gu) || self.dirty.contains(gv) {
-            return FORBIDDEN;
-        }
         let gf = cur.group_first;
         let (u, v) = (
-            u0 - self.group_first[gu] + gf[gu],
-            v0 - self.group_first[gv] + gf[gv],
+            self.to_current(gf, self.tail(a)),
+            self.to_current(gf, self.to[a as usize]),
         );
+        if u == NONE || v == NONE {
+            return FORBIDDEN;
+        }
         cur.out(u)
             .filter(|e| cur.to[*e] == v)
             .map(|e| (cur.cost)(e as u32))

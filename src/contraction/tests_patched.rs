@@ -4,6 +4,7 @@
 use super::tests::{Arcs, Lcg};
 use super::tests_pruned::dijkstra;
 use super::*;
+use crate::grid::Point;
 
 /// An arc's cost per metric.
 type Costs = [u64; 2];
@@ -102,6 +103,16 @@ impl Grouped {
         }
     }
 
+    /// Each node's place in its group (what a patch matches nodes by: a
+    /// group keeps its first nodes, the ports, through edits).
+    fn places(&self) -> Vec<Point> {
+        let mut places = Vec::new();
+        for (g, nodes) in self.inside.iter().enumerate() {
+            places.extend((0..nodes.len() as u32).map(|v| Point::new(v, g as u32)));
+        }
+        places
+    }
+
     fn group_first(&self) -> Vec<u32> {
         let mut first = vec![0];
         for g in &self.inside {
@@ -168,8 +179,10 @@ fn check_route(a: &Arcs, route: &ContractionRoute, sources: &[(u32, u64)], targe
 
 #[test]
 fn patched_routes_are_the_least_after_every_edit() {
-    // Groups laid out again that fit the base's shape, and that do not.
+    // Groups laid out again that fit the base's shape, and that do not;
+    // of those, the ones some of whose nodes still stand for base nodes.
     let mut fits = [0; 2];
+    let mut partly = 0;
     for seed in 0..12u64 {
         let mut rng = Lcg(seed * 7919 + 3);
         let side = 3 + rng.next(4) as u32;
@@ -185,6 +198,7 @@ fn patched_routes_are_the_least_after_every_edit() {
             &g.group_first(),
             metrics,
             costs,
+            g.places(),
         );
         assert!(!p.is_patched());
         let mut s = ContractionScratch::default();
@@ -198,6 +212,7 @@ fn patched_routes_are_the_least_after_every_edit() {
             g.lay_out(&fresh, &mut rng);
             let now = [g.arcs(0).0, g.arcs(1).0];
             let gf = g.group_first();
+            let places = g.places();
             let current: Vec<_> = now
                 .iter()
                 .map(|a| Current {
@@ -205,12 +220,15 @@ fn patched_routes_are_the_least_after_every_edit() {
                     to: &a.to,
                     group_first: &gf,
                     cost: |e: u32| a.cost[e as usize],
+                    place: &places,
                 })
                 .collect();
             p.patch(&current, &fresh).unwrap();
             assert!(p.is_patched());
             for g in &fresh {
                 fits[usize::from(p.in_patch(*g))] += 1;
+                let (standing, inside) = p.standing(*g);
+                partly += usize::from(standing > 0 && inside > 0);
             }
             let n = gf[gf.len() - 1] as u64;
             for _ in 0..40 {
@@ -236,6 +254,7 @@ fn patched_routes_are_the_least_after_every_edit() {
         }
     }
     assert!(fits[0] > 20 && fits[1] > 20, "{fits:?}");
+    assert!(partly > 10, "{partly} groups partly in the patch");
 }
 
 #[test]
@@ -251,6 +270,7 @@ fn a_group_changed_without_being_named_is_found_out() {
         &g.group_first(),
         vec![metric],
         vec![a.cost.clone()],
+        g.places(),
     );
     // A group that lost a node without being named is found out.
     let port = g.ports[4];
@@ -258,11 +278,13 @@ fn a_group_changed_without_being_named_is_found_out() {
     g.inside[4].extend(std::iter::repeat_n(Vec::new(), 5));
     let (now, _) = g.arcs(0);
     let gf = g.group_first();
+    let places = g.places();
     let current = [Current {
         first: &now.first,
         to: &now.to,
         group_first: &gf,
         cost: |e: u32| now.cost[e as usize],
+        place: &places,
     }];
     assert_eq!(p.patch(&current, &[0]), Err(PatchError::Unnamed(4)));
 }

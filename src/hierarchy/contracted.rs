@@ -139,6 +139,10 @@ impl ContractionJob {
             &self.cluster_first,
             metrics,
             self.costs.clone(),
+            self.coords
+                .iter()
+                .map(|(x, y)| Point::new(*x, *y))
+                .collect(),
         ))
     }
 
@@ -576,6 +580,7 @@ impl Hierarchy {
             to: &graph.edge_to,
             group_first: &self.entrances().cluster_first,
             cost: band_cost(graph, c.bands[g]),
+            place: self.node_points(),
         };
         Some((p, g, current))
     }
@@ -613,6 +618,7 @@ impl Hierarchy {
                 to: &graph.edge_to,
                 group_first: &self.entrances.cluster_first,
                 cost: band_cost(graph, *band),
+                place: &self.node_points,
             })
             .collect();
         if p.patch(&current, fresh).is_err() {
