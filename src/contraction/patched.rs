@@ -28,8 +28,9 @@
 //! clusters gain the new entrances' ends, and every other transition keeps
 //! its place. Until 2026-11-29 an edited group that did not keep its node
 //! count went into the patch whole and its every base arc was forbidden;
-//! on TheFrozenSea such a repair priced again some 800 edges of the metric
-//! at the median, as against some 280 now (docs/contraction.md, round 19).
+//! on TheFrozenSea the middle half of such repairs (by time) priced again
+//! some 790 edges of the metric each, against some 280 now
+//! (docs/contraction.md, round 19).
 //!
 //! A least-cost route of the graph as it is alternates between clean stretches
 //! and stretches through the patch. So a query sweeps the contraction from
