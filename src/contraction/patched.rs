@@ -53,7 +53,7 @@ use fixedbitset::FixedBitSet;
 use super::customize::ContractionMetric;
 use super::patch_chains::{Lanes, PatchChains};
 use super::query::{Full, Upward, sort_ranks};
-use super::{ArcGraph, Contraction, ContractionError, ContractionRoute, ContractionScratch};
+use super::{Contraction, ContractionError, ContractionRoute, ContractionScratch};
 use super::{FORBIDDEN, NONE};
 use crate::grid::Point;
 
@@ -428,7 +428,6 @@ impl Patchable {
         }
         arcs.sort_unstable();
         arcs.dedup();
-        let graph = ArcGraph::trusted(&self.first, &self.to);
         for (b, cur) in current.iter().enumerate() {
             let mut changed = Vec::new();
             for &a in &arcs {
@@ -441,7 +440,7 @@ impl Patchable {
             if !changed.is_empty() {
                 let band = &mut self.bands[b];
                 self.cch
-                    .recustomize(&graph, &mut band.metric, &band.costs, &changed)?;
+                    .recustomize_own(&mut band.metric, &band.costs, &changed)?;
             }
         }
         // 3. The patch as the graph is now: its nodes, the clean ones they

@@ -162,6 +162,19 @@ impl Contraction {
         changed: &[u32],
     ) -> Result<usize, ContractionError> {
         self.check_shape(graph)?;
+        self.recustomize_own(metric, costs, changed)
+    }
+
+    /// [`recustomize`](Self::recustomize) for a caller that keeps the graph
+    /// this contraction was built from (`patched::Patchable`): its shape is
+    /// not checked again, a hash of every arc's head (on TheFrozenSea some
+    /// 0.25 ms, as much as a 10x10 repair's pricing at the median).
+    pub(super) fn recustomize_own(
+        &self,
+        metric: &mut ContractionMetric,
+        costs: &[u64],
+        changed: &[u32],
+    ) -> Result<usize, ContractionError> {
         self.check_costs(costs)?;
         if let Some(a) = changed.iter().find(|a| **a as usize >= self.arc_slot.len()) {
             return Err(ContractionError::NoSuchArc(*a));
