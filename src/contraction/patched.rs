@@ -13,11 +13,12 @@
 //!    group at the same *place* (a transition's cell). A node keeps its
 //!    match (*stands for* that base node, and is *clean*) unless it has an
 //!    arc to another clean node that the base lacks; the others form the
-//!    patch. Every base
-//!    arc between two clean nodes takes the cost of the arc between them as
-//!    the graph now is, every other base arc into or out of an edited group
-//!    is forbidden (a re-customization: the shape is the base's), so that
-//!    the contraction's least costs are those of the clean nodes alone;
+//!    patch. Every base arc of an edited group between the base nodes two
+//!    clean nodes stand for takes the cost of the arc between those nodes
+//!    as the graph now is; the others (an end no node stands for, or an arc
+//!    the graph lost) are forbidden. A re-customization (the shape is the
+//!    base's) so makes the contraction's least costs those of the clean
+//!    nodes alone;
 //! 2. lists the *patch* of the graph as it is now: the nodes standing for
 //!    none (`inside`), the clean nodes with an arc into them (`entries`)
 //!    and those with an arc from them (`exits`), and per metric the least
