@@ -168,7 +168,8 @@ impl Contraction {
     /// [`recustomize`](Self::recustomize) for a caller that keeps the graph
     /// this contraction was built from (`patched::Patchable`): its shape is
     /// not checked again, a hash of every arc's head (on TheFrozenSea some
-    /// 0.25 ms, as much as a 10x10 repair's pricing at the median).
+    /// 0.25 ms a call, as much as pricing what a block closed inside one
+    /// cluster changes).
     pub(super) fn recustomize_own(
         &self,
         metric: &mut ContractionMetric,
