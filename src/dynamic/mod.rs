@@ -160,7 +160,9 @@ pub struct RepairReport {
     pub dead_ends: DeadEndRepair,
     /// Whether a landmark's transition disappeared, so that it was replaced
     /// (one search over the graph for its distances). Repairs never drop
-    /// landmark distances: they stay a valid, sharp bound with no refresh.
+    /// landmark distances (they stay a valid, sharp bound with no refresh),
+    /// except while a contraction is kept for repairs, whose queries do not
+    /// read them (see [`DynamicHierarchy::contract`]).
     pub landmarks_dropped: bool,
     /// What became of the hierarchy's contraction.
     pub contraction: ContractionRepair,
@@ -265,7 +267,8 @@ impl DynamicHierarchy {
     /// and its map; for a contracted hierarchy also the landmarks that
     /// [`Hierarchy::contract`] let go of (a build's landmark stage), since
     /// repairs keep them up to date for the A* that runs once a repair has
-    /// ended the contraction. A contraction made before (one loaded from a
+    /// ended the contraction (unless the contraction is kept for repairs:
+    /// see [`contract`](Self::contract)). A contraction made before (one loaded from a
     /// contracted file, say) is not kept for repairs to patch (see
     /// [`contract`](Self::contract)): the first repair that changes the
     /// cluster graph's arcs ends it, unless
@@ -316,8 +319,10 @@ impl DynamicHierarchy {
     ///   exactly, until contracted again;
     /// - when the patched clusters grow past a bound (thousands of
     ///   transitions around them), the repair ends the contraction, and
-    ///   queries run A* over the graph, with the landmark distances repairs
-    ///   keep up to date, until contracted again.
+    ///   queries run A* over the graph until contracted again, with
+    ///   landmark distances that repair derives again (a build's landmark
+    ///   stage): repairs that keep or patch the contraction let them go,
+    ///   since no contracted query reads them.
     ///
     /// Contract again now and then (a [`contraction_job`](Self::contraction_job)
     /// on another thread) to empty the patch. Takes what a contraction takes
@@ -362,9 +367,9 @@ impl DynamicHierarchy {
     /// hierarchy made, when no repair since the job was taken changed the
     /// cluster graph's arcs or costs (else it is stale: take another):
     /// whether it was installed. Unlike
-    /// [`Hierarchy::install_contraction`], keeps the landmark distances,
-    /// which repairs keep up to date for the A* that runs once a repair has
-    /// ended the contraction.
+    /// [`Hierarchy::install_contraction`], keeps the landmark distances
+    /// until the next repair, which lets them go when the contraction is
+    /// kept for repairs (see [`contract`](Self::contract)).
     ///
     /// ```
     /// use tierpath::{ContractionKind, DynamicHierarchy, Grid, Hierarchy, Point};
@@ -547,6 +552,13 @@ impl DynamicHierarchy {
             } else {
                 &changed[..]
             };
+            // While a contraction is kept for repairs, no query runs the A*
+            // that reads the landmarks: they are let go of rather than
+            // repaired, and derived again when a repair ends the contraction.
+            if self.h.contracted().is_some_and(|c| c.is_patchable()) {
+                self.h.release_landmarks();
+                self.landmark_scratch.inexact = false;
+            }
             let repaired = self.repair_clusters(at, renumbered, &mut touched);
             self.landmarks_stale = true;
             // A contraction kept for repairs is patched where arcs changed.
@@ -559,7 +571,11 @@ impl DynamicHierarchy {
                 (true, false, true) => ContractionRepair::Patched {
                     patch_nodes: self.h.contraction_patch_nodes().unwrap_or(0),
                 },
-                (true, false, false) => ContractionRepair::Ended,
+                (true, false, false) => {
+                    // Its A* reads the landmarks again.
+                    self.h.restore_astar_aids();
+                    ContractionRepair::Ended
+                }
             };
             self.h.refresh_stats();
             repaired.landmarks_replaced
@@ -582,12 +598,19 @@ impl DynamicHierarchy {
     /// Free when no repair happened since the last call. Repairs keep the
     /// distances a valid, sharp bound without it; call it between frames or
     /// on a worker thread after many edits (for example when the largest
-    /// island changed).
+    /// island changed). Repairs of a contraction kept for them let the
+    /// landmarks go (see [`contract`](Self::contract)): this derives them
+    /// again (about a build's landmark stage).
     pub fn refresh_landmarks(&mut self) {
-        if !std::mem::take(&mut self.landmarks_stale) {
+        let stale = std::mem::take(&mut self.landmarks_stale);
+        let changed = if self.h.landmarks_released() {
+            // Let go of by repairs of a contraction kept for them: derived
+            // afresh, exact.
+            self.h.restore_astar_aids();
+            true
+        } else if !stale {
             return;
-        }
-        let changed = if std::mem::take(&mut self.landmark_scratch.inexact) {
+        } else if std::mem::take(&mut self.landmark_scratch.inexact) {
             self.h.compute_landmarks(self.landmarks_wanted);
             true
         } else {

@@ -1012,6 +1012,9 @@ fn contracted_again_after_repairs_as_a_rebuilt_map() {
         assert!(!back.is_contracted());
         let job = world.contraction_job(ContractionKind::default());
         assert!(world.install_contraction(job.run().unwrap()));
+        // The patching repairs let the landmarks go; a refresh derives them.
+        assert_eq!(world.landmarks().count, 0);
+        world.refresh_landmarks();
         assert_eq!(world.landmarks().count, world.settings().landmarks);
         let mut rebuilt = rebuild_as(&world, world.grid().clone());
         rebuilt.contract().unwrap();
@@ -1092,4 +1095,58 @@ fn a_contraction_outlives_repairs_that_keep_the_cluster_graph() {
         }
     }
     assert!(kept >= 5 && patched >= 5, "kept {kept}, patched {patched}");
+}
+
+/// While a contraction is kept for repairs, repairs let the landmark
+/// distances go (no contracted query reads them) and keep patching; the
+/// repair that ends the contraction derives them again, exactly as a build
+/// of the map as it then is, for the A* that runs until contracted again.
+/// A save in between writes the landmarks a build would.
+#[test]
+fn landmarks_wait_for_the_repair_that_ends_a_contraction() {
+    let grid = Grid::from_fn(256, 256, |_| true).unwrap();
+    let mut world = DynamicHierarchy::new(
+        HierarchyBuilder::new()
+            .cluster_size(16)
+            .build(grid.clone())
+            .unwrap(),
+    );
+    assert!(world.landmarks().count > 0);
+    world.contract(ContractionKind::default()).unwrap();
+    let report = world.set_passable(&[Point::new(16, 5)], false).unwrap();
+    assert!(
+        matches!(report.contraction, ContractionRepair::Patched { .. }),
+        "{:?}",
+        report.contraction
+    );
+    assert_eq!(world.landmarks().count, 0, "let go of");
+    assert!(world.landmarks_current());
+    let rebuilt = rebuild_as(&world, world.grid().clone());
+    let loaded = Hierarchy::from_bytes(world.grid().clone(), &world.to_bytes()).unwrap();
+    assert_eq!(loaded.landmarks(), rebuilt.landmarks(), "the save's");
+    // A refresh derives them; the next repair lets them go again.
+    world.refresh_landmarks();
+    assert_eq!(world.landmarks(), rebuilt.landmarks());
+    assert!(world.is_contracted());
+    world.set_passable(&[Point::new(16, 5)], true).unwrap();
+    assert_eq!(world.landmarks().count, 0);
+    // Every vertical border split into one-cell entrances: thousands of new
+    // transitions, past what a patch takes.
+    let cells: Vec<Point> = (1..16)
+        .flat_map(|i| (0..256).step_by(2).map(move |y| Point::new(16 * i, y)))
+        .collect();
+    let report = world.set_passable(&cells, false).unwrap();
+    assert_eq!(report.contraction, ContractionRepair::Ended);
+    assert!(!world.is_contracted());
+    let rebuilt = rebuild_as(&world, world.grid().clone());
+    assert!(world.landmarks().count > 0);
+    assert_eq!(world.landmarks(), rebuilt.landmarks());
+    assert!(world.landmarks_current());
+    let mut cache = QueryCache::new();
+    for (s, t) in [((1, 1), (250, 250)), ((200, 3), (5, 240))] {
+        let (s, t) = (Point::new(s.0, s.1), Point::new(t.0, t.1));
+        let a = world.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        let b = rebuilt.find_path(&mut cache, s, t).unwrap().path.unwrap();
+        assert_eq!(a, b, "{s} -> {t}");
+    }
 }

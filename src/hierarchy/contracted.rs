@@ -326,7 +326,7 @@ impl Hierarchy {
     /// result is installed by
     /// [`install_contraction`](Hierarchy::install_contraction) (or
     /// [`DynamicHierarchy::install_contraction`], which keeps the landmark
-    /// distances its repairs maintain), unless a repair after the job was
+    /// distances until its next repair), unless a repair after the job was
     /// taken changed the cluster graph's arcs or costs: the result is then
     /// stale, and not installed (a repair that kept them, such as a cell
     /// closed where another least-cost way inside its cluster remains, does
@@ -383,8 +383,9 @@ impl Hierarchy {
     }
 
     /// Installs `done` when made for this hierarchy as it is, letting go of
-    /// the A*'s aids when `release_aids` (a dynamic hierarchy keeps them up
-    /// to date for the A* that runs after its next repair): whether it was.
+    /// the A*'s aids when `release_aids` (a dynamic hierarchy keeps them
+    /// for its repairs, which let go of the landmarks while the
+    /// contraction is kept for them): whether it was.
     /// The hierarchy takes a new identity (the same lineage), as after a
     /// repair: plans and time-sliced queries begun before hold routes of
     /// the search they began with, so they must not go on here.

@@ -126,13 +126,18 @@ pub struct Hierarchy {
     sizes: Option<UnitSizes>,
     /// The cluster graph contracted, when asked for (saved with it).
     contracted: Option<Box<contracted::Contracted>>,
-    /// Whether [`Hierarchy::contract`] let go of what only the A* over the
-    /// cluster graph reads (landmark distances and node anchors): contracted
-    /// queries never run it. Derived again when a
+    /// Whether [`Hierarchy::contract`] let go of the node anchors, which
+    /// only the A* over the cluster graph reads: contracted queries never
+    /// run it. Derived again when a
     /// [`DynamicHierarchy`](crate::DynamicHierarchy) takes the hierarchy
-    /// (for the A* after a repair that ends the contraction); a save writes
-    /// the landmarks a build would.
-    astar_aids_released: bool,
+    /// (for the A* after a repair that ends the contraction).
+    anchors_released: bool,
+    /// Whether the landmark distances (every size's), which only that A*
+    /// reads too, were let go of: by [`Hierarchy::contract`], or by a
+    /// repair of a `DynamicHierarchy` whose contraction is kept for repairs
+    /// (derived again by the repair that ends it). A save writes the
+    /// landmarks a build would.
+    landmarks_released: bool,
     /// Per abstract node: its cell's anchor in the block-cut forest and the end
     /// of the anchor's preorder range (for the dead-end test).
     node_anchor: Vec<(u32, u32)>,
@@ -264,7 +269,8 @@ impl Hierarchy {
             landmarks,
             sizes,
             contracted: None,
-            astar_aids_released: false,
+            anchors_released: false,
+            landmarks_released: false,
             node_anchor: Vec::new(),
             revision: 0,
             identity: Identity::fresh(),

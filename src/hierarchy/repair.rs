@@ -193,31 +193,50 @@ impl Hierarchy {
 
     /// Lets go of what only the A* over the cluster graph reads: the
     /// landmark distances (every size's) and the node anchors (see
-    /// `astar_aids_released`).
+    /// `anchors_released`).
     pub(crate) fn release_astar_aids(&mut self) {
+        self.release_landmarks();
+        self.node_anchor = Vec::new();
+        self.anchors_released = true;
+    }
+
+    /// Lets go of the landmark distances (every size's; see
+    /// `landmarks_released`), until
+    /// [`restore_astar_aids`](Self::restore_astar_aids).
+    pub(crate) fn release_landmarks(&mut self) {
         self.landmarks = Landmarks::default();
         if let Some(sizes) = &mut self.sizes {
             sizes.aids.levels = Vec::new();
         }
-        self.node_anchor = Vec::new();
-        self.astar_aids_released = true;
+        self.landmarks_released = true;
     }
 
-    /// Derives again what [`Hierarchy::release_astar_aids`] let go of, if
-    /// it did (the landmarks a build would pick, with exact distances).
+    /// Whether the landmark distances were let go of.
+    pub(crate) fn landmarks_released(&self) -> bool {
+        self.landmarks_released
+    }
+
+    /// Derives again what [`Hierarchy::release_astar_aids`] or
+    /// [`Hierarchy::release_landmarks`] let go of, if anything (the
+    /// landmarks a build would pick, with exact distances).
     pub(crate) fn restore_astar_aids(&mut self) {
-        if !std::mem::take(&mut self.astar_aids_released) {
-            return;
+        let anchors = std::mem::take(&mut self.anchors_released);
+        let landmarks = std::mem::take(&mut self.landmarks_released);
+        if anchors {
+            self.refresh_node_anchors();
         }
-        self.refresh_node_anchors();
-        self.compute_landmarks(self.settings.landmarks);
-        self.refresh_stats();
+        if landmarks {
+            self.compute_landmarks(self.settings.landmarks);
+        }
+        if anchors || landmarks {
+            self.refresh_stats();
+        }
     }
 
     /// The landmark table a save writes: the hierarchy's own, or, when
     /// released, the one a build would compute.
     pub(crate) fn landmarks_to_save(&self) -> std::borrow::Cow<'_, Landmarks> {
-        if !self.astar_aids_released {
+        if !self.landmarks_released {
             return std::borrow::Cow::Borrowed(&self.landmarks);
         }
         std::borrow::Cow::Owned(self.built_landmarks(self.settings.landmarks))
