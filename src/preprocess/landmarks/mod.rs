@@ -14,7 +14,9 @@
 //! Landmarks are the transitions of the largest island (by transitions)
 //! nearest to points spread around the map's rim; their searches run in
 //! parallel. A repair keeps the landmarks and brings their distances up to
-//! date in place (`table`, and `dynamic::landmark_repair` for the update).
+//! date in place (`table`, and `dynamic::landmark_repair` for the update),
+//! except under a contraction kept for repairs, whose queries do not read
+//! them: they are let go of there, and derived again when it ends.
 
 use rayon::prelude::*;
 
