@@ -162,6 +162,22 @@ struct GroupMap {
     base: Vec<u32>,
 }
 
+/// The base node current node `v` stands for under the group maps
+/// `(map_of, maps)` (see [`Patchable::map_of`]), given the base's and the
+/// current groups' first nodes, or `NONE` when it is in the patch.
+fn base_of(
+    (map_of, maps): (&[u32], &[GroupMap]),
+    (base_first, group_first): (&[u32], &[u32]),
+    v: u32,
+) -> u32 {
+    let g = group_first.partition_point(|f| *f <= v) - 1;
+    let place = v - group_first[g];
+    match map_of[g] {
+        NONE => place + base_first[g],
+        m => maps[m as usize].current[place as usize],
+    }
+}
+
 /// Sources or targets: nodes with their initial or final costs.
 type Ends<'a> = &'a [(u32, u64)];
 
@@ -306,12 +322,11 @@ impl Patchable {
     /// The base node current node `v` stands for, given the current groups,
     /// or `NONE` when it is in the patch.
     fn to_base(&self, group_first: &[u32], v: u32) -> u32 {
-        let g = group_first.partition_point(|f| *f <= v) - 1;
-        let place = v - group_first[g];
-        match self.map_of[g] {
-            NONE => place + self.group_first[g],
-            m => self.maps[m as usize].current[place as usize],
-        }
+        base_of(
+            (&self.map_of, &self.maps),
+            (&self.group_first, group_first),
+            v,
+        )
     }
 
     /// Patches in an edit that laid out again the groups in `fresh` (the
@@ -382,12 +397,7 @@ impl Patchable {
                 let base = &self.to
                     [self.first[u0 as usize] as usize..self.first[u0 as usize + 1] as usize];
                 let lacks = now.out(gf[g] + place).any(|a| {
-                    let v = now.to[a];
-                    let h = gf.partition_point(|f| *f <= v) - 1;
-                    let v0 = match map_of[h] {
-                        NONE => v - gf[h] + self.group_first[h],
-                        m => maps[m as usize].current[(v - gf[h]) as usize],
-                    };
+                    let v0 = base_of((&map_of, &maps), (&self.group_first, gf), now.to[a]);
                     v0 != NONE && !base.contains(&v0)
                 });
                 if lacks {
