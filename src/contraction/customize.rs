@@ -74,6 +74,12 @@ pub struct ContractionMetric {
     pub(super) up_how: Vec<u32>,
     /// How `down` is made.
     pub(super) down_how: Vec<u32>,
+    /// Per rank, how many edge directions are made up through it (as a
+    /// middle), counted when first re-customized (empty until then) and
+    /// kept by re-customization, which skips the upper triangles of an
+    /// edge that grew dearer when its lower end makes up nothing (see the
+    /// module `recustomize`).
+    pub(super) made_through: Vec<u32>,
 }
 
 impl PartialEq for ContractionMetric {
@@ -92,7 +98,11 @@ impl Eq for ContractionMetric {}
 impl ContractionMetric {
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        4 * (self.up.len() + self.down.len() + self.up_how.len() + self.down_how.len())
+        4 * (self.up.len()
+            + self.down.len()
+            + self.up_how.len()
+            + self.down_how.len()
+            + self.made_through.len())
     }
 
     /// The unit the costs are stored in: the greatest common divisor of the
@@ -364,6 +374,7 @@ impl SharedLists {
             down: into_plain(self.down),
             up_how: into_plain(self.up_how),
             down_how: into_plain(self.down_how),
+            made_through: Vec::new(),
         }
     }
 

@@ -232,6 +232,14 @@ fn assert_same_as_fresh(
         cch.customize(costs).unwrap(),
         "seed {seed} round {round}"
     );
+    // The make-ups counted through each rank, kept by re-customization.
+    if !metric.made_through.is_empty() {
+        assert_eq!(
+            metric.made_through,
+            super::recustomize::made_through(metric, cch.nodes()),
+            "seed {seed} round {round}"
+        );
+    }
 }
 
 #[test]
