@@ -154,7 +154,6 @@ impl Dirty {
         if !self.is_waiting.put(e) {
             self.slot[e] = self.waiting.len() as u32;
             self.heap.push(Reverse(e as u32));
-            let price = |c: u32| if c == INF { NO_ROUTE } else { u64::from(c) };
             self.waiting.push(Waiting {
                 full: false,
                 best: [
@@ -181,13 +180,18 @@ impl Dirty {
         } else {
             NONE
         };
+        if slot != NONE && self.waiting[slot as usize].full {
+            return;
+        }
         for (d, (old, new)) in sums.into_iter().enumerate() {
             let (price, how) = if slot != NONE {
                 let (p, h) = self.waiting[slot as usize].best[d];
                 (p, Ok(h))
             } else {
-                let c = if d == 0 { metric.up[f] } else { metric.down[f] };
-                (if c == INF { NO_ROUTE } else { u64::from(c) }, Err(d))
+                (
+                    price(if d == 0 { metric.up[f] } else { metric.down[f] }),
+                    Err(d),
+                )
             };
             let how = || match how {
                 Ok(h) => h,
@@ -196,7 +200,12 @@ impl Dirty {
             };
             match effect(old, new, middle, price, how) {
                 Effect::None => {}
-                Effect::Full => self.flag(metric, f),
+                Effect::Full => {
+                    // Priced from scratch: its least so far no longer
+                    // matters.
+                    self.flag(metric, f);
+                    return;
+                }
                 Effect::Lower => {
                     let w = self.wait(metric, f);
                     let replaced = w.reported[d].then_some(w.best[d].1);
@@ -272,6 +281,20 @@ fn through(a: u32, b: u32) -> u64 {
 
 /// A triangle with a forbidden part.
 const NO_ROUTE: u64 = u64::MAX;
+
+/// A stored cost as a price: `NO_ROUTE` when forbidden.
+fn price(stored: u32) -> u64 {
+    if stored == INF {
+        NO_ROUTE
+    } else {
+        u64::from(stored)
+    }
+}
+
+/// A price below `INF64` (or `NO_ROUTE`) as stored.
+fn stored(price: u64) -> u32 {
+    if price == NO_ROUTE { INF } else { price as u32 }
+}
 
 /// Whether a make-up names a middle rank (not an input arc, nor none).
 fn is_middle(how: u32) -> bool {
@@ -362,7 +385,6 @@ impl Contraction {
                 } else {
                     // Below INF64 when finite (an overflow prices from
                     // scratch).
-                    let stored = |c: u64| if c == NO_ROUTE { INF } else { c as u32 };
                     let [(up, up_how), (down, down_how)] = waiting.best;
                     (metric.up[e], metric.up_how[e]) = (stored(up), up_how);
                     (metric.down[e], metric.down_how[e]) = (stored(down), down_how);
