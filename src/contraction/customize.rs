@@ -75,10 +75,11 @@ pub struct ContractionMetric {
     /// How `down` is made.
     pub(super) down_how: Vec<u32>,
     /// Per rank, how many edge directions are made up through it (as a
-    /// middle), counted when first re-customized (empty until then) and
-    /// kept by re-customization, which skips the upper triangles of an
-    /// edge that grew dearer when its lower end makes up nothing (see the
-    /// module `recustomize`).
+    /// middle): counted when a contraction is kept for repairs, or else at
+    /// the first re-customization (empty until then), and kept by
+    /// re-customization, which skips the upper triangles of an edge grown
+    /// dearer when its lower end makes nothing up (see the module
+    /// `recustomize`).
     pub(super) made_through: Vec<u32>,
 }
 

@@ -117,10 +117,11 @@ struct Band {
 /// Holds the contraction and one full metric per cost list, the base
 /// graph's CSR and its transpose (a contracted `DynamicHierarchy` of a
 /// 1024 x 1024 StarCraft map reports 16.6 MB in all with them, one
-/// metric, 15.3 MB once a repair has let its landmarks go). A patch costs a re-customization (the edges whose least costs
-/// the edited groups move) plus a chain per entry and exit, swept eight
-/// ends at a time (`patch_chains`), and their table; a query a full sweep
-/// of both chains' unions, the joins and a Dijkstra over the patch.
+/// metric, 15.3 MB once a repair has let its landmarks go). A patch costs
+/// a re-customization (the edges whose least costs the edited groups
+/// move) plus a chain per entry and exit, swept eight ends at a time
+/// (`patch_chains`), and their table; a query a full sweep of both chains'
+/// unions, the joins and a Dijkstra over the patch.
 #[derive(Debug, Clone)]
 pub(crate) struct Patchable {
     cch: Contraction,

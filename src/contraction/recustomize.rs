@@ -389,6 +389,8 @@ impl Contraction {
                     (metric.up[e], metric.up_how[e]) = (stored(up), up_how);
                     (metric.down[e], metric.down_how[e]) = (stored(down), down_how);
                 }
+                // The counts of make-ups: a least so far that a report set
+                // and the old make-up leave, the new one enters.
                 let new_how = [metric.up_how[e], metric.down_how[e]];
                 for d in 0..2 {
                     for (v, by) in [
