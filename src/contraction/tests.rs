@@ -480,6 +480,49 @@ fn lower_triangles_too_large_for_32_bits_are_refused() {
     }
 }
 
+/// A re-customization that makes a lower triangle's sum too large for 32
+/// bits refuses, as a customization would, even where the triangle makes
+/// nothing up (the edge it is a triangle of keeps its arc, and nothing is
+/// made up through `u`, so the dearer edge's triangles are checked for
+/// overflow alone): `u <-> v` at `3 * 2^30` units, `u <-> w` at one, and
+/// `v <-> w` at two; then `u <-> w` at `2^30 + 1` (odd, so that the unit
+/// stays one).
+#[test]
+fn recustomized_sums_too_large_for_32_bits_are_refused() {
+    let big = 3 << 30;
+    let arcs = |u, v, w| {
+        vec![
+            (u, v, big),
+            (v, u, big),
+            (u, w, 1),
+            (w, u, 1),
+            (v, w, 2),
+            (w, v, 2),
+        ]
+    };
+    let u_lowest = |[u, v, w]: [u32; 3]| u < v && u < w;
+    for_ranked_namings(arcs, u_lowest, |arcs, cch, (u, _, w)| {
+        let mut metric = cch.customize(&arcs.cost).unwrap();
+        let arc = |s: u32, t: u32| {
+            (arcs.first[s as usize]..arcs.first[s as usize + 1])
+                .find(|a| arcs.to[*a as usize] == t)
+                .unwrap()
+        };
+        let changed = [arc(u, w), arc(w, u)];
+        let mut costs = arcs.cost.clone();
+        for a in changed {
+            costs[a as usize] = (1 << 30) + 1;
+        }
+        let refused = Err(ContractionError::CostRange { scale: 1 });
+        assert_eq!(cch.customize(&costs).map(|_| ()), refused);
+        assert_eq!(
+            cch.recustomize(&arcs.graph(), &mut metric, &costs, &changed)
+                .map(|_| ()),
+            refused
+        );
+    });
+}
+
 /// A sum too large for 32 bits that only the perfect pass meets (an
 /// intermediate triangle `u -> v -> w` where `u -> w` has no cost) refuses
 /// the query graph, as the customization refuses its own: `u -> v` and
