@@ -530,22 +530,7 @@ impl Contraction {
         // every triangle through `u` dearer or leaves it: such a triangle
         // changes an edge only if it made that edge up, through `u`, or if
         // its sum overflows (see the module docs).
-        if new.0 >= old.0
-            && new.1 >= old.1
-            && dirty.made_through[u as usize] == 0
-            && !self.up_range(u).any(|g| {
-                let (u_to_x, x_to_u) = (metric.up[g], metric.down[g]);
-                g != e
-                    && [
-                        (through(old.1, u_to_x), through(new.1, u_to_x)),
-                        (through(x_to_u, old.0), through(x_to_u, new.0)),
-                    ]
-                    .iter()
-                    .any(|(was, now)| was != now && (INF64..NO_ROUTE).contains(now))
-            })
-        {
-            return;
-        }
+        let quiet = new.0 >= old.0 && new.1 >= old.1 && dirty.made_through[u as usize] == 0;
         // The edge between `w` and each `x`, found in `w`'s own lists, which
         // hold every `x` (the upward neighbours of `u` form a clique) in the
         // same ascending order: those below `w` in its lower neighbours by a
@@ -565,6 +550,10 @@ impl Contraction {
             let w_x = (through(old.1, u_to_x), through(new.1, u_to_x));
             let x_w = (through(x_to_u, old.0), through(x_to_u, new.0));
             if w_x.0 == w_x.1 && x_w.0 == x_w.1 {
+                continue;
+            }
+            let overflows = |(was, now): (u64, u64)| was != now && (INF64..NO_ROUTE).contains(&now);
+            if quiet && !overflows(w_x) && !overflows(x_w) {
                 continue;
             }
             let (f_up, f_down) = if w < x { (w_x, x_w) } else { (x_w, w_x) };
