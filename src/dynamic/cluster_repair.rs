@@ -159,7 +159,7 @@ impl DynamicHierarchy {
                 .expect("every paired cell is a node")) as u32
         };
         let fresh: Vec<bool> = (0..layout.count()).map(|c| rescan.contains(c)).collect();
-        let (remap, old_fresh) = renumber(old, &cells, &cluster_first, &fresh);
+        let (remap, old_fresh, runs) = renumber(old, &cells, &cluster_first, &fresh);
         let sized = rules.is_some();
         // The rescanned borders' links, in new ids, each with the largest
         // size that can make the move (0 for a hierarchy of one size),
@@ -260,6 +260,7 @@ impl DynamicHierarchy {
             old: self.h.entrances(),
             new: &entrances,
             remap: &remap,
+            runs: &runs,
             map: (width, self.h.grid().height()),
         };
         collect_candidates(&landmarks, &mut self.landmark_scratch, &change, &graph);

@@ -71,7 +71,7 @@
 //! landmark), whose distances take one search over the graph; this is the
 //! only global work, and rare (a landmark sits on the rim of the map).
 
-use crate::preprocess::landmarks::{RadixHeap, largest_island, nearest, rim};
+use crate::preprocess::landmarks::{RadixHeap, Run, largest_island, nearest, rim};
 use crate::preprocess::{ClusterGraph, Entrances, Landmarks, UNREACHED};
 
 /// Buffers of the landmark update, kept between repairs.
@@ -120,6 +120,8 @@ pub(super) struct GraphChange<'a> {
     pub(super) old: &'a Entrances,
     pub(super) new: &'a Entrances,
     pub(super) remap: &'a [u32],
+    /// The runs of old nodes renumbered together (see `splice::renumber`).
+    pub(super) runs: &'a [Run],
     /// The map's width and height.
     pub(super) map: (u32, u32),
 }
@@ -179,7 +181,7 @@ pub(super) fn repair_landmarks(
     }
     let k = lm.count as usize;
     let n = change.new.cells.len();
-    lm.renumber(change.remap, n);
+    lm.renumber(change.remap, change.runs, n);
     let graph = Graph {
         graph,
         entrances: change.new,

@@ -25,22 +25,56 @@ use crate::grid::Grid;
 use crate::hierarchy::{Hierarchy, Spliced};
 use crate::packed::Column64;
 use crate::preprocess::graph::ClusterEdges;
+use crate::preprocess::landmarks::Run;
 use crate::preprocess::{ClusterGraph, Entrances};
 use crate::{Movement, Point};
 
-/// Old node -> new node (`u32::MAX` for a node gone), and whether each old
-/// node lies in a `fresh` cluster. Nodes of unchanged clusters shift as a
-/// block; those of fresh clusters are matched by cell.
+/// Old node -> new node (`u32::MAX` for a node gone), whether each old
+/// node lies in a `fresh` cluster, and the runs of old nodes renumbered
+/// together, in order (each `(from, to, len)`, the longest possible).
+/// Nodes of unchanged clusters shift as a block; those of fresh clusters
+/// are matched by cell.
 pub(crate) fn renumber(
     old: &Entrances,
     new_cells: &[u32],
     new_first: &[u32],
     fresh: &[bool],
-) -> (Vec<u32>, Vec<bool>) {
+) -> (Vec<u32>, Vec<bool>, Vec<Run>) {
     let n = old.cells.len();
     let mut remap = vec![u32::MAX; n];
     let mut old_fresh = vec![false; n];
+    let mut runs: Vec<Run> = Vec::new();
+    let moved = |runs: &mut Vec<Run>, from: usize, to: usize, len: usize| match runs.last_mut() {
+        Some(last) if last.0 + last.2 == from && last.1 + last.2 == to => last.2 += len,
+        _ => runs.push((from, to, len)),
+    };
+    // The fresh clusters `a..b`: their nodes matched by cell.
+    let mut match_fresh = |runs: &mut Vec<Run>, remap: &mut [u32], (a, b): (usize, usize)| {
+        for c in a..b {
+            let (oa, ob) = (
+                old.cluster_first[c] as usize,
+                old.cluster_first[c + 1] as usize,
+            );
+            let (na, nb) = (new_first[c] as usize, new_first[c + 1] as usize);
+            old_fresh[oa..ob].fill(true);
+            let (mut i, mut j) = (oa, na);
+            while i < ob && j < nb {
+                match old.cells[i].cmp(&new_cells[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        remap[i] = j as u32;
+                        moved(runs, i, j, 1);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+        }
+    };
+    let mut c = 0;
     for (first, end) in unchanged_runs(fresh) {
+        match_fresh(&mut runs, &mut remap, (c, first));
         let (oa, ob) = (
             old.cluster_first[first] as usize,
             old.cluster_first[end] as usize,
@@ -49,28 +83,13 @@ pub(crate) fn renumber(
         for (i, r) in remap[oa..ob].iter_mut().enumerate() {
             *r = (oa as u32 + i as u32).wrapping_add(shift);
         }
-    }
-    for c in (0..fresh.len()).filter(|c| fresh[*c]) {
-        let (oa, ob) = (
-            old.cluster_first[c] as usize,
-            old.cluster_first[c + 1] as usize,
-        );
-        let (na, nb) = (new_first[c] as usize, new_first[c + 1] as usize);
-        old_fresh[oa..ob].fill(true);
-        let (mut i, mut j) = (oa, na);
-        while i < ob && j < nb {
-            match old.cells[i].cmp(&new_cells[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    remap[i] = j as u32;
-                    i += 1;
-                    j += 1;
-                }
-            }
+        if ob > oa {
+            moved(&mut runs, oa, new_first[first] as usize, ob - oa);
         }
+        c = end;
     }
-    (remap, old_fresh)
+    match_fresh(&mut runs, &mut remap, (c, fresh.len()));
+    (remap, old_fresh, runs)
 }
 
 /// Runs of clusters not repaired, each as `(first, end)`.
@@ -177,7 +196,7 @@ impl<'a> RunShift<'a> {
 /// clusters (`old_fresh` marks the old nodes of repaired ones), renumbered,
 /// merged with `fresh_links` (new ids, sorted, each once; annotated with the
 /// largest size that makes the move, 0 for one size), repeats dropped; and
-/// the annotations when `sized`.
+/// the annotations when `sized`. One pass over the old links, written once.
 pub(crate) fn splice_links(
     old: &Entrances,
     new_first: &[u32],
@@ -186,98 +205,147 @@ pub(crate) fn splice_links(
     fresh_links: &[(u32, u32, u8)],
     sized: bool,
 ) -> (Vec<(u32, u32)>, Vec<u8>) {
-    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(old.links.len());
-    let mut kept_clear: Vec<u8> = Vec::with_capacity(if sized { old.links.len() } else { 0 });
+    let mut out = LinkMerge {
+        links: Vec::with_capacity(old.links.len() + fresh_links.len()),
+        clear: Vec::with_capacity(if sized { old.links.len() } else { 0 }),
+        fresh: fresh_links,
+        next: 0,
+        sized,
+    };
+    let cols = old.layout.cols as usize;
     // Run by run: the links whose first end lies in the run are one stretch
     // of the sorted list. A link whose other end was repaired is dropped
     // (its border was scanned again: it is among the fresh).
     for run in unchanged_runs(fresh) {
         let shift = RunShift::new(old, run, new_first[run.0], remap);
+        // A link joins clusters at most a row and one apart, so those of
+        // the run's clusters a row and one from both its ends stay in it
+        // and shift as a whole, unchecked.
+        let (first, end) = run;
+        let middle = (first + cols + 1, end.saturating_sub(cols + 1));
+        let nodes = |c: usize| old.cluster_first[c];
         let (lo, hi) = (shift.lo, shift.lo + shift.span);
-        let (i, j) = (
-            old.links.partition_point(|l| l.0 < lo),
-            old.links.partition_point(|l| l.0 < hi),
-        );
-        let (links, clear) = (
-            &old.links[i..j],
-            &old.link_clear[if sized { i..j } else { 0..0 }],
-        );
+        let (mid_lo, mid_hi) = if middle.0 < middle.1 {
+            (nodes(middle.0), nodes(middle.1))
+        } else {
+            (hi, hi)
+        };
+        let at = |node: u32| old.links.partition_point(|l| l.0 < node);
+        let (i, mi, mj, j) = (at(lo), at(mid_lo), at(mid_hi), at(hi));
+        let clear = |a: usize, b: usize| &old.link_clear[if sized { a..b } else { 0..0 }];
+        out.checked(&old.links[i..mi], clear(i, mi), &shift, old_fresh);
+        debug_assert!(old.links[mi..mj].iter().all(|(_, b)| shift.inside(*b)));
+        out.shifted(&old.links[mi..mj], clear(mi, mj), shift.shift);
+        out.checked(&old.links[mj..j], clear(mj, j), &shift, old_fresh);
+    }
+    out.finish()
+}
+
+/// The links of a repair written in order: the old ones kept, renumbered,
+/// and the fresh ones merged in as they come (a fresh link equal to a kept
+/// one, annotation included, is dropped).
+struct LinkMerge<'a> {
+    links: Vec<(u32, u32)>,
+    clear: Vec<u8>,
+    /// The fresh links, sorted, and the first not yet written.
+    fresh: &'a [(u32, u32, u8)],
+    next: usize,
+    sized: bool,
+}
+
+impl LinkMerge<'_> {
+    /// Writes the fresh links below `key`, and drops one equal to it.
+    #[inline]
+    fn fresh_before(&mut self, key: (u32, u32, u8)) {
+        while let Some(f) = self.fresh.get(self.next)
+            && *f <= key
+        {
+            if *f != key {
+                self.links.push((f.0, f.1));
+                if self.sized {
+                    self.clear.push(f.2);
+                }
+            }
+            self.next += 1;
+        }
+    }
+
+    /// Writes a kept link (new ids), with its annotation when sized.
+    #[inline]
+    fn push(&mut self, link: (u32, u32), clear: u8) {
+        self.fresh_before((link.0, link.1, clear));
+        self.links.push(link);
+        if self.sized {
+            self.clear.push(clear);
+        }
+    }
+
+    /// Writes old `links` of `shift`'s run: both ends in the run shift
+    /// together, [`LANES`] at a time; a link whose other end lies elsewhere
+    /// is renumbered through the table, or dropped when that end's cluster
+    /// was repaired.
+    fn checked(
+        &mut self,
+        links: &[(u32, u32)],
+        clear: &[u8],
+        shift: &RunShift,
+        old_fresh: &[bool],
+    ) {
         for (k, block) in links.chunks(LANES).enumerate() {
-            let inside = block
-                .iter()
-                .fold(0u32, |out, (_, b)| out | u32::from(!shift.inside(*b)))
-                == 0;
-            let clear = &clear[if sized {
+            let clear = &clear[if self.sized {
                 k * LANES..k * LANES + block.len()
             } else {
                 0..0
             }];
+            let inside = block
+                .iter()
+                .fold(0u32, |out, (_, b)| out | u32::from(!shift.inside(*b)))
+                == 0;
             if inside {
-                let s = shift.shift;
-                kept.extend(
-                    block
-                        .iter()
-                        .map(|(a, b)| (a.wrapping_add(s), b.wrapping_add(s))),
-                );
-                kept_clear.extend_from_slice(clear);
+                self.shifted(block, clear, shift.shift);
                 continue;
             }
             for (m, (a, b)) in block.iter().enumerate() {
                 if !shift.inside(*b) && old_fresh[*b as usize] {
                     continue;
                 }
-                kept.push((a.wrapping_add(shift.shift), shift.map(*b)));
-                if sized {
-                    kept_clear.push(clear[m]);
-                }
+                let c = if self.sized { clear[m] } else { 0 };
+                self.push((a.wrapping_add(shift.shift), shift.map(*b)), c);
             }
         }
     }
-    merge_links(&kept, &kept_clear, fresh_links, sized)
-}
 
-/// `kept` (sorted, each once, with `kept_clear` when `sized`) and `fresh`
-/// merged in order, repeats dropped: the kept stretches between two fresh
-/// links are copied whole.
-fn merge_links(
-    kept: &[(u32, u32)],
-    kept_clear: &[u8],
-    fresh: &[(u32, u32, u8)],
-    sized: bool,
-) -> (Vec<(u32, u32)>, Vec<u8>) {
-    let key = |i: usize| (kept[i].0, kept[i].1, if sized { kept_clear[i] } else { 0 });
-    let mut links = Vec::with_capacity(kept.len() + fresh.len());
-    let mut clear = Vec::with_capacity(if sized { kept.len() + fresh.len() } else { 0 });
-    let mut i = 0;
-    for f in fresh {
-        // The first kept link not below `f`.
-        let (mut lo, mut hi) = (i, kept.len());
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if key(mid) < *f {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+    /// Writes old `links` whose ends both shift by `shift`: as a whole when
+    /// no fresh link falls among them (the common case), else one by one.
+    fn shifted(&mut self, links: &[(u32, u32)], clear: &[u8], shift: u32) {
+        let moved = |(a, b): &(u32, u32)| (a.wrapping_add(shift), b.wrapping_add(shift));
+        let Some(last) = links.last().map(moved) else {
+            return;
+        };
+        if self
+            .fresh
+            .get(self.next)
+            .is_some_and(|f| (f.0, f.1) <= last)
+        {
+            for (m, link) in links.iter().enumerate() {
+                self.push(moved(link), if self.sized { clear[m] } else { 0 });
+            }
+            return;
+        }
+        self.links.extend(links.iter().map(moved));
+        self.clear.extend_from_slice(clear);
+    }
+
+    /// The links and their annotations, the fresh ones left written last.
+    fn finish(mut self) -> (Vec<(u32, u32)>, Vec<u8>) {
+        for f in &self.fresh[self.next..] {
+            self.links.push((f.0, f.1));
+            if self.sized {
+                self.clear.push(f.2);
             }
         }
-        links.extend_from_slice(&kept[i..lo]);
-        if sized {
-            clear.extend_from_slice(&kept_clear[i..lo]);
-        }
-        i = lo;
-        if i < kept.len() && key(i) == *f {
-            continue;
-        }
-        links.push((f.0, f.1));
-        if sized {
-            clear.push(f.2);
-        }
+        (self.links, self.clear)
     }
-    links.extend_from_slice(&kept[i..]);
-    if sized {
-        clear.extend_from_slice(&kept_clear[i..]);
-    }
-    (links, clear)
 }
 
 /// One edge of a node being laid out: (annotation, cost, target, range of
@@ -655,12 +723,24 @@ impl Span {
             ids.apply_to(&mut graph.edge_to[eb..graph.edge_first[near] as usize]);
         } else {
             // After the stretch: moved, its ids renumbered where they land.
-            move_tail(&mut graph.edge_to, eb, new_eb, |moved| ids.apply_to(moved));
+            // Past the edges of the clusters within a row (and one) after
+            // it, every id lies after the stretch: shifted unchecked.
+            let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
+            let far = (graph.edge_first[near] as usize).wrapping_add(edge_shift as i32 as usize);
+            move_tail(&mut graph.edge_to, eb, new_eb, |at, moved| {
+                if at >= far {
+                    for id in moved {
+                        *id = id.wrapping_add(node_shift);
+                    }
+                } else {
+                    ids.apply_to(moved);
+                }
+            });
             move_tail(
                 &mut graph.edge_first,
                 ob as usize,
                 self.new_end as usize,
-                |moved| {
+                |_, moved| {
                     for e in moved {
                         *e = e.wrapping_add(edge_shift);
                     }
@@ -675,7 +755,7 @@ impl Span {
         }
         if self.keep_paths {
             if edge_shift != 0 || code_shift != 0 {
-                move_tail(&mut graph.path_first, eb + 1, new_eb + 1, |moved| {
+                move_tail(&mut graph.path_first, eb + 1, new_eb + 1, |_, moved| {
                     for p in moved {
                         *p = p.wrapping_add(code_shift);
                     }
@@ -691,15 +771,16 @@ impl Span {
 
 /// Moves `v[from..]` to start at `to` (the vector grows or shrinks with
 /// it), a chunk at a time, passing each chunk through `f` where it lands
-/// while it is still in cache. What lies between `min(from, to)` and `to`
+/// (with the index it lands at) while it is still in cache. What lies between `min(from, to)` and `to`
 /// afterwards is the caller's to write.
 fn move_tail<T: Copy + Default>(
     v: &mut Vec<T>,
     from: usize,
     to: usize,
-    mut f: impl FnMut(&mut [T]),
+    mut f: impl FnMut(usize, &mut [T]),
 ) {
-    const CHUNK: usize = 4096;
+    // Small in tests, so that their maps' tails span many chunks.
+    const CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
     let len = v.len();
     if to > from {
         // Growing: from the back, so nothing is overwritten before it moves.
@@ -709,7 +790,7 @@ fn move_tail<T: Copy + Default>(
         while hi > from {
             let lo = hi.saturating_sub(CHUNK).max(from);
             v.copy_within(lo..hi, lo + d);
-            f(&mut v[lo + d..hi + d]);
+            f(lo + d, &mut v[lo + d..hi + d]);
             hi = lo;
         }
     } else {
@@ -718,7 +799,7 @@ fn move_tail<T: Copy + Default>(
         while lo < len {
             let hi = (lo + CHUNK).min(len);
             v.copy_within(lo..hi, lo - d);
-            f(&mut v[lo - d..hi - d]);
+            f(lo - d, &mut v[lo - d..hi - d]);
             lo = hi;
         }
         v.truncate(len - d);
@@ -778,7 +859,7 @@ mod tests {
                 ] {
                     let old: Vec<u32> = (0..len as u32).map(|x| x * 7 + 1).collect();
                     let mut got = old.clone();
-                    move_tail(&mut got, from, to, |moved| {
+                    move_tail(&mut got, from, to, |_, moved| {
                         for x in moved {
                             *x += 1000;
                         }

@@ -29,6 +29,7 @@ mod table;
 
 pub(crate) use distances::RadixHeap;
 use distances::{Buckets, Distances, distances_from};
+pub(crate) use table::Run;
 
 /// Distance of a node a landmark cannot reach.
 pub(crate) const UNREACHED: u64 = u64::MAX;

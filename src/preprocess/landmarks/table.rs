@@ -36,20 +36,22 @@ impl Landmarks {
 
     /// Renumbers the nodes after a repair: old node `i` becomes `remap[i]`
     /// (`u32::MAX`: gone) of `n` nodes, nodes new to the graph start
-    /// unreached, and a landmark whose node is gone gets `u32::MAX`. Free
-    /// when no node moved; else the runs of nodes that moved together are
-    /// moved in place (the kept nodes keep their order).
-    pub(crate) fn renumber(&mut self, remap: &[u32], n: usize) {
+    /// unreached, and a landmark whose node is gone gets `u32::MAX`. `runs`
+    /// are the runs of old nodes that move together, in order, each the
+    /// longest possible (the repair knows them: no pass over `remap`). Free
+    /// when no node moved; else the runs are moved in place (the kept nodes
+    /// keep their order).
+    pub(crate) fn renumber(&mut self, remap: &[u32], runs: &[Run], n: usize) {
         for node in &mut self.nodes {
             *node = remap[*node as usize];
         }
         let k = self.count as usize;
-        if k == 0 || (remap.len() == n && remap.iter().enumerate().all(|(i, r)| *r as usize == i)) {
+        if k == 0 || (remap.len() == n && (n == 0 || runs == [(0, 0, n)])) {
             return;
         }
         match &mut self.dist {
-            Column64::Narrow(c) => shift(c, remap, n, k, u32::MAX),
-            Column64::Wide(c) => shift(c, remap, n, k, UNREACHED),
+            Column64::Narrow(c) => shift(c, runs, n, k, u32::MAX),
+            Column64::Wide(c) => shift(c, runs, n, k, UNREACHED),
         }
     }
 
@@ -93,15 +95,16 @@ impl Landmarks {
     }
 }
 
-/// Moves `k` values per node in place from the old numbering to the new
-/// (`remap`, increasing over the kept nodes), `none` at new nodes. The
-/// destinations lie in the sources' order, so runs moving towards the start
-/// are moved first in ascending order and runs moving towards the end
-/// then in descending order, each without overwriting a source still to be
-/// read.
-fn shift<T: Copy>(values: &mut Vec<T>, remap: &[u32], n: usize, k: usize, none: T) {
-    // Runs of old nodes that move together: (from, to, length).
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+/// A run of old nodes renumbered together: `(from, to, len)`, old nodes
+/// `from..from + len` becoming `to..to + len`.
+pub(crate) type Run = (usize, usize, usize);
+
+/// The runs of a renumbering (`remap`, increasing over the kept nodes),
+/// each the longest possible, in order: what a repair's renumbering gives
+/// [`Landmarks::renumber`], found here by a pass over the table.
+#[cfg(test)]
+pub(crate) fn runs_of(remap: &[u32]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
     let mut i = 0;
     while i < remap.len() {
         if remap[i] == u32::MAX {
@@ -115,6 +118,15 @@ fn shift<T: Copy>(values: &mut Vec<T>, remap: &[u32], n: usize, k: usize, none: 
         runs.push((i, remap[i] as usize, j - i));
         i = j;
     }
+    runs
+}
+
+/// Moves `k` values per node in place from the old numbering to the new
+/// (`runs`, in order), `none` at new nodes. The destinations lie in the
+/// sources' order, so runs moving towards the start are moved first in
+/// ascending order and runs moving towards the end then in descending
+/// order, each without overwriting a source still to be read.
+fn shift<T: Copy>(values: &mut Vec<T>, runs: &[Run], n: usize, k: usize, none: T) {
     if values.len() < n * k {
         values.resize(n * k, none);
     }
@@ -127,7 +139,7 @@ fn shift<T: Copy>(values: &mut Vec<T>, remap: &[u32], n: usize, k: usize, none: 
     values.truncate(n * k);
     // New nodes: the gaps between destinations.
     let mut next = 0;
-    for &(_, to, len) in &runs {
+    for &(_, to, len) in runs {
         values[next * k..to * k].fill(none);
         next = to + len;
     }
@@ -152,11 +164,16 @@ mod tests {
         }
     }
 
+    /// Renumbers `lm` by `remap`, its runs found by a pass.
+    fn renumber(lm: &mut Landmarks, remap: &[u32], n: usize) {
+        lm.renumber(remap, &runs_of(remap), n);
+    }
+
     #[test]
     fn renumbering_moves_runs_and_drops_gone_nodes() {
         let mut lm = table();
         // Node 1 gone, 2..4 shift down, 4 moves past a new node 3.
-        lm.renumber(&[0, u32::MAX, 1, 2, 4], 6);
+        renumber(&mut lm, &[0, u32::MAX, 1, 2, 4], 6);
         assert_eq!(lm.nodes, vec![0, 2]);
         let got: Vec<u64> = (0..12).map(|i| lm.dist.get(i)).collect();
         let u = UNREACHED;
@@ -164,11 +181,11 @@ mod tests {
         // A landmark whose node is gone is marked.
         let mut lm = table();
         lm.nodes = vec![1, 4];
-        lm.renumber(&[0, u32::MAX, 1, 2, 3], 4);
+        renumber(&mut lm, &[0, u32::MAX, 1, 2, 3], 4);
         assert_eq!(lm.nodes, vec![u32::MAX, 3]);
         // No node moved: the table stays as it was.
         let mut same = table();
-        same.renumber(&[0, 1, 2, 3, 4], 5);
+        renumber(&mut same, &[0, 1, 2, 3, 4], 5);
         assert_eq!(same, table());
     }
 
@@ -202,7 +219,7 @@ mod tests {
                 want[r * k..(r + 1) * k].copy_from_slice(&values[i * k..(i + 1) * k]);
             }
             let mut got = values.clone();
-            shift(&mut got, &remap, n, k, UNREACHED);
+            shift(&mut got, &runs_of(&remap), n, k, UNREACHED);
             assert_eq!(got, want, "round {round}: {remap:?} to {n}");
         }
     }
