@@ -899,4 +899,42 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn renumbering_runs_are_the_longest_and_those_of_the_table() {
+        use crate::preprocess::landmarks::runs_of;
+        // An open map with a few walls: clusters of several transitions.
+        let grid = Grid::from_fn(96, 80, |p| (p.x * 7 + p.y * 3) % 23 != 0).expect("a map");
+        let h = Hierarchy::build(grid).expect("valid map");
+        let old = h.entrances();
+        let (n, clusters) = (old.cells.len(), old.layout.count());
+        // Cluster `c` repaired, losing every `drop`-th of its transitions.
+        let case = |c: usize, drop: usize| {
+            let mut cells = Vec::new();
+            let mut first = vec![0u32];
+            for k in 0..clusters {
+                let own = old.cluster_cells(k as u32);
+                cells.extend(
+                    (own.iter().enumerate())
+                        .filter(|(i, _)| k != c || drop == 0 || i % drop != 0)
+                        .map(|(_, cell)| *cell),
+                );
+                first.push(cells.len() as u32);
+            }
+            let fresh: Vec<bool> = (0..clusters).map(|k| k == c).collect();
+            renumber(old, &cells, &first, &fresh)
+        };
+        for c in [0, clusters / 2, clusters - 1] {
+            // Nothing moved: one run, which the table takes as no work.
+            let (remap, _, runs) = case(c, 0);
+            assert_eq!(runs, [(0, 0, n)], "cluster {c} kept");
+            assert_eq!(runs_of(&remap), runs);
+            for drop in [1, 2, 3] {
+                let (remap, old_fresh, runs) = case(c, drop);
+                assert_eq!(runs, runs_of(&remap), "cluster {c}, every {drop}th dropped");
+                let own = old.cluster_first[c] as usize..old.cluster_first[c + 1] as usize;
+                assert!((0..n).all(|i| old_fresh[i] == own.contains(&i)));
+            }
+        }
+    }
 }

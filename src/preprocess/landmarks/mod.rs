@@ -30,6 +30,8 @@ mod table;
 pub(crate) use distances::RadixHeap;
 use distances::{Buckets, Distances, distances_from};
 pub(crate) use table::Run;
+#[cfg(test)]
+pub(crate) use table::runs_of;
 
 /// Distance of a node a landmark cannot reach.
 pub(crate) const UNREACHED: u64 = u64::MAX;
