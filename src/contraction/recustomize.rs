@@ -248,7 +248,7 @@ enum Effect {
 fn effect(old: u64, new: u64, middle: u32, price: u64, how: impl Fn() -> u32) -> Effect {
     if old == new {
         Effect::None
-    } else if (INF64..NO_ROUTE).contains(&new) {
+    } else if overflows(old, new) {
         Effect::Full
     } else if new < price {
         Effect::Lower
@@ -281,6 +281,12 @@ fn through(a: u32, b: u32) -> u64 {
 
 /// A triangle with a forbidden part.
 const NO_ROUTE: u64 = u64::MAX;
+
+/// Whether a triangle whose price went from `old` to `new` now has a
+/// finite sum that overflows the stored width (so pricing would report it).
+fn overflows(old: u64, new: u64) -> bool {
+    old != new && (INF64..NO_ROUTE).contains(&new)
+}
 
 /// A stored cost as a price: `NO_ROUTE` when forbidden.
 fn price(stored: u32) -> u64 {
@@ -552,8 +558,7 @@ impl Contraction {
             if w_x.0 == w_x.1 && x_w.0 == x_w.1 {
                 continue;
             }
-            let overflows = |(was, now): (u64, u64)| was != now && (INF64..NO_ROUTE).contains(&now);
-            if quiet && !overflows(w_x) && !overflows(x_w) {
+            if quiet && !overflows(w_x.0, w_x.1) && !overflows(x_w.0, x_w.1) {
                 continue;
             }
             let (f_up, f_down) = if w < x { (w_x, x_w) } else { (x_w, w_x) };

@@ -261,19 +261,23 @@ impl LinkMerge<'_> {
             && *f <= key
         {
             if *f != key {
-                self.links.push((f.0, f.1));
-                if self.sized {
-                    self.clear.push(f.2);
-                }
+                self.write((f.0, f.1), f.2);
             }
             self.next += 1;
         }
     }
 
-    /// Writes a kept link (new ids), with its annotation when sized.
+    /// Writes a kept link (new ids), with its annotation when sized, after
+    /// the fresh ones below it.
     #[inline]
     fn push(&mut self, link: (u32, u32), clear: u8) {
         self.fresh_before((link.0, link.1, clear));
+        self.write(link, clear);
+    }
+
+    /// Appends `link`, and its annotation when sized.
+    #[inline]
+    fn write(&mut self, link: (u32, u32), clear: u8) {
         self.links.push(link);
         if self.sized {
             self.clear.push(clear);
@@ -338,11 +342,8 @@ impl LinkMerge<'_> {
 
     /// The links and their annotations, the fresh ones left written last.
     fn finish(mut self) -> (Vec<(u32, u32)>, Vec<u8>) {
-        for f in &self.fresh[self.next..] {
-            self.links.push((f.0, f.1));
-            if self.sized {
-                self.clear.push(f.2);
-            }
+        for &(a, b, c) in &self.fresh[self.next..] {
+            self.write((a, b), c);
         }
         (self.links, self.clear)
     }
@@ -716,17 +717,18 @@ impl Span {
         // nodes before the stretch.
         let near = old.cluster_first[first.saturating_sub(cols + 1)] as usize;
         ids.apply_to(&mut graph.edge_to[graph.edge_first[near] as usize..ea]);
+        // Edges after the stretch that may reach into it: those of the
+        // clusters within a row (and one) after it, up to `reach` (an old
+        // edge index); the rest only reach nodes after the stretch.
+        let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
+        let reach = graph.edge_first[near] as usize;
         if node_shift == 0 && edge_shift == 0 {
-            // Nothing after the stretch moves: only the edges of the
-            // clusters within a row (and one) after it may reach into it.
-            let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
-            ids.apply_to(&mut graph.edge_to[eb..graph.edge_first[near] as usize]);
+            // Nothing after the stretch moves.
+            ids.apply_to(&mut graph.edge_to[eb..reach]);
         } else {
-            // After the stretch: moved, its ids renumbered where they land.
-            // Past the edges of the clusters within a row (and one) after
-            // it, every id lies after the stretch: shifted unchecked.
-            let near = old.cluster_first[(end + cols + 1).min(old.layout.count())] as usize;
-            let far = (graph.edge_first[near] as usize).wrapping_add(edge_shift as i32 as usize);
+            // After the stretch: moved, its ids renumbered where they land,
+            // those past `reach` shifted unchecked.
+            let far = reach.wrapping_add(edge_shift as i32 as usize);
             move_tail(&mut graph.edge_to, eb, new_eb, |at, moved| {
                 if at >= far {
                     for id in moved {
