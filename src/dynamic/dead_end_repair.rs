@@ -100,12 +100,22 @@
 //! window are searched as the build searches them, so their cores are the
 //! build's.
 //!
-//! A window that does not meet the conditions is grown (2, 6, 14 cells
-//! around the edit); when none of those does, they are tried again with
-//! one side pushed out by one or two cells (the rule holds for any box,
-//! and a side that runs past a notch or a diagonal wall leaves a ring cell
-//! hanging by one move on both sides, which a side one cell further out
-//! does not), then the window grows on (30, 62, ... cells) up to a size
+//! # Peeled off the window
+//!
+//! Nor need `R` hold every cell two steps or more from the edit. Where a
+//! side of the box runs past a notch or a diagonal wall, a ring cell hangs
+//! from the rest by one move on both sides of the ring; where it crosses
+//! scattered obstacles, whole pockets of ring cells hang from the window's
+//! main block through one cell; and the box may hold ring cells of another
+//! component beyond a wall. Then no block holds the ring, inside or
+//! outside. Such pieces are taken out of `R` when they lie two steps or
+//! more from every edited cell ([`peel_hanging`]): a cell taken out is a
+//! cell of the outside like any other, the cell a piece hung from becomes
+//! a ring cell, and the conditions are checked again for the new `R`.
+//!
+//! # Growing
+//! A window that does not meet the conditions is grown (2, 6, 14, 30, 62,
+//! ... cells around the edit) up to a size
 //! bound ([`largest_window`]: a sixteenth of the map, at most 65,536
 //! cells), as long as the windows searched so far stay within half the
 //! map's cells ([`window_budget`]); [`boxes`] gives the order and why. A
@@ -115,20 +125,21 @@
 //! only far away. The edits that still fail (an island split whose both
 //! halves are large, a core that changes, the budget spent, a ring that
 //! hangs apart at every size tried) run stages 1 and 2 again over the map,
-//! which equals a rebuild by construction. The last is still common on
-//! maps of rooms joined by doors: pieces of the edit's component reach the
-//! ring in two rooms joined by a door in the window, and the rooms' other
-//! doors lie outside even the thicker bands, or the rooms are joined by
-//! that door and one other only, so neither side holds the whole ring in
-//! one block at any size (on rooms/8room_000, 512x512, about a sixth of
-//! one-cell edits and most 6x6 ones; see [`THICK_BANDS`]).
+//! which equals a rebuild by construction. The last was common on maps of
+//! rooms joined by doors (pieces of the edit's component reach the ring in
+//! two rooms joined by a door in the window, and the rooms' other doors lie
+//! outside even the thicker bands) until pieces hanging off the ring were
+//! peeled off the window: on rooms/8room_000, 512x512, no one-cell edit of
+//! 200 recomputes now (36 before) and 8 of 200 6x6 ones (160; see
+//! [`boxes`]); why those 8 fail was not looked into.
 //! Mazes with corridors wider than a cell repair locally once narrowed; in
 //! mazes of one-cell corridors every edit cuts or joins an island's halves,
 //! both large, and is recomputed.
 //!
 //! # Cost
 //! Two searches of the window (before and after, each twice when the box
-//! holds more than one component and is narrowed; a band around it and two
+//! holds more than one component and is narrowed; once or twice more when
+//! pieces are peeled off; a band around it and two
 //! more when the outside is needed), a pass over its cells for
 //! the anchors, and, when blocks or islands came or went, one pass over the
 //! forest's blocks to number them again (`forest`), never over the map's
@@ -142,57 +153,37 @@ use crate::preprocess::{DeadEnds, NO_NODE, join_sets, set_root};
 
 /// Margins tried around an edit, smallest first.
 pub(crate) const MARGINS: [u32; 7] = [2, 6, 14, 30, 62, 126, 254];
-/// The largest margin around which [`boxes`] also gives boxes with a side
-/// pushed out (and before which it tries them): measured on TheFrozenSea
-/// (600 random 1x1 and 10x10 edits), every edit a pushed side saved was
-/// saved at a margin of 2 or 6.
-pub(crate) const PUSHED_UP_TO: u32 = 14;
-
 /// The boxes a repair tries around an edit, in order, as margins (left,
-/// top, right, bottom): the square ones of [`MARGINS`] up to
-/// [`PUSHED_UP_TO`], then each of those with one side pushed out by one
-/// cell and by two, then the larger squares. The rule holds for any box.
-/// Where a side crosses a diagonal wall (no corner cutting) or a notch in
-/// a wall, a ring cell may hang from the rest by one move on both sides of
-/// the ring, and neither the inside nor the outside joins the ring in one
-/// block; a side one or two cells further out crosses the wall elsewhere.
+/// top, right, bottom): the squares of [`MARGINS`].
 ///
-/// The pushed boxes come before the larger squares because they repair
-/// more often at a fraction of the cost. Which box repaired, over 100
-/// places per map closed and opened (200 repairs; an untracked probe,
-/// 2026-11-27; box numbers in the order before: 0-6 the squares of margin
-/// 2 to 254, 7-14 margin 2 pushed, 15-22 margin 6, 23-30 margin 14):
+/// Until 2026-11-29 each square up to a margin of 14 was also tried with
+/// one side pushed out by one cell and by two, before the larger squares:
+/// a side that runs past a notch or a diagonal wall leaves a ring cell
+/// hanging by one move, which a side one cell further out does not. Ring
+/// cells that hang are now taken out of the window instead
+/// ([`peel_hanging`]), which repairs those edits in the square itself, and
+/// without the 24 pushed boxes the budget ([`window_budget`]) reaches the
+/// larger squares. Measured (an untracked probe, 100 places per map whose
+/// block's top-left cell is passable, the block's passable cells closed
+/// then opened: 200 repairs; how many recomputed the map, 1x1 / 6x6;
+/// 2026-11-29):
 ///
-/// | map | edit | square 2 / 6 / 14 | square 30 / 62 | pushed |
-/// |---|---|---|---|---|
-/// | rooms/8room_000 | 1x1 | 126 / 2 / 0 | 0 / 0 | 24 |
-/// | rooms/8room_000 | 6x6 | 32 / 2 / 0 | 0 / 0 | 24 |
-/// | rooms/16room_000 | 6x6 | 104 / 16 / 4 | 0 / 0 | 18 |
-/// | sc1/TheFrozenSea | 6x6 | 184 / 4 / 8 | 0 / 0 | 2 |
-/// | sc1/Aftershock | 6x6 | 188 / 6 / 2 | 2 / 0 | 0 |
-/// | mazes/maze512-8-0 | 6x6 | 166 / 8 / 0 | 0 / 2 | 2 |
+/// | map | pushed boxes, no peeling | peeling and pushed boxes | **peeling, squares** |
+/// |---|---|---|---|
+/// | rooms/8room_000 | 36 / 160 | 0 / 80 | **0 / 8** |
+/// | rooms/16room_000 | 16 / 44 | 0 / 24 | **0 / 12** |
+/// | rooms/32room_000 | 6 / 24 | 4 / 16 | **2 / 14** |
+/// | random/random512-25-0 | 88 / 195 | 0 / 0 | **0 / 0** |
+/// | shipped 256x256 rooms | 24 / 86 | 10 / 66 | **6 / 53** |
+/// | dao/orz100d | 0 / 4 | 0 / 4 | **0 / 0** |
+/// | dao/den520d | 0 / 4 | 0 / 4 | 0 / 4 |
 ///
-/// (The other repairs of each line took another rule or the recompute.
-/// dao/den520d, rooms/32room_000 and the one-cell edits elsewhere: at most
-/// 4 windows of 200 beyond the squares of margin 2 and 6.) A pushed box of
-/// margin 2 searches 25-150 cells, a square of margin 62 about 16,000: an
-/// edit the pushed boxes repair no longer pays the large squares first.
+/// (sc1/TheFrozenSea and mazes/maze512-8-0: none recomputed either way.)
+/// Dropping the [`THICK_BANDS`] too was measured and not kept: 9 more of
+/// the shipped map's 6x6 edits recomputed, 2 of orz100d's and 1 of
+/// 8room_000's.
 pub(crate) fn boxes() -> impl Iterator<Item = [u32; 4]> {
-    let small = MARGINS.into_iter().filter(|m| *m <= PUSHED_UP_TO);
-    let large = MARGINS.into_iter().filter(|m| *m > PUSHED_UP_TO);
-    let pushed = small.clone().flat_map(|m| {
-        (1..=2).flat_map(move |d| {
-            (0..4).map(move |side| {
-                let mut box_ = [m; 4];
-                box_[side] += d;
-                box_
-            })
-        })
-    });
-    small
-        .map(|m| [m; 4])
-        .chain(pushed)
-        .chain(large.map(|m| [m; 4]))
+    MARGINS.into_iter().map(|m| [m; 4])
 }
 
 /// The largest window searched, in cells, on any map.
@@ -298,6 +289,13 @@ pub(crate) struct WindowRepair {
     band_ring: Vec<u32>,
     ring: Vec<u32>,
     on_ring: Vec<bool>,
+    /// Ring cells taken out of `R` (see [`peel_hanging`]).
+    pub(crate) peeled: Vec<Point>,
+    /// Per block of the window: how many ring cells it holds, then the
+    /// branch it lies in (see [`peel_hanging`]).
+    branch: Vec<u32>,
+    /// Per branch, then per component: whether it holds a ring cell.
+    marked: Vec<bool>,
     /// Per padded cell of the window: whether it is in `R` (see
     /// [`narrow_to_edit`]); empty when `R` is the whole box.
     pub(crate) only: Vec<bool>,
@@ -323,10 +321,12 @@ fn ring_block(wb: &WindowBlocks, ring: &[u32]) -> Option<Option<u32>> {
     if ring.len() < 2 {
         return None;
     }
+    // (A cell alone, in no block, holds no other ring cell with it.)
     let k = ring
         .iter()
         .find(|r| !wb.cut[**r as usize])
-        .map(|r| wb.block_of[*r as usize])?;
+        .map(|r| wb.block_of[*r as usize])
+        .filter(|k| *k != NO_NODE)?;
     // A cut cell lies in the block it was popped into and in those it tops.
     ring.iter()
         .all(|r| {
@@ -382,8 +382,11 @@ fn outside_joins_ring(
         .into_iter()
         .filter(|t| *t > base && margin <= THICK_BANDS_UP_TO);
     let [x0, y0, x1, y1] = window;
+    // The ring, and the cells peeled off the window, which are outside
+    // `R` (see [`peel_hanging`]).
     s.keep.clear();
     s.keep.extend(s.ring.iter().map(|r| s.old.point(*r)));
+    s.keep.extend_from_slice(&s.peeled);
     for t in std::iter::once(base).chain(thicker) {
         let band = [
             x0.saturating_sub(t),
@@ -398,7 +401,8 @@ fn outside_joins_ring(
         s.band
             .compute(grid, movement, band, &[], Some((window, &s.keep)), &[]);
         s.band_ring.clear();
-        s.band_ring.extend(s.keep.iter().map(|p| s.band.local(*p)));
+        s.band_ring
+            .extend(s.keep[..s.ring.len()].iter().map(|p| s.band.local(*p)));
         if ring_block(&s.band, &s.band_ring).is_some() {
             return true;
         }
@@ -487,6 +491,210 @@ fn narrow_to_edit(
     left_out
 }
 
+/// Finds the ring of `R` (the cells `s.old` holds open: the window's box,
+/// narrowed to the edit's components, without the peeled cells): its cells
+/// with a legal move to a cell outside `R`. Such a cell lies on the box's
+/// side or beside a peeled cell (the narrowed-away cells have no move into
+/// `R`), so only those are looked at.
+fn find_ring(grid: &Grid, movement: &Movement, window: [u32; 4], s: &mut WindowRepair) {
+    let [wx0, wy0, wx1, wy1] = window;
+    s.ring.clear();
+    s.on_ring.clear();
+    s.on_ring
+        .resize(((wx1 - wx0 + 3) * (wy1 - wy0 + 3)) as usize, false);
+    let inside = |p: Point| p.x >= wx0 && p.x <= wx1 && p.y >= wy0 && p.y <= wy1;
+    let in_r = |p: Point, s: &WindowRepair| inside(p) && s.old.is_open(s.old.local(p));
+    let look = |p: Point, s: &mut WindowRepair| {
+        if !in_r(p, s) {
+            return;
+        }
+        let node = grid.node(p);
+        let out = (0..8).any(|dir| {
+            grid.neighbor_in(node, dir, movement)
+                .is_some_and(|(q, _)| !in_r(grid.point(q), s))
+        });
+        let i = s.old.local(p);
+        if out && !s.on_ring[i as usize] {
+            s.on_ring[i as usize] = true;
+            s.ring.push(i);
+        }
+    };
+    for x in wx0..=wx1 {
+        look(Point::new(x, wy0), s);
+        look(Point::new(x, wy1), s);
+    }
+    for y in wy0..=wy1 {
+        look(Point::new(wx0, y), s);
+        look(Point::new(wx1, y), s);
+    }
+    for k in 0..s.peeled.len() {
+        let node = grid.node(s.peeled[k]);
+        for dir in 0..8 {
+            if let Some((q, _)) = grid.neighbor_in(node, dir, movement) {
+                look(grid.point(q), s);
+            }
+        }
+    }
+}
+
+/// Rounds of [`peel_hanging`] per window: one takes out every piece that
+/// hangs off the block holding most ring cells; a second may follow when
+/// the ring found again still misses a block.
+const PEEL_ROUNDS: usize = 2;
+
+/// Where the ring is not in one block of the window only because some of
+/// its cells hang off the rest (a side that crosses a diagonal wall or a
+/// notch leaves a ring cell joined to the rest by one move; scattered
+/// obstacles leave pockets on the side), takes the pieces holding them out
+/// of `R` and finds the ring again: the block holding every ring cell
+/// then, if there is one (as [`ring_block`]).
+///
+/// The rule holds for any `R` holding every cell within one step of the
+/// edit (`edit_box`, the edit's bounding box): a cell two steps or more
+/// from every edited cell decides no move the edit changes, so it may lie
+/// outside `R` as well as in it. A cell taken out belongs to the outside
+/// `X`, keeps its anchor, and makes ring cells of its neighbours in `R`
+/// (see [`find_ring`]); the conditions are then checked again as for any
+/// `R`. What is taken out: with `K` the block holding most ring cells and
+/// the window's block-cut tree rooted at it, every branch below `K` that
+/// holds a ring cell (all but the cut cell it hangs from, which is in `K`
+/// and becomes a ring cell), and every other component that holds one.
+/// When no block holds the ring after all, `R`, `s.old` and the ring are
+/// left as they were.
+fn peel_hanging(
+    grid: &Grid,
+    movement: &Movement,
+    window: [u32; 4],
+    edit_box: [u32; 4],
+    s: &mut WindowRepair,
+) -> Option<Option<u32>> {
+    let [ex0, ey0, ex1, ey1] = edit_box;
+    let narrowed = !s.only.is_empty();
+    let near_edit = |p: Point| p.x + 1 >= ex0 && p.x <= ex1 + 1 && p.y + 1 >= ey0 && p.y <= ey1 + 1;
+    'rounds: for _ in 0..PEEL_ROUNDS {
+        // K, the block holding most non-cut ring cells.
+        let nb = s.old.block_top.len();
+        s.branch.clear();
+        s.branch.resize(nb, 0);
+        for r in &s.ring {
+            let b = s.old.block_of[*r as usize];
+            if !s.old.cut[*r as usize] && b != NO_NODE {
+                s.branch[b as usize] += 1;
+            }
+        }
+        let Some(k) = (0..nb as u32).max_by_key(|b| s.branch[*b as usize]) else {
+            break;
+        };
+        let k_comp = s.old.block_comp[k as usize];
+        // Per block of K's component: the branch below K it lies in (the
+        // block hanging from K at its top), K for K.
+        s.old.orient(&[k]);
+        const UNSET: u32 = u32::MAX - 1;
+        s.branch.fill(UNSET);
+        s.branch[k as usize] = k;
+        for b in 0..nb as u32 {
+            if s.old.block_comp[b as usize] != k_comp {
+                s.branch[b as usize] = NO_NODE;
+                continue;
+            }
+            let mut x = b;
+            while s.branch[x as usize] == UNSET {
+                let up = s.old.block_parent[x as usize];
+                if up == k {
+                    s.branch[x as usize] = x;
+                } else if up == NO_NODE {
+                    // Not below K (never: the component's tree is
+                    // connected); no peeling then.
+                    break 'rounds;
+                } else {
+                    x = up;
+                }
+            }
+            let top = s.branch[x as usize];
+            let mut y = b;
+            while s.branch[y as usize] == UNSET {
+                s.branch[y as usize] = top;
+                y = s.old.block_parent[y as usize];
+            }
+        }
+        // The block of the tree a cell belongs to: a cut cell's is the one
+        // above it.
+        let tree_block = |s: &WindowRepair, i: usize| {
+            if s.old.cut[i] {
+                s.old.cut_parent[i]
+            } else {
+                s.old.block_of[i]
+            }
+        };
+        // The branches and other components holding a ring cell.
+        s.marked.clear();
+        s.marked.resize(nb + s.old.comp_size.len(), false);
+        for r in &s.ring {
+            let r = *r as usize;
+            let b = tree_block(s, r);
+            if b == k {
+                continue;
+            }
+            let m = match s.old.comp_of[r] {
+                c if c == k_comp => s.branch[b as usize] as usize,
+                c => nb + c as usize,
+            };
+            s.marked[m] = true;
+        }
+        // Take their cells out of `R`, unless one is near the edit.
+        let before = s.peeled.len();
+        let [wx0, wy0, wx1, wy1] = window;
+        for y in wy0..=wy1 {
+            for x in wx0..=wx1 {
+                let p = Point::new(x, y);
+                let i = s.old.local(p) as usize;
+                if !s.old.is_open(i as u32) {
+                    continue;
+                }
+                let b = tree_block(s, i);
+                let m = match s.old.comp_of[i] {
+                    _ if b == k => continue,
+                    c if c == k_comp => s.branch[b as usize] as usize,
+                    c => nb + c as usize,
+                };
+                if s.marked[m] {
+                    s.peeled.push(p);
+                }
+            }
+        }
+        if s.peeled.len() == before || s.peeled[before..].iter().any(|p| near_edit(*p)) {
+            s.peeled.truncate(before);
+            break 'rounds;
+        }
+        if s.only.is_empty() {
+            s.only.resize(s.old.block_of.len(), true);
+        }
+        for p in &s.peeled[before..] {
+            let i = s.old.local(*p) as usize;
+            s.only[i] = false;
+        }
+        s.old.compute(grid, movement, window, &[], None, &s.only);
+        find_ring(grid, movement, window, s);
+        if let Some(k) = ring_block(&s.old, &s.ring) {
+            return Some(k);
+        }
+    }
+    // No luck: `R` as it was.
+    if !s.peeled.is_empty() {
+        for p in &s.peeled {
+            let i = s.old.local(*p) as usize;
+            s.only[i] = true;
+        }
+        s.peeled.clear();
+        if !narrowed {
+            s.only.clear();
+        }
+        s.old.compute(grid, movement, window, &[], None, &s.only);
+        find_ring(grid, movement, window, s);
+    }
+    None
+}
+
 /// Flips the passability of `cells` (distinct) on `grid` and repairs `d` and
 /// `forest` by the window rule with `margin` around them (see the module
 /// docs); leaves everything unchanged unless it returns
@@ -525,38 +733,16 @@ pub(crate) fn try_window(
     if narrow_to_edit(grid, movement, window, cells, s) {
         s.old.compute(grid, movement, window, &[], None, &s.only);
     }
-    s.ring.clear();
-    s.on_ring.clear();
-    s.on_ring
-        .resize(((wx1 - wx0 + 3) * (wy1 - wy0 + 3)) as usize, false);
-    let border = |p: Point, s: &mut WindowRepair| {
-        let node = grid.node(p);
-        if !grid.is_passable(p) || !s.old.is_open(s.old.local(p)) {
-            return;
-        }
-        let out = (0..8).any(|dir| {
-            grid.neighbor_in(node, dir, movement)
-                .is_some_and(|(q, _)| !inside(grid.point(q)))
-        });
-        let i = s.old.local(p);
-        if out && !s.on_ring[i as usize] {
-            s.on_ring[i as usize] = true;
-            s.ring.push(i);
-        }
-    };
-    for x in wx0..=wx1 {
-        border(Point::new(x, wy0), s);
-        border(Point::new(x, wy1), s);
-    }
-    for y in wy0..=wy1 {
-        border(Point::new(wx0, y), s);
-        border(Point::new(wx1, y), s);
-    }
+    s.peeled.clear();
+    find_ring(grid, movement, window, s);
     // The inside joins the ring in one block, or else the outside does
     // (then the window is searched with the ring closed in a cycle, which
     // stands for the outside's block).
     let mut virtual_ring = false;
-    let k_old = match ring_block(&s.old, &s.ring) {
+    let edit_box = [x0, y0, x1, y1];
+    let k_old = match ring_block(&s.old, &s.ring)
+        .or_else(|| peel_hanging(grid, movement, window, edit_box, s))
+    {
         Some(k) => k,
         None => {
             if !outside_joins_ring(grid, movement, window, margin, s) {
@@ -597,7 +783,7 @@ pub(crate) fn try_window(
                     (0..8)
                         .filter_map(|dir| grid.neighbor_in(node, dir, movement))
                         .map(|(q, _)| grid.point(q))
-                        .find(|q| inside(*q))
+                        .find(|q| inside(*q) && s.old.is_open(s.old.local(*q)))
                         .map(|w| (g, w))
                 });
             let Some((g, w)) = found else {
