@@ -534,9 +534,8 @@ fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
     assert_eq!(largest_window(40, 30), SMALL_WINDOW);
     // On the shipped rooms map, no window up to a sixteenth of the map
     // repairs a 6x6 block filling most of a room of 8x8 cells with three
-    // doors (the ring's pieces join only through the next rooms' doors):
-    // the map is recomputed at once, where the whole-map window used to be
-    // searched first at twice the cost. Exact either way.
+    // doors: the map is recomputed at once, where the whole-map window used
+    // to be searched first at twice the cost. Exact either way.
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
     let grid = crate::io::read_map(file).unwrap();
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
