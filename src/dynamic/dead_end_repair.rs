@@ -502,16 +502,14 @@ fn find_ring(grid: &Grid, movement: &Movement, window: [u32; 4], s: &mut WindowR
     s.on_ring.clear();
     s.on_ring
         .resize(((wx1 - wx0 + 3) * (wy1 - wy0 + 3)) as usize, false);
-    let inside = |p: Point| p.x >= wx0 && p.x <= wx1 && p.y >= wy0 && p.y <= wy1;
-    let in_r = |p: Point, s: &WindowRepair| inside(p) && s.old.is_open(s.old.local(p));
     let look = |p: Point, s: &mut WindowRepair| {
-        if !in_r(p, s) {
+        if !s.old.holds(p) {
             return;
         }
         let node = grid.node(p);
         let out = (0..8).any(|dir| {
             grid.neighbor_in(node, dir, movement)
-                .is_some_and(|(q, _)| !in_r(grid.point(q), s))
+                .is_some_and(|(q, _)| !s.old.holds(grid.point(q)))
         });
         let i = s.old.local(p);
         if out && !s.on_ring[i as usize] {
@@ -617,29 +615,28 @@ fn peel_hanging(
                 y = s.old.block_parent[y as usize];
             }
         }
-        // The block of the tree a cell belongs to: a cut cell's is the one
-        // above it.
-        let tree_block = |s: &WindowRepair, i: usize| {
-            if s.old.cut[i] {
+        // The piece a cell lies in, none for K: its branch below K (by the
+        // block of the tree it belongs to, for a cut cell the one above
+        // it), or `nb` + its component outside K's.
+        let piece = |s: &WindowRepair, i: usize| {
+            let b = if s.old.cut[i] {
                 s.old.cut_parent[i]
             } else {
                 s.old.block_of[i]
+            };
+            match s.old.comp_of[i] {
+                _ if b == k => None,
+                c if c == k_comp => Some(s.branch[b as usize] as usize),
+                c => Some(nb + c as usize),
             }
         };
-        // The branches and other components holding a ring cell.
+        // The pieces holding a ring cell.
         s.marked.clear();
         s.marked.resize(nb + s.old.comp_size.len(), false);
-        for r in &s.ring {
-            let r = *r as usize;
-            let b = tree_block(s, r);
-            if b == k {
-                continue;
+        for r in 0..s.ring.len() {
+            if let Some(m) = piece(s, s.ring[r] as usize) {
+                s.marked[m] = true;
             }
-            let m = match s.old.comp_of[r] {
-                c if c == k_comp => s.branch[b as usize] as usize,
-                c => nb + c as usize,
-            };
-            s.marked[m] = true;
         }
         // Take their cells out of `R`, unless one is near the edit.
         let before = s.peeled.len();
@@ -651,13 +648,7 @@ fn peel_hanging(
                 if !s.old.is_open(i as u32) {
                     continue;
                 }
-                let b = tree_block(s, i);
-                let m = match s.old.comp_of[i] {
-                    _ if b == k => continue,
-                    c if c == k_comp => s.branch[b as usize] as usize,
-                    c => nb + c as usize,
-                };
-                if s.marked[m] {
+                if piece(s, i).is_some_and(|m| s.marked[m]) {
                     s.peeled.push(p);
                 }
             }
@@ -723,7 +714,6 @@ pub(crate) fn try_window(
         (y1 + margins[3]).min(grid.height() - 1),
     ];
     let [wx0, wy0, wx1, wy1] = window;
-    let inside = |p: Point| p.x >= wx0 && p.x <= wx1 && p.y >= wy0 && p.y <= wy1;
     let width = grid.width() as usize;
     let index = |p: Point| p.y as usize * width + p.x as usize;
 
@@ -783,7 +773,7 @@ pub(crate) fn try_window(
                     (0..8)
                         .filter_map(|dir| grid.neighbor_in(node, dir, movement))
                         .map(|(q, _)| grid.point(q))
-                        .find(|q| inside(*q) && s.old.is_open(s.old.local(*q)))
+                        .find(|q| s.old.holds(*q))
                         .map(|w| (g, w))
                 });
             let Some((g, w)) = found else {

@@ -91,6 +91,17 @@ impl WindowBlocks {
         self.open[i as usize]
     }
 
+    /// Whether the map cell lies in the window and is open there (in `R`,
+    /// for the window rule).
+    #[inline]
+    pub(crate) fn holds(&self, p: Point) -> bool {
+        p.x >= self.x0
+            && p.y >= self.y0
+            && p.x - self.x0 < self.w
+            && p.y - self.y0 < self.h
+            && self.is_open(self.local(p))
+    }
+
     /// The cells of the windows computed since the last call (what a repair
     /// has spent searching windows).
     pub(crate) fn take_searched(&mut self) -> u64 {
