@@ -1196,3 +1196,21 @@ fn pieces_hanging_off_the_ring_are_peeled_off_on_scattered_obstacles() {
     world.refresh_landmarks();
     assert_same(world.hierarchy(), &rebuilt, "after the edits");
 }
+
+/// On the shipped rooms map, a cell in a room's corner (89, 178) and one
+/// beside a wall (157, 193): in the windows around them (margins 30 and
+/// 14) the block holding most ring cells is another block of rooms, and
+/// the piece hanging off it that holds the edit's block cannot be peeled
+/// off the window. Rooted at the largest block beside the edit instead
+/// (`dead_end_repair::hanging_pieces`), every other piece holding ring
+/// cells is peeled off, the ring becomes the cells those pieces hung from,
+/// and the repair is local, the rebuild's. Both recomputed the map before.
+#[test]
+fn pieces_are_peeled_off_the_edits_room_when_the_ring_is_mostly_elsewhere() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
+    let grid = crate::io::read_map(file).unwrap();
+    for cell in [Point::new(89, 178), Point::new(157, 193)] {
+        assert!(grid.is_passable(cell));
+        assert_toggles_locally(&grid, cell);
+    }
+}
