@@ -115,7 +115,7 @@
 //! pieces hang off the block holding most ring cells or, when one of those
 //! lies beside the edit, off the largest block beside it: on maps of rooms
 //! the ring may lie mostly in other rooms, and `R` then shrinks to the
-//! edit's rooms, whose doors become the ring ([`hanging_pieces`]).
+//! edit's rooms, whose doors join the ring ([`hanging_pieces`]).
 //!
 //! # Growing
 //! A window that does not meet the conditions is grown (2, 6, 14, 30, 62,
@@ -623,7 +623,8 @@ fn peel_hanging(
 /// step of `edit_box`, the largest block holding a cell that does: on maps
 /// of rooms, the edit's rooms, where most of the ring lies in other rooms
 /// (what is left of `R` is then that block and the pieces off it without
-/// ring cells, its ring the cells the pieces hung from). Pushes the cells
+/// ring cells; its ring, the block's own ring cells and the cells the
+/// pieces hung from). Pushes the cells
 /// onto `out` and returns true, unless there are none or one lies within
 /// one step of `edit_box` for both (then `out` is left as it was).
 /// `branch` and `marked` are scratch.

@@ -1203,7 +1203,7 @@ fn pieces_hanging_off_the_ring_are_peeled_off_on_scattered_obstacles() {
 /// the piece hanging off it that holds the edit's block cannot be peeled
 /// off the window. Rooted at the largest block beside the edit instead
 /// (`dead_end_repair::hanging_pieces`), every other piece holding ring
-/// cells is peeled off, the ring becomes the cells those pieces hung from,
+/// cells is peeled off, the cells those pieces hung from join the ring,
 /// and the repair is local, the rebuild's. Both recomputed the map before.
 #[test]
 fn pieces_are_peeled_off_the_edits_room_when_the_ring_is_mostly_elsewhere() {
