@@ -536,8 +536,7 @@ fn windows_past_a_sixteenth_of_the_map_are_not_searched() {
     // repairs a 6x6 block filling most of a room of 8x8 cells with three
     // doors: the map is recomputed at once, where the whole-map window used
     // to be searched first at twice the cost. Exact either way.
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
-    let grid = crate::io::read_map(file).unwrap();
+    let grid = shipped_map();
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
     let block: Vec<Point> = (27..33)
         .flat_map(|y| (80..86).map(move |x| Point::new(x, y)))
@@ -558,8 +557,7 @@ fn an_edit_no_window_repairs_searches_half_the_map_at_most() {
     // no window repairs. Each repair searches windows up to half the map's
     // cells (and the last window it began), then recomputes; before the
     // budget, such an edit searched over twice the map's cells first.
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
-    let grid = crate::io::read_map(file).unwrap();
+    let grid = shipped_map();
     let budget = window_budget(grid.width(), grid.height());
     assert_eq!(budget, grid.len() as u64 / 2);
     let mut world = DynamicHierarchy::new(Hierarchy::build(grid.clone()).unwrap());
@@ -777,6 +775,11 @@ fn the_first_open_cell_sets_the_smallest_weight() {
         &Hierarchy::build(grid).unwrap(),
         "after opening",
     );
+}
+
+/// The shipped rooms map, `data/default.map` (256x256).
+fn shipped_map() -> Grid {
+    crate::io::read_map(concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map")).unwrap()
 }
 
 /// What the window rule gives with `margins` around `cell`, flipped on a
@@ -1207,8 +1210,7 @@ fn pieces_hanging_off_the_ring_are_peeled_off_on_scattered_obstacles() {
 /// and the repair is local, the rebuild's. Both recomputed the map before.
 #[test]
 fn pieces_are_peeled_off_the_edits_room_when_the_ring_is_mostly_elsewhere() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.map");
-    let grid = crate::io::read_map(file).unwrap();
+    let grid = shipped_map();
     for cell in [Point::new(89, 178), Point::new(157, 193)] {
         assert!(grid.is_passable(cell));
         assert_toggles_locally(&grid, cell);
