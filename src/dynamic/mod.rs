@@ -79,6 +79,7 @@ mod landmark_repair;
 mod layers;
 mod size_components;
 mod splice;
+mod view_graph;
 mod window;
 
 use std::ops::Deref;
