@@ -493,6 +493,44 @@ impl Hierarchy {
         self.guide.as_ref()
     }
 
+    /// Number of abstract nodes.
+    #[inline]
+    pub(crate) fn node_count(&self) -> usize {
+        self.entrances.cells.len()
+    }
+
+    /// The abstract nodes of cluster `c`, as the range `a..b`.
+    #[inline]
+    pub(crate) fn cluster_nodes(&self, c: u32) -> (u32, u32) {
+        let first = &self.entrances.cluster_first;
+        (first[c as usize], first[c as usize + 1])
+    }
+
+    /// Abstract node `v`'s cell.
+    #[inline]
+    pub(crate) fn node_point(&self, v: u32) -> Point {
+        self.node_points[v as usize]
+    }
+
+    /// Abstract node `v`'s anchor in the dead-end forest and the end of the
+    /// anchor's preorder range.
+    #[inline]
+    pub(crate) fn node_anchor(&self, v: u32) -> (u32, u32) {
+        self.node_anchor[v as usize]
+    }
+
+    /// The out-edges of abstract node `v`: `(target, cost, edge)`.
+    #[inline]
+    pub(crate) fn out_edges(&self, v: u32) -> impl Iterator<Item = (u32, u64, usize)> + '_ {
+        self.graph.out_edges(v)
+    }
+
+    /// The moves behind edge `e` as direction codes, when stored.
+    #[inline]
+    pub(crate) fn edge_path(&self, e: u32) -> Option<&[u8]> {
+        self.graph.edge_path(e as usize)
+    }
+
     /// Each abstract node's cell, by node.
     pub(crate) fn node_points(&self) -> &[Point] {
         &self.node_points
@@ -500,6 +538,7 @@ impl Hierarchy {
 
     /// Each abstract node's anchor in the dead-end forest and the end of the
     /// anchor's preorder range, by node.
+    #[cfg(test)]
     pub(crate) fn node_anchors(&self) -> &[(u32, u32)] {
         &self.node_anchor
     }

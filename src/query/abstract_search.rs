@@ -134,7 +134,7 @@ impl AbstractScratch {
         sa: u32,
         ta: u32,
     ) {
-        let n = h.entrances().cells.len();
+        let n = h.node_count();
         self.begin(n);
         let open = self.generation.open();
         // Landmark bounds: d(L, goal) through the goal's transitions.
@@ -161,7 +161,7 @@ impl AbstractScratch {
         // least-cost route (see `preprocess::dead_ends`): the start's and the
         // goal's clusters may reach them, the search does not use them.
         let relevant = |v: u32| {
-            let (a, end) = h.node_anchors()[v as usize];
+            let (a, end) = h.node_anchor(v);
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         for (v, c) in goals.iter().filter(|(v, _)| relevant(*v)) {
@@ -211,13 +211,13 @@ impl AbstractScratch {
         budget: u64,
         mut trace: Option<&mut Vec<Point>>,
     ) -> Progress {
-        let n = h.entrances().cells.len();
+        let n = h.node_count();
         let virtual_goal = n as u32;
         let open = self.generation.open();
         let closed = open + 1;
         let (sa, ta) = (self.run.sa, self.run.ta);
         let relevant = |v: u32| {
-            let (a, end) = h.node_anchors()[v as usize];
+            let (a, end) = h.node_anchor(v);
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         let mut spent = 0u64;
@@ -233,7 +233,7 @@ impl AbstractScratch {
             if let Some(t) = trace.as_deref_mut()
                 && node != virtual_goal
             {
-                t.push(h.node_points()[v]);
+                t.push(h.node_point(v as u32));
             }
             if node == virtual_goal {
                 return Progress::Found;
@@ -274,7 +274,7 @@ impl AbstractScratch {
             // cheaper parallel edge serving it supersedes.
             let clear = &h.graph().edge_clear;
             let lo = h.edge_lo();
-            for (w, cost, e) in h.graph().out_edges(node) {
+            for (w, cost, e) in h.out_edges(node) {
                 if run.size > 1 && clear[e] < run.size {
                     break;
                 }
@@ -301,7 +301,7 @@ impl AbstractScratch {
     /// Writes the route of a search that `found` the goal into `route`
     /// (emptied otherwise).
     pub(crate) fn take_route(&self, h: &Hierarchy, found: bool, route: &mut AbstractRoute) {
-        let n = h.entrances().cells.len();
+        let n = h.node_count();
         route.nodes.clear();
         route.edges.clear();
         if !found {
@@ -391,7 +391,7 @@ impl Run {
     /// distance at the least weight, sharpened by the landmarks.
     fn estimate(&self, h: &Hierarchy, v: u32) -> u64 {
         let movement = h.settings().movement;
-        let p = h.node_points()[v as usize];
+        let p = h.node_point(v);
         let mut best = movement
             .distance(p.x.abs_diff(self.goal.x), p.y.abs_diff(self.goal.y))
             .0

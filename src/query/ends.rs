@@ -136,15 +136,6 @@ impl Hierarchy {
         end.search.settled()
     }
 
-    /// The transitions of `p`'s cluster, as the node range `a..b`.
-    fn cluster_nodes(&self, p: Point) -> (u32, u32) {
-        let c = self.layout().cluster_of(p);
-        (
-            self.entrances().cluster_first[c as usize],
-            self.entrances().cluster_first[c as usize + 1],
-        )
-    }
-
     /// Begins the kernel's search of [`connect_by_kernel`](Self::connect_by_kernel),
     /// to be run by `end`'s [`resume`](EndSearch::resume).
     pub(crate) fn kernel_begin(&self, end: &mut EndSearch, p: Point, out: &[(u32, u64)]) {
@@ -158,14 +149,14 @@ impl Hierarchy {
             none => none.insert(self.grid().window(x0, y0, x1, y1)),
         };
         let to_local = |q: Point| local.node(Point::new(q.x - x0, q.y - y0));
-        let (a, b) = self.cluster_nodes(p);
+        let (a, b) = self.cluster_nodes(self.layout().cluster_of(p));
         end.targets.clear();
         let mut k = 0;
         for i in a..b {
             if k < out.len() && out[k].0 == i {
                 k += 1;
             } else {
-                end.targets.push(to_local(self.node_points()[i as usize]));
+                end.targets.push(to_local(self.node_point(i)));
             }
         }
         let kernel =
@@ -180,13 +171,13 @@ impl Hierarchy {
     /// appends the transitions it reached to `out`, in node order.
     pub(crate) fn kernel_end(&self, end: &mut EndSearch, out: &mut Vec<(u32, u64)>) {
         let p = end.endpoint;
-        let (a, b) = self.cluster_nodes(p);
+        let (a, b) = self.cluster_nodes(self.layout().cluster_of(p));
         let (x0, y0) = end.origin;
         let local = end.local.as_ref().expect("begun");
         let resolved = out.len();
         let mut k = 0;
         for i in a..b {
-            let q = self.node_points()[i as usize];
+            let q = self.node_point(i);
             if k < resolved && out[k].0 == i {
                 k += 1;
             } else if let Some(cost) = end.search.cost(local.node(Point::new(q.x - x0, q.y - y0))) {
@@ -237,7 +228,7 @@ mod tests {
                     }
                     assert_eq!(got, want, "seed {seed} at {p:?}");
                     for (v, cost) in &got {
-                        let q = h.node_points()[*v as usize];
+                        let q = h.node_point(*v);
                         for toward in [false, true] {
                             let mut cells = Vec::new();
                             if end.leg(q, toward, &mut cells) {

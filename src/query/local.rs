@@ -190,10 +190,7 @@ impl Hierarchy {
         }
         let grid = self.grid();
         let c = self.layout().cluster_of(p);
-        let (a, b) = (
-            self.entrances().cluster_first[c as usize],
-            self.entrances().cluster_first[c as usize + 1],
-        );
+        let (a, b) = self.cluster_nodes(c);
         cache.begin(grid);
         let resolved = out.len();
         let mut k = 0;
@@ -201,7 +198,7 @@ impl Hierarchy {
             if k < resolved && out[k].0 == i {
                 k += 1;
             } else if self.node_admits(i, size) {
-                cache.mark_target(grid.node(self.node_points()[i as usize]));
+                cache.mark_target(grid.node(self.node_point(i)));
             }
         }
         cache.push_start(grid.node(p), 0, &Estimator::zero(), TieBreak::default());
@@ -216,17 +213,14 @@ impl Hierarchy {
         let grid = self.grid();
         let movement = &self.settings().movement;
         let c = self.layout().cluster_of(p);
-        let (a, b) = (
-            self.entrances().cluster_first[c as usize],
-            self.entrances().cluster_first[c as usize + 1],
-        );
+        let (a, b) = self.cluster_nodes(c);
         let mut pending = false;
         in_space!(self, size, |space| {
             for i in a..b {
                 if !self.node_admits(i, size) {
                     continue;
                 }
-                let q = self.node_points()[i as usize];
+                let q = self.node_point(i);
                 if !grid.is_weighted() && straight_route(&space, p, q).is_some() {
                     out.push((i, movement.distance(p.x.abs_diff(q.x), p.y.abs_diff(q.y)).0));
                 } else {
@@ -272,13 +266,10 @@ impl Hierarchy {
     ) {
         let grid = self.grid();
         let c = self.layout().cluster_of(p);
-        let (a, b) = (
-            self.entrances().cluster_first[c as usize],
-            self.entrances().cluster_first[c as usize + 1],
-        );
+        let (a, b) = self.cluster_nodes(c);
         let resolved = out.len();
         for i in a..b {
-            let n = grid.node(self.node_points()[i as usize]);
+            let n = grid.node(self.node_point(i));
             if self.node_admits(i, size)
                 && !out[..resolved].iter().any(|(v, _)| *v == i)
                 && cache.is_closed(n)

@@ -169,7 +169,7 @@ impl PathPlan {
         start_tree: Option<&SearchCache>,
         (ends, lists): (&mut Ends, PlanLists),
     ) -> PathPlan {
-        let point = |v: u32| h.node_points()[v as usize];
+        let point = |v: u32| h.node_point(v);
         let mut plan = PathPlan::begin(h, size, lists, start, goal, stats, phases);
         plan.waypoints.extend(route.nodes.iter().map(|v| point(*v)));
         plan.waypoints.push(goal);
@@ -195,7 +195,7 @@ impl PathPlan {
         start_tree: Option<&SearchCache>,
         (ends, lists): (&mut Ends, PlanLists),
     ) -> PathPlan {
-        let point = |v: u32| h.node_points()[v as usize];
+        let point = |v: u32| h.node_point(v);
         // Start to the first node and the last node to the goal; one more
         // per edge as the route is unpacked.
         stats.abstract_edges = 2;
@@ -381,7 +381,7 @@ impl PathPlan {
         let until = i.saturating_add(UNPACK_AHEAD);
         let (waypoints, edges, stats) = (&mut self.waypoints, &mut self.edges, &mut self.stats);
         let ended = h.contracted_unpack(self.size, &mut self.packed, |edge, head| {
-            waypoints.push(h.node_points()[head as usize]);
+            waypoints.push(h.node_point(head));
             edges.push(edge);
             stats.abstract_edges += 1;
             waypoints.len() <= until
@@ -529,7 +529,7 @@ impl PathPlan {
         } else if cu != cv {
             self.push_cell(h, v);
         } else if let Some(codes) = (self.edges[i] != NO_EDGE)
-            .then(|| h.graph().edge_path(self.edges[i] as usize))
+            .then(|| h.edge_path(self.edges[i]))
             .flatten()
         {
             // A stored path: replay its moves.

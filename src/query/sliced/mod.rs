@@ -75,7 +75,7 @@ impl HierarchyKey {
             identity: h.identity(),
             width: h.grid().width(),
             height: h.grid().height(),
-            nodes: h.entrances().cells.len(),
+            nodes: h.node_count(),
             revision: h.revision(),
         }
     }
@@ -254,7 +254,7 @@ impl SlicedQuery {
     pub fn reserve(&mut self, h: &Hierarchy) {
         self.job = None;
         self.cache.grid.begin(h.grid());
-        self.cache.abs.begin(h.entrances().cells.len());
+        self.cache.abs.begin(h.node_count());
     }
 }
 
