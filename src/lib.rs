@@ -99,7 +99,9 @@ pub use hierarchy::{
     StageStats, TOTAL_STAGE,
 };
 #[cfg(feature = "petgraph")]
-pub use hierarchy::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
+pub use hierarchy::{
+    ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, ClusterNode, ClusterNodes,
+};
 pub use preprocess::{
     ClusterGraph, ClusterLayout, DeadEnds, EntrancePolicy, Entrances, Islands, Landmarks,
     MAX_UNIT_SIZE, SizeTransitions, build_cluster_graph, find_dead_ends, find_entrances,

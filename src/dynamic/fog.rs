@@ -44,6 +44,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use fixedbitset::FixedBitSet;
 
+use super::view_graph::as_assumed;
 use super::{DynamicHierarchy, Edit, EditError, RepairReport};
 use crate::grid::{Grid, Point, Weight};
 use crate::hierarchy::{BuildError, Hierarchy, HierarchyBuilder};
@@ -129,11 +130,6 @@ impl Deref for PlayerView {
     }
 }
 
-/// Whether a cell of the truth is what an unexplored cell is assumed to be.
-fn as_assumed(truth: &Grid, p: Point) -> bool {
-    truth.is_passable(p) && truth.weight(p) == Weight::ONE
-}
-
 impl PlayerView {
     /// A player who has seen nothing of `truth`'s map (everything looks like
     /// open plain ground); its hierarchy uses `truth`'s settings. The
@@ -188,8 +184,8 @@ impl PlayerView {
     /// once its view is the truth.
     pub fn own(&mut self) -> Option<&mut DynamicHierarchy> {
         match &mut self.view {
-            View::Own(world) => Some(world),
-            View::Open(_) | View::Shared => None,
+            View::Own(world) if world.hierarchy().view().is_none() => Some(world),
+            View::Own(_) | View::Open(_) | View::Shared => None,
         }
     }
 
@@ -225,9 +221,15 @@ impl PlayerView {
         if let View::Open(open) = &self.view
             && !edits.is_empty()
         {
-            // The first wall or heavy cell seen: a copy of the open ground's
-            // hierarchy to repair.
-            let own = DynamicHierarchy::new(Hierarchy::clone(open));
+            // The first wall or heavy cell seen: a view of its own, whose
+            // cluster graph is read from the truth's and open ground's where
+            // it believes them (a copy of open ground's hierarchy to repair
+            // when units of several sizes are served).
+            let own = if truth.max_unit_size() == 1 {
+                DynamicHierarchy::for_view(Hierarchy::view_of(Arc::clone(&truth), Arc::clone(open)))
+            } else {
+                DynamicHierarchy::new(Hierarchy::clone(open))
+            };
             self.view = View::Own(Box::new(own));
         }
         let report = match &mut self.view {
@@ -284,13 +286,20 @@ impl PlayerView {
     }
 
     /// Bytes of the hierarchy of open ground (with its grid) this player
-    /// shares with the others who have seen nothing but open ground; 0 when
-    /// it plans on a hierarchy of its own or on the truth's.
+    /// shares with the other players: planning on it while it has seen
+    /// nothing but open ground, reading the clusters it has not explored
+    /// from it once it has seen walls. 0 when it plans on a hierarchy of its
+    /// own (units of several sizes) or on the truth's.
     pub fn open_twin_bytes(&self) -> usize {
-        match &self.view {
-            View::Open(open) => open.memory_bytes() + grid_bytes(open.grid()),
-            View::Own(_) | View::Shared => 0,
-        }
+        let open = match &self.view {
+            View::Open(open) => open,
+            View::Own(world) => match world.hierarchy().view() {
+                Some(parts) => &parts.open,
+                None => return 0,
+            },
+            View::Shared => return 0,
+        };
+        open.memory_bytes() + grid_bytes(open.grid())
     }
 }
 
@@ -304,6 +313,63 @@ fn grid_bytes(grid: &Grid) -> usize {
 mod tests {
     use super::*;
     use crate::QueryCache;
+
+    /// A view reads its cluster graph from the truth and open ground; what
+    /// it shows of it (petgraph's view, the abstract edges, a saved file, a
+    /// contraction, a dynamic hierarchy taking a copy) is the hierarchy of
+    /// its map's.
+    #[test]
+    fn a_view_shows_the_hierarchy_of_its_map() {
+        use petgraph::visit::{EdgeCount, IntoNodeReferences, NodeCount, NodeRef};
+        let truth = crate::mapgen::generate(crate::mapgen::MapKind::Rooms, 80, 64, 5).unwrap();
+        let truth_h = Arc::new(
+            HierarchyBuilder::new()
+                .cluster_size(8)
+                .build(truth.clone())
+                .unwrap(),
+        );
+        let mut view = PlayerView::new(Arc::clone(&truth_h)).unwrap();
+        view.reveal_radius(Point::new(20, 20), 14).unwrap();
+        assert!(view.view().is_some());
+        let believed =
+            Grid::from_fn(80, 64, |p| !view.is_explored(p) || truth.is_passable(p)).unwrap();
+        let built = HierarchyBuilder::with_settings(*view.settings())
+            .build(believed)
+            .unwrap();
+        let (g, b) = (view.cluster_graph(), built.cluster_graph());
+        assert_eq!(g.node_count(), b.node_count());
+        assert_eq!(g.edge_count(), b.edge_count());
+        let points = |h: &Hierarchy| -> Vec<Point> {
+            h.cluster_graph()
+                .node_references()
+                .map(|n| *n.weight())
+                .collect()
+        };
+        assert_eq!(points(&view), points(&built));
+        let edges = |h: &Hierarchy| -> Vec<_> { h.abstract_edges().collect() };
+        assert_eq!(edges(&view), edges(&built));
+        let loaded = Hierarchy::from_bytes(view.grid().clone(), &view.to_bytes()).unwrap();
+        assert_eq!(edges(&loaded), edges(&built));
+        let mut copy = Hierarchy::clone(&view);
+        copy.contract().unwrap();
+        assert!(copy.is_contracted() && copy.view().is_none());
+        let world = DynamicHierarchy::new(Hierarchy::clone(&view));
+        assert!(world.hierarchy().view().is_none());
+        assert_eq!(edges(world.hierarchy()), edges(&built));
+        let mut cache = QueryCache::new();
+        let (s, t) = (Point::new(2, 2), Point::new(77, 60));
+        let want = built
+            .find_path(&mut cache, s, t)
+            .unwrap()
+            .path
+            .map(|p| p.cells);
+        for h in [&*view, &copy, world.hierarchy()] {
+            assert_eq!(
+                h.find_path(&mut cache, s, t).unwrap().path.map(|p| p.cells),
+                want
+            );
+        }
+    }
 
     #[test]
     fn players_who_have_seen_only_open_ground_share_one_hierarchy() {
@@ -326,21 +392,27 @@ mod tests {
         assert!(a.own().is_none());
         let straight = a.find_path(&mut cache, s, t).unwrap().path.unwrap();
         assert_eq!(straight.cells.len(), 59);
-        // A wall seen: a hierarchy of its own, repaired; the other player
-        // still shares.
+        // A wall seen: a view of its own (its cluster graph read from the
+        // truth's and open ground's), repaired; the other player still
+        // shares.
         a.reveal_radius(Point::new(32, 2), 3).unwrap();
-        assert!(a.own().is_some());
+        assert!(a.view().is_some() && a.own().is_none());
         assert!(a.memory_bytes() > 10 * bits);
-        assert_eq!(a.open_twin_bytes(), 0);
+        assert!(
+            a.open_twin_bytes() > 0,
+            "still read where it has not explored"
+        );
         let around = a.find_path(&mut cache, s, t).unwrap().path.unwrap();
         assert!(around.cost > straight.cost, "around the wall seen");
         assert!(!around.cells.iter().any(|p| p.x == 32 && p.y <= 5));
         assert_eq!(b.memory_bytes(), bits);
         let unaware = b.find_path(&mut cache, s, t).unwrap().path.unwrap();
         assert_eq!(unaware.cells, straight.cells);
-        // The last player on it sees a wall: the twin is dropped, and built
-        // again for the next new player.
+        // The twin is held while some player reads it: dropped with the
+        // last, and built again for the next new player.
         b.reveal(&[Point::new(32, 10)]).unwrap();
+        assert!(truth.open_twin.is_held());
+        drop((a, b));
         assert!(!truth.open_twin.is_held());
         let c = PlayerView::new(Arc::clone(&truth)).unwrap();
         assert!(truth.open_twin.is_held());

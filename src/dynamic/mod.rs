@@ -90,6 +90,7 @@ use thiserror::Error;
 pub(crate) use fog::OpenTwin;
 pub use fog::PlayerView;
 pub use layers::{CostLayers, ForeignLayer, LayerId};
+pub(crate) use view_graph::{ViewEdges, ViewGraph, ViewParts};
 
 use crate::contraction::{ContractionError, ContractionKind};
 use crate::grid::{Grid, GridError, Point, Weight};
@@ -275,15 +276,44 @@ impl DynamicHierarchy {
     /// cluster graph's arcs ends it, unless
     /// [`keep_contraction_for_repairs`](Self::keep_contraction_for_repairs)
     /// was called.
-    pub fn new(mut h: Hierarchy) -> DynamicHierarchy {
+    ///
+    /// A fog-of-war player's view (a clone of what a [`PlayerView`]
+    /// derefs to) reads its cluster graph from hierarchies it shares: it is
+    /// first built as a hierarchy of its own, on its map with its settings.
+    pub fn new(h: Hierarchy) -> DynamicHierarchy {
+        let mut h = h.into_own();
         // Repairs keep the A*'s aids (for the A* after a repair that
         // ends the contraction).
         h.restore_astar_aids();
-        let layout = h.entrances().layout;
-        let mut d = DynamicHierarchy {
-            vertical: vec![0; layout.count()],
-            horizontal: vec![0; layout.count()],
-            corner: vec![0; layout.count()],
+        let mut d = DynamicHierarchy::taking(h);
+        let layout = d.h.entrances().layout;
+        d.vertical = vec![0; layout.count()];
+        d.horizontal = vec![0; layout.count()];
+        d.corner = vec![0; layout.count()];
+        let mut buf = BorderScan::default();
+        for border in layout.borders() {
+            let n = d.scan(border, &mut buf);
+            *d.border_count(border) = n as u32;
+        }
+        d
+    }
+
+    /// Takes a fog-of-war player's view ([`Hierarchy::view_of`]), whose
+    /// repairs are reveals: each edit sets a cell the player has just seen
+    /// to what the truth has there, and the cluster graph is read again
+    /// from the truth, open ground or parts of its own (see `view_graph`).
+    pub(crate) fn for_view(h: Hierarchy) -> DynamicHierarchy {
+        debug_assert!(h.view().is_some());
+        DynamicHierarchy::taking(h)
+    }
+
+    /// The repair state of `h`, without the border counts (which only the
+    /// repairs of a cluster graph of its own keep).
+    fn taking(h: Hierarchy) -> DynamicHierarchy {
+        DynamicHierarchy {
+            vertical: Vec::new(),
+            horizontal: Vec::new(),
+            corner: Vec::new(),
             forest: Forest::new(h.dead_ends()),
             landmarks_wanted: h.settings().landmarks,
             landmarks_stale: true,
@@ -292,13 +322,7 @@ impl DynamicHierarchy {
             window: WindowRepair::default(),
             landmark_scratch: Default::default(),
             h,
-        };
-        let mut buf = BorderScan::default();
-        for border in layout.borders() {
-            let n = d.scan(border, &mut buf);
-            *d.border_count(border) = n as u32;
         }
-        d
     }
 
     /// The hierarchy as it stands.
@@ -533,6 +557,26 @@ impl DynamicHierarchy {
         self.h.set_min_weight(min);
         let layout = self.h.entrances().layout;
         let mut touched = FixedBitSet::with_capacity(layout.count());
+        if self.h.view().is_some() {
+            // A reveal: the view graph reads the clusters around the cells
+            // seen again.
+            if !changed.is_empty() {
+                for c in self.h.reveal_in_view(&changed, &mut self.search) {
+                    touched.insert(c as usize);
+                }
+                self.h.mark_changed(false, false);
+                self.h.refresh_stats();
+            }
+            return Ok(RepairReport {
+                clusters: touched.ones().map(|c| c as u32).collect(),
+                touched,
+                layout,
+                changed_cells: changed,
+                dead_ends,
+                landmarks_dropped: false,
+                contraction: ContractionRepair::NotContracted,
+            });
+        }
         let mut contraction = if self.h.is_contracted() {
             ContractionRepair::Kept
         } else {

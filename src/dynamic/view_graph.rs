@@ -33,9 +33,7 @@
 //! edges from a shared part translates each link's target to this player's
 //! numbering (a binary search among the target cluster's few transitions).
 
-// Stage 1 of the shared views (see docs/runtime.md): read by its tests until
-// the queries read the hierarchy through a trait.
-#![cfg_attr(not(test), allow(dead_code))]
+use std::sync::Arc;
 
 use crate::grid::{Grid, Point, Weight};
 use crate::hierarchy::Hierarchy;
@@ -91,15 +89,14 @@ impl OwnPart {
     }
 }
 
-/// An edge of the view's graph, named by where it is stored (for its path).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ViewEdge {
-    /// Edge `e` of the truth's graph.
-    Truth(u32),
-    /// Edge `e` of the open ground's graph.
-    Open(u32),
-    /// Edge `e` of own part `part`.
-    Own { part: u32, e: u32 },
+/// What a hierarchy holds for a fog-of-war player's view instead of a
+/// cluster graph of its own: the two shared hierarchies and the view graph
+/// over them.
+#[derive(Debug, Clone)]
+pub(crate) struct ViewParts {
+    pub(crate) truth: Arc<Hierarchy>,
+    pub(crate) open: Arc<Hierarchy>,
+    pub(crate) graph: ViewGraph,
 }
 
 /// A player's cluster graph, read cluster by cluster from the truth, the
@@ -121,6 +118,9 @@ pub(crate) struct ViewGraph {
     own: Vec<OwnPart>,
     /// Own parts no cluster uses, for reuse.
     free: Vec<u32>,
+    /// Per own part: the id of its first edge. Edges are numbered the
+    /// truth's first, then open ground's, then the own parts' in turn.
+    own_edge_first: Vec<u32>,
 }
 
 /// Whether a cell of the truth is what an unexplored cell is assumed to be.
@@ -151,6 +151,7 @@ impl ViewGraph {
             first: vec![0; layout.count() + 1],
             own: Vec::new(),
             free: Vec::new(),
+            own_edge_first: Vec::new(),
             off_truth,
         };
         for c in 0..layout.count() {
@@ -223,7 +224,8 @@ impl ViewGraph {
         touched
     }
 
-    /// Lays out every cluster's first node again.
+    /// Lays out every cluster's first node, and every own part's first
+    /// edge, again.
     pub(crate) fn renumber(&mut self, truth: &Hierarchy, open: &Hierarchy) {
         let mut next = 0u32;
         for c in 0..self.layout.count() {
@@ -231,6 +233,12 @@ impl ViewGraph {
             next += self.cluster_cells(truth, open, c as u32).len() as u32;
         }
         self.first[self.layout.count()] = next;
+        let mut next = (truth.graph().edges() + open.graph().edges()) as u32;
+        self.own_edge_first.clear();
+        for part in &self.own {
+            self.own_edge_first.push(next);
+            next += part.to.len() as u32;
+        }
     }
 
     /// Number of nodes.
@@ -239,6 +247,7 @@ impl ViewGraph {
     }
 
     /// Where cluster `c`'s part comes from.
+    #[cfg(test)]
     pub(crate) fn source(&self, c: u32) -> Source {
         self.source[c as usize]
     }
@@ -279,80 +288,136 @@ impl ViewGraph {
         Some(self.first[c as usize] + at as u32)
     }
 
-    /// Calls `f(target, cost, edge)` for every out-edge of node `v`, in the
-    /// order a build of the player's map stores them.
-    pub(crate) fn out_edges(
-        &self,
-        truth: &Hierarchy,
-        open: &Hierarchy,
+    /// The nodes of cluster `c`, as the range `a..b`.
+    pub(crate) fn cluster_nodes(&self, c: u32) -> (u32, u32) {
+        (self.first[c as usize], self.first[c as usize + 1])
+    }
+
+    /// The out-edges of node `v` as `(target, cost, edge)`, in the order a
+    /// build of the player's map stores them.
+    pub(crate) fn out_edges<'a>(
+        &'a self,
+        truth: &'a Hierarchy,
+        open: &'a Hierarchy,
         v: u32,
-        mut f: impl FnMut(u32, u64, ViewEdge),
-    ) {
+    ) -> ViewEdges<'a> {
         let c = self.cluster_of_node(v);
         let local = v - self.first[c as usize];
-        let across = |cell: u32| {
-            self.node_at(truth, open, cell)
-                .expect("a link's far end is a transition of its cluster")
+        let shared = |h: &'a Hierarchy, id: u32| {
+            let (base, base_end) = (
+                h.entrances().cluster_first[c as usize],
+                h.entrances().cluster_first[c as usize + 1],
+            );
+            let first = &h.graph().edge_first;
+            let v = (base + local) as usize;
+            (
+                Read::Shared {
+                    h,
+                    base,
+                    base_end,
+                    id,
+                },
+                first[v] as usize,
+                first[v + 1] as usize,
+            )
         };
-        let shared = |h: &Hierarchy, f: &mut dyn FnMut(u32, u64, u32)| {
-            let base = h.entrances().cluster_first[c as usize];
-            let end = h.entrances().cluster_first[c as usize + 1];
-            for (to, cost, e) in h.graph().out_edges(base + local) {
-                let to = if (base..end).contains(&to) {
-                    self.first[c as usize] + (to - base)
-                } else {
-                    across(h.entrances().cells[to as usize])
-                };
-                f(to, cost, e as u32);
-            }
-        };
-        match self.source[c as usize] {
-            Source::Truth => shared(truth, &mut |to, cost, e| f(to, cost, ViewEdge::Truth(e))),
-            Source::Open => shared(open, &mut |to, cost, e| f(to, cost, ViewEdge::Open(e))),
+        let (read, e, end) = match self.source[c as usize] {
+            Source::Truth => shared(truth, 0),
+            Source::Open => shared(open, truth.graph().edges() as u32),
             Source::Own(k) => {
                 let part = &self.own[k as usize];
-                let (a, b) = (
+                (
+                    Read::Own {
+                        part,
+                        id: self.own_edge_first[k as usize],
+                    },
                     part.first[local as usize] as usize,
                     part.first[local as usize + 1] as usize,
-                );
-                for e in a..b {
-                    let to = match part.to[e] {
-                        Target::Inside(u) => self.first[c as usize] + u,
-                        Target::Across(cell) => across(cell),
-                    };
-                    f(
-                        to,
-                        part.cost[e],
-                        ViewEdge::Own {
-                            part: k,
-                            e: e as u32,
-                        },
-                    );
-                }
+                )
             }
+        };
+        ViewEdges {
+            view: self,
+            truth,
+            open,
+            first: self.first[c as usize],
+            read,
+            e,
+            end,
         }
     }
 
-    /// The moves behind `edge`, when stored (as
-    /// [`ClusterGraph::edge_path`](crate::preprocess::ClusterGraph)).
+    /// The moves behind edge `e` (numbered as [`ViewEdges`] numbers them),
+    /// when stored.
     pub(crate) fn edge_path<'a>(
         &'a self,
         truth: &'a Hierarchy,
         open: &'a Hierarchy,
-        edge: ViewEdge,
+        e: u32,
     ) -> Option<&'a [u8]> {
-        match edge {
-            ViewEdge::Truth(e) => truth.graph().edge_path(e as usize),
-            ViewEdge::Open(e) => open.graph().edge_path(e as usize),
-            ViewEdge::Own { part, e } => {
-                let part = &self.own[part as usize];
-                let (a, b) = part.path[e as usize];
-                (a < b).then(|| &part.codes[a as usize..b as usize])
-            }
+        let (t, o) = (truth.graph().edges() as u32, open.graph().edges() as u32);
+        if e < t {
+            return truth.graph().edge_path(e as usize);
         }
+        if e < t + o {
+            return open.graph().edge_path((e - t) as usize);
+        }
+        let k = self.own_edge_first.partition_point(|f| *f <= e) - 1;
+        let part = &self.own[k];
+        let (a, b) = part.path[(e - self.own_edge_first[k]) as usize];
+        (a < b).then(|| &part.codes[a as usize..b as usize])
+    }
+
+    /// Number of edges.
+    pub(crate) fn edges(&self, truth: &Hierarchy, open: &Hierarchy) -> usize {
+        (0..self.layout.count() as u32)
+            .map(|c| match self.source[c as usize] {
+                Source::Truth | Source::Open => {
+                    let h = if self.source[c as usize] == Source::Truth {
+                        truth
+                    } else {
+                        open
+                    };
+                    let (a, b) = (
+                        h.entrances().cluster_first[c as usize] as usize,
+                        h.entrances().cluster_first[c as usize + 1] as usize,
+                    );
+                    (h.graph().edge_first[b] - h.graph().edge_first[a]) as usize
+                }
+                Source::Own(k) => self.own[k as usize].to.len(),
+            })
+            .sum()
+    }
+
+    /// Edges inside clusters and between them.
+    pub(crate) fn edge_split(&self, truth: &Hierarchy, open: &Hierarchy) -> (u64, u64) {
+        let (mut intra, mut inter) = (0u64, 0u64);
+        for c in 0..self.layout.count() {
+            let (h, base) = match self.source[c] {
+                Source::Truth => (truth, c),
+                Source::Open => (open, c),
+                Source::Own(k) => {
+                    let to = &self.own[k as usize].to;
+                    let inside = to.iter().filter(|t| matches!(t, Target::Inside(_))).count();
+                    intra += inside as u64;
+                    inter += (to.len() - inside) as u64;
+                    continue;
+                }
+            };
+            let first = &h.entrances().cluster_first;
+            let (a, b) = (first[base], first[base + 1]);
+            let g = h.graph();
+            let edges =
+                &g.edge_to[g.edge_first[a as usize] as usize..g.edge_first[b as usize] as usize];
+            let inside = edges.iter().filter(|to| (a..b).contains(*to)).count();
+            intra += inside as u64;
+            inter += (edges.len() - inside) as u64;
+        }
+        (intra, inter)
     }
 
     /// Clusters with a part of their own.
+    #[cfg(test)]
     pub(crate) fn own_clusters(&self) -> usize {
         self.own.len() - self.free.len()
     }
@@ -360,6 +425,7 @@ impl ViewGraph {
     /// Bytes held: the per-cluster tables and the own parts.
     pub(crate) fn memory_bytes(&self) -> usize {
         4 * (self.off_truth.len() + self.off_open.len() + self.first.len())
+            + 4 * self.own_edge_first.len()
             + std::mem::size_of::<Source>() * self.source.len()
             + self.own.iter().map(OwnPart::memory_bytes).sum::<usize>()
     }
@@ -381,6 +447,80 @@ fn for_rings_holding(layout: &ClusterLayout, p: Point, mut f: impl FnMut(u32)) {
         for cx in x0..=x1 {
             f(cy * layout.cols + cx);
         }
+    }
+}
+
+/// Where an out-edge iterator reads its edges.
+#[derive(Debug, Clone, Copy)]
+enum Read<'a> {
+    /// From a shared hierarchy, whose cluster's nodes are `base..base_end`,
+    /// its edge `e` being the view's `id + e`.
+    Shared {
+        h: &'a Hierarchy,
+        base: u32,
+        base_end: u32,
+        id: u32,
+    },
+    /// From an own part, its edge `e` being the view's `id + e`.
+    Own { part: &'a OwnPart, id: u32 },
+}
+
+/// The out-edges of a node of a [`ViewGraph`]: `(target, cost, edge)`.
+#[derive(Debug, Clone)]
+pub(crate) struct ViewEdges<'a> {
+    view: &'a ViewGraph,
+    truth: &'a Hierarchy,
+    open: &'a Hierarchy,
+    /// The view's first node of the cluster.
+    first: u32,
+    read: Read<'a>,
+    e: usize,
+    end: usize,
+}
+
+impl ViewEdges<'_> {
+    /// The view's node at the far end of a link, at `cell`.
+    fn across(&self, cell: u32) -> u32 {
+        self.view
+            .node_at(self.truth, self.open, cell)
+            .expect("a link's far end is a transition of its cluster")
+    }
+}
+
+impl Iterator for ViewEdges<'_> {
+    type Item = (u32, u64, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, u64, usize)> {
+        if self.e == self.end {
+            return None;
+        }
+        let e = self.e;
+        self.e += 1;
+        Some(match self.read {
+            Read::Shared {
+                h,
+                base,
+                base_end,
+                id,
+            } => {
+                let g = h.graph();
+                let to = g.edge_to[e];
+                let to = if (base..base_end).contains(&to) {
+                    self.first + (to - base)
+                } else {
+                    self.across(h.entrances().cells[to as usize])
+                };
+                (to, g.edge_cost.get(e), id as usize + e)
+            }
+            Read::Own { part, id } => {
+                let to = match part.to[e] {
+                    Target::Inside(u) => self.first + u,
+                    Target::Across(cell) => self.across(cell),
+                };
+                (to, part.cost[e], id as usize + e)
+            }
+        })
     }
 }
 
@@ -488,6 +628,7 @@ mod tests {
     fn assert_reads_as(view: &ViewGraph, truth: &Hierarchy, open: &Hierarchy, built: &Hierarchy) {
         let cells = &built.entrances().cells;
         assert_eq!(view.nodes(), cells.len(), "nodes");
+        assert_eq!(view.edges(truth, open), built.graph().edges(), "edges");
         let own = (0..truth.layout().count() as u32)
             .filter(|c| matches!(view.source(*c), Source::Own(_)))
             .count();
@@ -498,10 +639,16 @@ mod tests {
                 cells[v as usize],
                 "node {v}"
             );
-            let mut got = Vec::new();
-            view.out_edges(truth, open, v, |to, cost, e| {
-                got.push((to, cost, view.edge_path(truth, open, e).map(<[u8]>::to_vec)));
-            });
+            let got: Vec<_> = view
+                .out_edges(truth, open, v)
+                .map(|(to, cost, e)| {
+                    (
+                        to,
+                        cost,
+                        view.edge_path(truth, open, e as u32).map(<[u8]>::to_vec),
+                    )
+                })
+                .collect();
             let want: Vec<_> = built
                 .graph()
                 .out_edges(v)

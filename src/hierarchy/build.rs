@@ -164,7 +164,8 @@ pub struct BuildStats {
     pub articulation_cells: u64,
     /// Clusters.
     pub clusters: u64,
-    /// Entrances between clusters.
+    /// Entrances between clusters (not counted for a fog-of-war player's
+    /// view, whose clusters are mostly read from other hierarchies: 0).
     pub entrances: u64,
     /// Abstract nodes (transition cells).
     pub nodes: u64,

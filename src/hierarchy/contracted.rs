@@ -312,7 +312,12 @@ impl Hierarchy {
 
     /// [`contract`](Hierarchy::contract) with a chosen kind of contraction
     /// (see [`ContractionKind`]): the same least costs either way.
+    ///
+    /// A fog-of-war player's view, whose cluster graph is read from
+    /// hierarchies it shares, becomes the hierarchy of its map (built) and
+    /// is contracted as such.
     pub fn contract_with(&mut self, kind: ContractionKind) -> Result<(), ContractionError> {
+        self.make_own();
         let done = self.contraction_job(kind).run()?;
         let installed = self.install_contraction(done);
         debug_assert!(installed, "made for this hierarchy as it is");
@@ -330,7 +335,10 @@ impl Hierarchy {
     /// taken changed the cluster graph's arcs or costs: the result is then
     /// stale, and not installed (a repair that kept them, such as a cell
     /// closed where another least-cost way inside its cluster remains, does
-    /// not matter).
+    /// not matter). A job taken from a fog-of-war player's view (whose
+    /// cluster graph is read from hierarchies it shares) contracts the
+    /// hierarchy of its map, built for the job, and installs into no
+    /// hierarchy: [`contract`](Hierarchy::contract) it instead.
     ///
     /// [`DynamicHierarchy::install_contraction`]: crate::DynamicHierarchy::install_contraction
     ///
@@ -344,6 +352,10 @@ impl Hierarchy {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contraction_job(&self, kind: ContractionKind) -> ContractionJob {
+        if self.view().is_some() {
+            // Made for the built copy, which is dropped: it installs nowhere.
+            return self.clone().into_own().contraction_job(kind);
+        }
         let graph = self.graph();
         let (bands, graph_of) = self.bands();
         let costs = band_costs(graph, &bands);

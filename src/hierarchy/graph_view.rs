@@ -14,10 +14,10 @@ use petgraph::Directed;
 use petgraph::visit::{
     Data, EdgeCount, EdgeRef, GraphBase, GraphProp, GraphRef, IntoEdgeReferences, IntoEdges,
     IntoNeighbors, IntoNodeIdentifiers, IntoNodeReferences, NodeCompactIndexable, NodeCount,
-    NodeIndexable, Visitable,
+    NodeIndexable, NodeRef, Visitable,
 };
 
-use super::Hierarchy;
+use super::{Hierarchy, OutEdges};
 use crate::grid::{Cost, Point};
 
 /// A read-only view of a hierarchy's cluster graph implementing petgraph's
@@ -77,50 +77,26 @@ impl Hierarchy {
     }
 }
 
-// Every read of the hierarchy's internals is here.
-impl<'a> ClusterGraphView<'a> {
+// Every read of the hierarchy is here, through its node and edge
+// accessors (a fog-of-war view's graph is read from other hierarchies).
+impl ClusterGraphView<'_> {
     /// The cell of node `n`.
     pub fn point(&self, n: u32) -> Point {
-        self.h.node_points[n as usize]
-    }
-
-    fn node_weights(&self) -> &'a [Point] {
-        &self.h.node_points
+        self.h.node_point(n)
     }
 
     fn nodes(&self) -> usize {
-        self.h.node_points.len()
+        self.h.node_count()
     }
 
     fn edge_total(&self) -> usize {
-        self.h.graph.edges()
-    }
-
-    /// The edge ids of node `v`'s out-edges (empty beyond the graph).
-    fn edge_range(&self, v: u32) -> Range<usize> {
-        let first = &self.h.graph.edge_first;
-        match (first.get(v as usize), first.get(v as usize + 1)) {
-            (Some(a), Some(b)) => *a as usize..*b as usize,
-            _ => 0..0,
-        }
-    }
-
-    fn edge(&self, source: u32, id: usize) -> ClusterEdge {
-        ClusterEdge {
-            source,
-            target: self.h.graph.edge_to[id],
-            id,
-            cost: Cost(self.h.graph.edge_cost.get(id)),
-        }
+        self.h.edge_count()
     }
 
     /// The node whose cell is `p`, when `p` is a transition cell (a scan
     /// over the transitions).
     pub fn node_at(&self, p: Point) -> Option<u32> {
-        self.node_weights()
-            .iter()
-            .position(|q| *q == p)
-            .map(|i| i as u32)
+        (0..self.nodes() as u32).find(|v| self.point(*v) == p)
     }
 }
 
@@ -128,25 +104,41 @@ impl<'a> ClusterGraphView<'a> {
 /// from `source` on. No allocation.
 #[derive(Debug, Clone)]
 pub struct ClusterEdges<'a> {
-    view: ClusterGraphView<'a>,
+    h: &'a Hierarchy,
     source: u32,
-    ids: Range<usize>,
+    edges: Option<OutEdges<'a>>,
     /// Whether to go on to the next nodes when this one's edges run out.
     all: bool,
+}
+
+impl<'a> ClusterEdges<'a> {
+    fn new(h: &'a Hierarchy, source: u32, all: bool) -> ClusterEdges<'a> {
+        ClusterEdges {
+            h,
+            source,
+            edges: ((source as usize) < h.node_count()).then(|| h.out_edges(source)),
+            all,
+        }
+    }
 }
 
 impl Iterator for ClusterEdges<'_> {
     type Item = ClusterEdge;
     fn next(&mut self) -> Option<ClusterEdge> {
         loop {
-            if let Some(id) = self.ids.next() {
-                return Some(self.view.edge(self.source, id));
+            if let Some((target, cost, id)) = self.edges.as_mut().and_then(Iterator::next) {
+                return Some(ClusterEdge {
+                    source: self.source,
+                    target,
+                    id,
+                    cost: Cost(cost),
+                });
             }
-            if !self.all || self.source as usize + 1 >= self.view.nodes() {
+            if !self.all || self.source as usize + 1 >= self.h.node_count() {
                 return None;
             }
             self.source += 1;
-            self.ids = self.view.edge_range(self.source);
+            self.edges = Some(self.h.out_edges(self.source));
         }
     }
 }
@@ -159,6 +151,41 @@ impl Iterator for ClusterNeighbors<'_> {
     type Item = u32;
     fn next(&mut self) -> Option<u32> {
         self.0.next().map(|e| e.target)
+    }
+}
+
+/// One node, as petgraph's [`NodeRef`]: its id and its cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClusterNode {
+    id: u32,
+    point: Point,
+}
+
+impl NodeRef for ClusterNode {
+    type NodeId = u32;
+    type Weight = Point;
+    fn id(&self) -> u32 {
+        self.id
+    }
+    fn weight(&self) -> &Point {
+        &self.point
+    }
+}
+
+/// The nodes of a cluster graph, as [`ClusterNode`]s.
+#[derive(Debug, Clone)]
+pub struct ClusterNodes<'a> {
+    h: &'a Hierarchy,
+    next: Range<u32>,
+}
+
+impl Iterator for ClusterNodes<'_> {
+    type Item = ClusterNode;
+    fn next(&mut self) -> Option<ClusterNode> {
+        self.next.next().map(|id| ClusterNode {
+            id,
+            point: self.h.node_point(id),
+        })
     }
 }
 
@@ -226,24 +253,14 @@ impl<'a> IntoEdgeReferences for ClusterGraphView<'a> {
     type EdgeRef = ClusterEdge;
     type EdgeReferences = ClusterEdges<'a>;
     fn edge_references(self) -> ClusterEdges<'a> {
-        ClusterEdges {
-            view: self,
-            source: 0,
-            ids: self.edge_range(0),
-            all: true,
-        }
+        ClusterEdges::new(self.h, 0, true)
     }
 }
 
 impl<'a> IntoEdges for ClusterGraphView<'a> {
     type Edges = ClusterEdges<'a>;
     fn edges(self, a: u32) -> ClusterEdges<'a> {
-        ClusterEdges {
-            view: self,
-            source: a,
-            ids: self.edge_range(a),
-            all: false,
-        }
+        ClusterEdges::new(self.h, a, false)
     }
 }
 
@@ -255,19 +272,15 @@ impl IntoNodeIdentifiers for ClusterGraphView<'_> {
 }
 
 impl<'a> IntoNodeReferences for ClusterGraphView<'a> {
-    type NodeRef = (u32, &'a Point);
-    type NodeReferences =
-        std::iter::Map<std::iter::Enumerate<std::slice::Iter<'a, Point>>, NodeRefFn<'a>>;
-    fn node_references(self) -> Self::NodeReferences {
-        self.node_weights()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (i as u32, p))
+    type NodeRef = ClusterNode;
+    type NodeReferences = ClusterNodes<'a>;
+    fn node_references(self) -> ClusterNodes<'a> {
+        ClusterNodes {
+            h: self.h,
+            next: 0..self.nodes() as u32,
+        }
     }
 }
-
-/// How node references are made from the stored cells.
-pub type NodeRefFn<'a> = fn((usize, &'a Point)) -> (u32, &'a Point);
 
 #[cfg(test)]
 mod tests {

@@ -19,8 +19,12 @@ pub use build::{
 pub use contracted::{ContractionDone, ContractionJob};
 pub use file::{FORMAT_VERSION, FileSummary, LoadError, MAGIC};
 #[cfg(feature = "petgraph")]
-pub use graph_view::{ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, NodeRefFn};
+pub use graph_view::{
+    ClusterEdge, ClusterEdges, ClusterGraphView, ClusterNeighbors, ClusterNode, ClusterNodes,
+};
 pub(crate) use repair::Spliced;
+
+use std::sync::Arc;
 
 use crate::grid::{Grid, Movement, Point};
 use crate::preprocess::sizes::UnitSizes;
@@ -162,6 +166,32 @@ pub struct Hierarchy {
     /// The hierarchy of open ground the size of this map, while fog-of-war
     /// players who have seen nothing else plan on it (not saved).
     pub(crate) open_twin: crate::dynamic::OpenTwin,
+    /// A fog-of-war player's view: its cluster graph read from the truth's
+    /// hierarchy and open ground's (see `dynamic::view_graph`). While set,
+    /// `entrances` holds the layout only, and `graph`, `landmarks`,
+    /// `node_points` and `node_anchor` hold nothing: the node and edge
+    /// accessors read the view.
+    view: Option<Box<crate::dynamic::ViewParts>>,
+}
+
+/// The out-edges of an abstract node, `(target, cost, edge)`: from the
+/// hierarchy's own graph, or from a fog-of-war view's.
+#[derive(Debug, Clone)]
+pub(crate) enum OutEdges<'a> {
+    Own(crate::preprocess::graph::GraphEdges<'a>),
+    View(crate::dynamic::ViewEdges<'a>),
+}
+
+impl Iterator for OutEdges<'_> {
+    type Item = (u32, u64, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, u64, usize)> {
+        match self {
+            OutEdges::Own(edges) => edges.next(),
+            OutEdges::View(edges) => edges.next(),
+        }
+    }
 }
 
 /// What the build stages produce (or a file holds) for a hierarchy.
@@ -275,6 +305,7 @@ impl Hierarchy {
             revision: 0,
             identity: Identity::fresh(),
             open_twin: Default::default(),
+            view: None,
         };
         h.node_points = h
             .entrances
@@ -286,6 +317,90 @@ impl Hierarchy {
         h.refresh_search_aids(true);
         h.refresh_stats();
         h
+    }
+
+    /// A fog-of-war player's view of `truth` before it has seen anything:
+    /// the map of `open` (open plain ground, built with `truth`'s settings),
+    /// its islands, dead ends and jump lines, and a cluster graph read from
+    /// `truth` and `open` (see `dynamic::view_graph`) instead of one of its
+    /// own. No landmarks: the truth's do not bound a view's distances (a
+    /// view opens cells the truth blocks), and open ground's are the octile
+    /// bound itself.
+    pub(crate) fn view_of(truth: Arc<Hierarchy>, open: Arc<Hierarchy>) -> Hierarchy {
+        let mut graph = crate::dynamic::ViewGraph::new(&truth);
+        graph.renumber(&truth, &open);
+        let layout = open.entrances.layout;
+        let mut h = Hierarchy {
+            grid: open.grid.clone(),
+            settings: BuildSettings {
+                landmarks: 0,
+                ..open.settings
+            },
+            dead_ends: open.dead_ends.clone(),
+            entrances: Entrances {
+                layout,
+                cells: Vec::new(),
+                cluster_first: vec![0; layout.count() + 1],
+                links: Vec::new(),
+                entrances: 0,
+                clear: Vec::new(),
+                link_clear: Vec::new(),
+            },
+            graph: ClusterGraph::default(),
+            landmarks: Landmarks::default(),
+            sizes: None,
+            contracted: None,
+            anchors_released: false,
+            landmarks_released: false,
+            node_anchor: Vec::new(),
+            node_points: Vec::new(),
+            jump_lines: open.jump_lines.clone(),
+            guide: None,
+            min_weight: open.min_weight,
+            stats: open.stats.clone(),
+            revision: 0,
+            identity: Identity::fresh(),
+            open_twin: Default::default(),
+            view: None,
+        };
+        h.view = Some(Box::new(crate::dynamic::ViewParts { truth, open, graph }));
+        h.refresh_stats();
+        h
+    }
+
+    /// This hierarchy with a cluster graph of its own: a fog-of-war view is
+    /// built again on its map with its settings (the view's graph is that
+    /// build's, read from elsewhere); any other hierarchy is itself.
+    pub(crate) fn into_own(self) -> Hierarchy {
+        if self.view.is_none() {
+            return self;
+        }
+        HierarchyBuilder::with_settings(self.settings)
+            .build(self.grid)
+            .expect("the settings and map size of a hierarchy already built")
+    }
+
+    /// [`into_own`](Self::into_own) in place.
+    pub(crate) fn make_own(&mut self) {
+        if self.view.is_some() {
+            let own = self.clone().into_own();
+            *self = own;
+        }
+    }
+
+    /// Takes in cells a fog-of-war player has just seen (`revealed`, whose
+    /// truth is not open plain ground), already set on the grid: the view
+    /// graph classes the clusters around them again and lays out the parts
+    /// of its own. Returns the clusters whose part changed.
+    pub(crate) fn reveal_in_view(
+        &mut self,
+        revealed: &[Point],
+        search: &mut crate::preprocess::cluster_search::ClusterSearch,
+    ) -> Vec<u32> {
+        let Hierarchy { grid, view, .. } = self;
+        let view = view.as_mut().expect("a fog-of-war view");
+        view.graph
+            .reveal(&view.truth, &view.open, grid, revealed, search)
     }
 
     /// Derives each abstract node's place in the dead-end forest.
@@ -305,6 +420,10 @@ impl Hierarchy {
     /// Recomputes the sizes and counts in the stats (the stage times stay).
     pub(crate) fn refresh_stats(&mut self) {
         let stages = std::mem::take(&mut self.stats.stages);
+        let (intra_edges, inter_edges) = match &self.view {
+            None => (self.graph.intra_edges(), self.graph.inter_edges()),
+            Some(v) => v.graph.edge_split(&v.truth, &v.open),
+        };
         self.stats = BuildStats {
             stages,
             width: self.grid.width(),
@@ -316,9 +435,9 @@ impl Hierarchy {
             articulation_cells: self.dead_ends.articulation_cells(),
             clusters: self.entrances.layout.count() as u64,
             entrances: self.entrances.entrances(),
-            nodes: self.entrances.transitions() as u64,
-            intra_edges: self.graph.intra_edges(),
-            inter_edges: self.graph.inter_edges(),
+            nodes: self.node_count() as u64,
+            intra_edges,
+            inter_edges,
             memory_bytes: 0,
             per_size: self.size_class_stats(),
         };
@@ -332,8 +451,8 @@ impl Hierarchy {
                 size: 1,
                 cells: self.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
                 components: self.dead_ends.islands() as u32,
-                nodes: self.entrances.transitions() as u64,
-                edges: self.graph.edges() as u64,
+                nodes: self.node_count() as u64,
+                edges: self.edge_count() as u64,
             }];
         };
         let cells = sizes.components.cells_per_level();
@@ -442,23 +561,23 @@ impl Hierarchy {
 
     /// The transition cells (abstract nodes), grouped by cluster.
     pub fn transitions(&self) -> impl Iterator<Item = Point> + '_ {
-        self.entrances
-            .cells
-            .iter()
-            .map(|c| self.grid.point_of(crate::CellIndex(*c)))
+        (0..self.node_count() as u32).map(|v| self.node_point(v))
     }
 
     /// The abstract edges as `(from cell, to cell, cost)`.
     pub fn abstract_edges(&self) -> impl Iterator<Item = (Point, Point, crate::Cost)> + '_ {
-        (0..self.entrances.cells.len() as u32).flat_map(move |v| {
-            self.graph.out_edges(v).map(move |(w, c, _)| {
-                let p = |n: u32| {
-                    self.grid
-                        .point_of(crate::CellIndex(self.entrances.cells[n as usize]))
-                };
-                (p(v), p(w), crate::Cost(c))
-            })
+        (0..self.node_count() as u32).flat_map(move |v| {
+            self.out_edges(v)
+                .map(move |(w, c, _)| (self.node_point(v), self.node_point(w), crate::Cost(c)))
         })
+    }
+
+    /// Number of abstract edges.
+    pub(crate) fn edge_count(&self) -> usize {
+        match &self.view {
+            None => self.graph.edges(),
+            Some(v) => v.graph.edges(&v.truth, &v.open),
+        }
     }
 
     /// Islands and the dead-end forest.
@@ -496,39 +615,73 @@ impl Hierarchy {
     /// Number of abstract nodes.
     #[inline]
     pub(crate) fn node_count(&self) -> usize {
-        self.entrances.cells.len()
+        match &self.view {
+            None => self.entrances.cells.len(),
+            Some(v) => v.graph.nodes(),
+        }
     }
 
     /// The abstract nodes of cluster `c`, as the range `a..b`.
     #[inline]
     pub(crate) fn cluster_nodes(&self, c: u32) -> (u32, u32) {
-        let first = &self.entrances.cluster_first;
-        (first[c as usize], first[c as usize + 1])
+        match &self.view {
+            None => {
+                let first = &self.entrances.cluster_first;
+                (first[c as usize], first[c as usize + 1])
+            }
+            Some(v) => v.graph.cluster_nodes(c),
+        }
     }
 
     /// Abstract node `v`'s cell.
     #[inline]
     pub(crate) fn node_point(&self, v: u32) -> Point {
-        self.node_points[v as usize]
+        match &self.view {
+            None => self.node_points[v as usize],
+            Some(view) => self.grid.point_of(crate::CellIndex(view.graph.node_cell(
+                &view.truth,
+                &view.open,
+                v,
+            ))),
+        }
     }
 
     /// Abstract node `v`'s anchor in the dead-end forest and the end of the
     /// anchor's preorder range.
     #[inline]
     pub(crate) fn node_anchor(&self, v: u32) -> (u32, u32) {
-        self.node_anchor[v as usize]
+        match &self.view {
+            None => self.node_anchor[v as usize],
+            Some(view) => {
+                let cell = view.graph.node_cell(&view.truth, &view.open, v);
+                let a = self.dead_ends.anchor_of(cell as usize);
+                (a, self.dead_ends.block_end[a as usize])
+            }
+        }
     }
 
     /// The out-edges of abstract node `v`: `(target, cost, edge)`.
     #[inline]
-    pub(crate) fn out_edges(&self, v: u32) -> impl Iterator<Item = (u32, u64, usize)> + '_ {
-        self.graph.out_edges(v)
+    pub(crate) fn out_edges(&self, v: u32) -> OutEdges<'_> {
+        match &self.view {
+            None => OutEdges::Own(self.graph.out_edges(v)),
+            Some(view) => OutEdges::View(view.graph.out_edges(&view.truth, &view.open, v)),
+        }
     }
 
     /// The moves behind edge `e` as direction codes, when stored.
     #[inline]
     pub(crate) fn edge_path(&self, e: u32) -> Option<&[u8]> {
-        self.graph.edge_path(e as usize)
+        match &self.view {
+            None => self.graph.edge_path(e as usize),
+            Some(view) => view.graph.edge_path(&view.truth, &view.open, e),
+        }
+    }
+
+    /// The fog-of-war view this hierarchy reads its cluster graph from, if
+    /// any.
+    pub(crate) fn view(&self) -> Option<&crate::dynamic::ViewParts> {
+        self.view.as_deref()
     }
 
     /// Each abstract node's cell, by node.
@@ -662,6 +815,7 @@ impl Hierarchy {
             + self.contracted.as_ref().map_or(0, |c| c.memory_bytes())
             + self.jump_lines.as_ref().map_or(0, JumpLines::memory_bytes)
             + self.guide.as_ref().map_or(0, Guide::memory_bytes)
+            + self.view.as_ref().map_or(0, |v| v.graph.memory_bytes())
     }
 }
 

@@ -79,12 +79,12 @@ impl ClusterGraph {
 
     /// The out-edges of node `v`: `(target, cost)`.
     #[inline]
-    pub(crate) fn out_edges(&self, v: u32) -> impl Iterator<Item = (u32, u64, usize)> + '_ {
-        let (a, b) = (
-            self.edge_first[v as usize] as usize,
-            self.edge_first[v as usize + 1] as usize,
-        );
-        (a..b).map(move |e| (self.edge_to[e], self.edge_cost.get(e), e))
+    pub(crate) fn out_edges(&self, v: u32) -> GraphEdges<'_> {
+        GraphEdges {
+            g: self,
+            e: self.edge_first[v as usize] as usize,
+            end: self.edge_first[v as usize + 1] as usize,
+        }
     }
 
     /// The moves behind edge `e` as direction codes, when stored (not for
@@ -95,6 +95,27 @@ impl ClusterGraph {
         }
         let codes = &self.path_codes[self.path_first[e] as usize..self.path_first[e + 1] as usize];
         (!codes.is_empty()).then_some(codes)
+    }
+}
+
+/// The out-edges of a node: `(target, cost, edge)`.
+#[derive(Debug, Clone)]
+pub(crate) struct GraphEdges<'a> {
+    g: &'a ClusterGraph,
+    e: usize,
+    end: usize,
+}
+
+impl Iterator for GraphEdges<'_> {
+    type Item = (u32, u64, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, u64, usize)> {
+        (self.e < self.end).then(|| {
+            let e = self.e;
+            self.e += 1;
+            (self.g.edge_to[e], self.g.edge_cost.get(e), e)
+        })
     }
 }
 

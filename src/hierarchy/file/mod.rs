@@ -211,8 +211,13 @@ impl Hierarchy {
     }
 
     /// Writes the hierarchy to `out`, a piece at a time (the file is never
-    /// held whole in memory).
+    /// held whole in memory). A fog-of-war player's view, whose cluster
+    /// graph is read from hierarchies it shares, is written as the
+    /// hierarchy of its map (built for the write).
     pub fn save(&self, out: &mut impl Write) -> std::io::Result<()> {
+        if self.view().is_some() {
+            return self.clone().into_own().save(out);
+        }
         let mut w = Writer::new(out);
         w.raw(MAGIC);
         w.u32(FORMAT_VERSION);
