@@ -194,6 +194,60 @@ impl Iterator for OutEdges<'_> {
     }
 }
 
+/// How a search over the cluster graph reads nodes and edges, chosen once
+/// per search so that its loop is compiled for each: [`OwnNodes`] for a
+/// hierarchy's own graph, [`ViewNodes`] for a fog-of-war view's.
+pub(crate) trait NodeReader: Copy {
+    type Edges: Iterator<Item = (u32, u64, usize)>;
+    /// The out-edges of node `v`: `(target, cost, edge)`.
+    fn out_edges(self, v: u32) -> Self::Edges;
+    /// The cell of node `v`.
+    fn point(self, v: u32) -> Point;
+    /// Node `v`'s anchor in the dead-end forest and the end of its range.
+    fn anchor(self, v: u32) -> (u32, u32);
+}
+
+/// A hierarchy's own cluster graph, read from its arrays.
+#[derive(Clone, Copy)]
+pub(crate) struct OwnNodes<'a>(&'a Hierarchy);
+
+impl<'a> NodeReader for OwnNodes<'a> {
+    type Edges = crate::preprocess::graph::GraphEdges<'a>;
+    #[inline(always)]
+    fn out_edges(self, v: u32) -> Self::Edges {
+        self.0.graph.out_edges(v)
+    }
+    #[inline(always)]
+    fn point(self, v: u32) -> Point {
+        self.0.node_points[v as usize]
+    }
+    #[inline(always)]
+    fn anchor(self, v: u32) -> (u32, u32) {
+        self.0.node_anchor[v as usize]
+    }
+}
+
+/// A fog-of-war view's cluster graph, read through its view graph.
+#[derive(Clone, Copy)]
+pub(crate) struct ViewNodes<'a>(&'a Hierarchy);
+
+impl<'a> NodeReader for ViewNodes<'a> {
+    type Edges = crate::dynamic::ViewEdges<'a>;
+    #[inline]
+    fn out_edges(self, v: u32) -> Self::Edges {
+        let view = self.0.view.as_deref().expect("a view");
+        view.graph.out_edges(&view.truth, &view.open, v)
+    }
+    #[inline]
+    fn point(self, v: u32) -> Point {
+        self.0.node_point(v)
+    }
+    #[inline]
+    fn anchor(self, v: u32) -> (u32, u32) {
+        self.0.node_anchor(v)
+    }
+}
+
 /// What the build stages produce (or a file holds) for a hierarchy.
 pub(crate) struct Products {
     pub(crate) dead_ends: DeadEnds,
@@ -676,6 +730,17 @@ impl Hierarchy {
             None => self.graph.edge_path(e as usize),
             Some(view) => view.graph.edge_path(&view.truth, &view.open, e),
         }
+    }
+
+    /// The reader of this hierarchy's own cluster graph, unless it is a
+    /// fog-of-war view (read by [`ViewNodes`]).
+    pub(crate) fn own_nodes(&self) -> Option<OwnNodes<'_>> {
+        self.view.is_none().then_some(OwnNodes(self))
+    }
+
+    /// The reader of a fog-of-war view's cluster graph.
+    pub(crate) fn view_nodes(&self) -> ViewNodes<'_> {
+        ViewNodes(self)
     }
 
     /// The fog-of-war view this hierarchy reads its cluster graph from, if

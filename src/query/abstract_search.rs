@@ -4,7 +4,7 @@ use crate::contraction::{ContractionRoute, ContractionScratch};
 use crate::engine::heap::{Entry, OpenList, tie_g};
 use crate::engine::stamps::{Flat, Generation, Layout, Paged, Scratch};
 use crate::grid::{Point, Weight};
-use crate::hierarchy::Hierarchy;
+use crate::hierarchy::{Hierarchy, NodeReader};
 use crate::preprocess::UNREACHED;
 
 const NONE: u32 = u32::MAX;
@@ -174,7 +174,7 @@ impl AbstractScratch {
             if r.stamp == open && r.g <= *c {
                 continue;
             }
-            let estimate = self.run.estimate(h, *v);
+            let estimate = self.run.estimate(h, *v, h.node_point(*v));
             let r = self.rec.get_mut(*v as usize);
             r.g = *c;
             r.h = estimate;
@@ -197,17 +197,20 @@ impl AbstractScratch {
         budget: u64,
         trace: Option<&mut Vec<Point>>,
     ) -> Progress {
-        if self.rec.paged() {
-            self.resume_in::<Paged>(h, budget, trace)
-        } else {
-            self.resume_in::<Flat>(h, budget, trace)
+        match (self.rec.paged(), h.own_nodes()) {
+            (true, Some(own)) => self.resume_in::<Paged, _>(h, own, budget, trace),
+            (false, Some(own)) => self.resume_in::<Flat, _>(h, own, budget, trace),
+            (true, None) => self.resume_in::<Paged, _>(h, h.view_nodes(), budget, trace),
+            (false, None) => self.resume_in::<Flat, _>(h, h.view_nodes(), budget, trace),
         }
     }
 
-    /// [`resume`](Self::resume), compiled for one layout of the records.
-    fn resume_in<L: Layout>(
+    /// [`resume`](Self::resume), compiled for one layout of the records and
+    /// one reader of the graph.
+    fn resume_in<L: Layout, N: NodeReader>(
         &mut self,
         h: &Hierarchy,
+        nodes: N,
         budget: u64,
         mut trace: Option<&mut Vec<Point>>,
     ) -> Progress {
@@ -217,7 +220,7 @@ impl AbstractScratch {
         let closed = open + 1;
         let (sa, ta) = (self.run.sa, self.run.ta);
         let relevant = |v: u32| {
-            let (a, end) = h.node_anchor(v);
+            let (a, end) = nodes.anchor(v);
             (a <= sa && sa < end) || (a <= ta && ta < end)
         };
         let mut spent = 0u64;
@@ -233,7 +236,7 @@ impl AbstractScratch {
             if let Some(t) = trace.as_deref_mut()
                 && node != virtual_goal
             {
-                t.push(h.node_point(v as u32));
+                t.push(nodes.point(v as u32));
             }
             if node == virtual_goal {
                 return Progress::Found;
@@ -253,7 +256,7 @@ impl AbstractScratch {
                     r.h = if w == virtual_goal {
                         0
                     } else {
-                        run.estimate(h, w)
+                        run.estimate(h, w, nodes.point(w))
                     };
                 }
                 r.g = ng;
@@ -274,7 +277,7 @@ impl AbstractScratch {
             // cheaper parallel edge serving it supersedes.
             let clear = &h.graph().edge_clear;
             let lo = h.edge_lo();
-            for (w, cost, e) in h.out_edges(node) {
+            for (w, cost, e) in nodes.out_edges(node) {
                 if run.size > 1 && clear[e] < run.size {
                     break;
                 }
@@ -387,11 +390,11 @@ impl Default for Run {
 }
 
 impl Run {
-    /// The lower bound from abstract node `v` to the goal: the open-ground
-    /// distance at the least weight, sharpened by the landmarks.
-    fn estimate(&self, h: &Hierarchy, v: u32) -> u64 {
+    /// The lower bound from abstract node `v`, at `p`, to the goal: the
+    /// open-ground distance at the least weight, sharpened by the landmarks.
+    #[inline]
+    fn estimate(&self, h: &Hierarchy, v: u32, p: Point) -> u64 {
         let movement = h.settings().movement;
-        let p = h.node_point(v);
         let mut best = movement
             .distance(p.x.abs_diff(self.goal.x), p.y.abs_diff(self.goal.y))
             .0
