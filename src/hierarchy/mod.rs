@@ -229,23 +229,39 @@ impl<'a> NodeReader for OwnNodes<'a> {
 
 /// A fog-of-war view's cluster graph, read through its view graph.
 #[derive(Clone, Copy)]
-pub(crate) struct ViewNodes<'a>(&'a Hierarchy);
+pub(crate) struct ViewNodes<'a> {
+    h: &'a Hierarchy,
+    view: &'a crate::dynamic::ViewParts,
+}
 
 impl<'a> NodeReader for ViewNodes<'a> {
     type Edges = crate::dynamic::ViewEdges<'a>;
     #[inline]
     fn out_edges(self, v: u32) -> Self::Edges {
-        let view = self.0.view.as_deref().expect("a view");
+        let view = self.view;
         view.graph.out_edges(&view.truth, &view.open, v)
     }
     #[inline]
     fn point(self, v: u32) -> Point {
-        self.0.node_point(v)
+        let view = self.view;
+        let cell = view.graph.node_cell(&view.truth, &view.open, v);
+        self.h.grid.point_of(crate::CellIndex(cell))
     }
     #[inline]
     fn anchor(self, v: u32) -> (u32, u32) {
-        self.0.node_anchor(v)
+        let view = self.view;
+        let cell = view.graph.node_cell(&view.truth, &view.open, v);
+        let d = &self.h.dead_ends;
+        let a = d.anchor_of(cell as usize);
+        (a, d.block_end[a as usize])
     }
+}
+
+/// The reader of a hierarchy's cluster graph (see [`NodeReader`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Nodes<'a> {
+    Own(OwnNodes<'a>),
+    View(ViewNodes<'a>),
 }
 
 /// What the build stages produce (or a file holds) for a hierarchy.
@@ -690,13 +706,9 @@ impl Hierarchy {
     /// Abstract node `v`'s cell.
     #[inline]
     pub(crate) fn node_point(&self, v: u32) -> Point {
-        match &self.view {
-            None => self.node_points[v as usize],
-            Some(view) => self.grid.point_of(crate::CellIndex(view.graph.node_cell(
-                &view.truth,
-                &view.open,
-                v,
-            ))),
+        match self.nodes() {
+            Nodes::Own(n) => n.point(v),
+            Nodes::View(n) => n.point(v),
         }
     }
 
@@ -704,22 +716,18 @@ impl Hierarchy {
     /// anchor's preorder range.
     #[inline]
     pub(crate) fn node_anchor(&self, v: u32) -> (u32, u32) {
-        match &self.view {
-            None => self.node_anchor[v as usize],
-            Some(view) => {
-                let cell = view.graph.node_cell(&view.truth, &view.open, v);
-                let a = self.dead_ends.anchor_of(cell as usize);
-                (a, self.dead_ends.block_end[a as usize])
-            }
+        match self.nodes() {
+            Nodes::Own(n) => n.anchor(v),
+            Nodes::View(n) => n.anchor(v),
         }
     }
 
     /// The out-edges of abstract node `v`: `(target, cost, edge)`.
     #[inline]
     pub(crate) fn out_edges(&self, v: u32) -> OutEdges<'_> {
-        match &self.view {
-            None => OutEdges::Own(self.graph.out_edges(v)),
-            Some(view) => OutEdges::View(view.graph.out_edges(&view.truth, &view.open, v)),
+        match self.nodes() {
+            Nodes::Own(n) => OutEdges::Own(n.out_edges(v)),
+            Nodes::View(n) => OutEdges::View(n.out_edges(v)),
         }
     }
 
@@ -732,15 +740,14 @@ impl Hierarchy {
         }
     }
 
-    /// The reader of this hierarchy's own cluster graph, unless it is a
-    /// fog-of-war view (read by [`ViewNodes`]).
-    pub(crate) fn own_nodes(&self) -> Option<OwnNodes<'_>> {
-        self.view.is_none().then_some(OwnNodes(self))
-    }
-
-    /// The reader of a fog-of-war view's cluster graph.
-    pub(crate) fn view_nodes(&self) -> ViewNodes<'_> {
-        ViewNodes(self)
+    /// The reader of this hierarchy's cluster graph: its own arrays, or a
+    /// fog-of-war view's graph.
+    #[inline]
+    pub(crate) fn nodes(&self) -> Nodes<'_> {
+        match self.view.as_deref() {
+            None => Nodes::Own(OwnNodes(self)),
+            Some(view) => Nodes::View(ViewNodes { h: self, view }),
+        }
     }
 
     /// The fog-of-war view this hierarchy reads its cluster graph from, if

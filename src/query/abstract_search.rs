@@ -4,7 +4,7 @@ use crate::contraction::{ContractionRoute, ContractionScratch};
 use crate::engine::heap::{Entry, OpenList, tie_g};
 use crate::engine::stamps::{Flat, Generation, Layout, Paged, Scratch};
 use crate::grid::{Point, Weight};
-use crate::hierarchy::{Hierarchy, NodeReader};
+use crate::hierarchy::{Hierarchy, NodeReader, Nodes};
 use crate::preprocess::UNREACHED;
 
 const NONE: u32 = u32::MAX;
@@ -197,11 +197,11 @@ impl AbstractScratch {
         budget: u64,
         trace: Option<&mut Vec<Point>>,
     ) -> Progress {
-        match (self.rec.paged(), h.own_nodes()) {
-            (true, Some(own)) => self.resume_in::<Paged, _>(h, own, budget, trace),
-            (false, Some(own)) => self.resume_in::<Flat, _>(h, own, budget, trace),
-            (true, None) => self.resume_in::<Paged, _>(h, h.view_nodes(), budget, trace),
-            (false, None) => self.resume_in::<Flat, _>(h, h.view_nodes(), budget, trace),
+        match (self.rec.paged(), h.nodes()) {
+            (true, Nodes::Own(n)) => self.resume_in::<Paged, _>(h, n, budget, trace),
+            (false, Nodes::Own(n)) => self.resume_in::<Flat, _>(h, n, budget, trace),
+            (true, Nodes::View(n)) => self.resume_in::<Paged, _>(h, n, budget, trace),
+            (false, Nodes::View(n)) => self.resume_in::<Flat, _>(h, n, budget, trace),
         }
     }
 
