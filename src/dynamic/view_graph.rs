@@ -229,18 +229,18 @@ impl ViewGraph {
     /// Lays out every cluster's first node, and every own part's first
     /// edge, again.
     pub(crate) fn renumber(&mut self, truth: &Hierarchy, open: &Hierarchy) {
-        let mut next = 0u32;
-        for c in 0..self.layout.count() {
-            self.first[c] = next;
-            next += self.cluster_cells(truth, open, c as u32).len() as u32;
-        }
-        self.first[self.layout.count()] = next;
         let mut next = (truth.graph().edges() + open.graph().edges()) as u32;
         self.own_edge_first.clear();
         for part in &self.own {
             self.own_edge_first.push(next);
             next += part.to.len() as u32;
         }
+        let mut next = 0u32;
+        for c in 0..self.layout.count() {
+            self.first[c] = next;
+            next += self.cluster_cells(truth, open, c as u32).len() as u32;
+        }
+        self.first[self.layout.count()] = next;
     }
 
     /// Number of nodes.
@@ -261,10 +261,19 @@ impl ViewGraph {
         open: &'a Hierarchy,
         c: u32,
     ) -> &'a [u32] {
+        match self.part(truth, open, c) {
+            Part::Shared(h, _) => h.entrances().cluster_cells(c),
+            Part::Own(part, _) => &part.cells,
+        }
+    }
+
+    /// Where cluster `c`'s part is read, with the view's id of its first
+    /// edge there (edge `e` of it is the view's `id + e`).
+    fn part<'a>(&'a self, truth: &'a Hierarchy, open: &'a Hierarchy, c: u32) -> Part<'a> {
         match self.source[c as usize] {
-            Source::Truth => truth.entrances().cluster_cells(c),
-            Source::Open => open.entrances().cluster_cells(c),
-            Source::Own(k) => &self.own[k as usize].cells,
+            Source::Truth => Part::Shared(truth, 0),
+            Source::Open => Part::Shared(open, truth.graph().edges() as u32),
+            Source::Own(k) => Part::Own(&self.own[k as usize], self.own_edge_first[k as usize]),
         }
     }
 
@@ -305,38 +314,27 @@ impl ViewGraph {
     ) -> ViewEdges<'a> {
         let c = self.cluster_of_node(v);
         let local = v - self.first[c as usize];
-        let shared = |h: &'a Hierarchy, id: u32| {
-            let (base, base_end) = (
-                h.entrances().cluster_first[c as usize],
-                h.entrances().cluster_first[c as usize + 1],
-            );
-            let first = &h.graph().edge_first;
-            let v = (base + local) as usize;
-            (
-                Read::Shared {
-                    h,
-                    base,
-                    base_end,
-                    id,
-                },
-                first[v] as usize,
-                first[v + 1] as usize,
-            )
-        };
-        let (read, e, end) = match self.source[c as usize] {
-            Source::Truth => shared(truth, 0),
-            Source::Open => shared(open, truth.graph().edges() as u32),
-            Source::Own(k) => {
-                let part = &self.own[k as usize];
+        let (read, e, end) = match self.part(truth, open, c) {
+            Part::Shared(h, id) => {
+                let (base, base_end) = h.cluster_nodes(c);
+                let first = &h.graph().edge_first;
+                let v = (base + local) as usize;
                 (
-                    Read::Own {
-                        part,
-                        id: self.own_edge_first[k as usize],
+                    Read::Shared {
+                        h,
+                        base,
+                        base_end,
+                        id,
                     },
-                    part.first[local as usize] as usize,
-                    part.first[local as usize + 1] as usize,
+                    first[v] as usize,
+                    first[v + 1] as usize,
                 )
             }
+            Part::Own(part, id) => (
+                Read::Own { part, id },
+                part.first[local as usize] as usize,
+                part.first[local as usize + 1] as usize,
+            ),
         };
         ViewEdges {
             view: self,
@@ -370,50 +368,29 @@ impl ViewGraph {
         (a < b).then(|| &part.codes[a as usize..b as usize])
     }
 
-    /// Number of edges.
-    pub(crate) fn edges(&self, truth: &Hierarchy, open: &Hierarchy) -> usize {
-        (0..self.layout.count() as u32)
-            .map(|c| match self.source[c as usize] {
-                Source::Truth | Source::Open => {
-                    let h = if self.source[c as usize] == Source::Truth {
-                        truth
-                    } else {
-                        open
-                    };
-                    let (a, b) = (
-                        h.entrances().cluster_first[c as usize] as usize,
-                        h.entrances().cluster_first[c as usize + 1] as usize,
-                    );
-                    (h.graph().edge_first[b] - h.graph().edge_first[a]) as usize
-                }
-                Source::Own(k) => self.own[k as usize].to.len(),
-            })
-            .sum()
-    }
-
-    /// Edges inside clusters and between them.
+    /// Edges inside clusters and between them (one pass over the edges'
+    /// targets).
     pub(crate) fn edge_split(&self, truth: &Hierarchy, open: &Hierarchy) -> (u64, u64) {
         let (mut intra, mut inter) = (0u64, 0u64);
-        for c in 0..self.layout.count() {
-            let (h, base) = match self.source[c] {
-                Source::Truth => (truth, c),
-                Source::Open => (open, c),
-                Source::Own(k) => {
-                    let to = &self.own[k as usize].to;
-                    let inside = to.iter().filter(|t| matches!(t, Target::Inside(_))).count();
-                    intra += inside as u64;
-                    inter += (to.len() - inside) as u64;
-                    continue;
+        for c in 0..self.layout.count() as u32 {
+            let (inside, all) = match self.part(truth, open, c) {
+                Part::Shared(h, _) => {
+                    let (a, b) = h.cluster_nodes(c);
+                    let g = h.graph();
+                    let to = &g.edge_to
+                        [g.edge_first[a as usize] as usize..g.edge_first[b as usize] as usize];
+                    (to.iter().filter(|t| (a..b).contains(*t)).count(), to.len())
                 }
+                Part::Own(part, _) => (
+                    part.to
+                        .iter()
+                        .filter(|t| matches!(t, Target::Inside(_)))
+                        .count(),
+                    part.to.len(),
+                ),
             };
-            let first = &h.entrances().cluster_first;
-            let (a, b) = (first[base], first[base + 1]);
-            let g = h.graph();
-            let edges =
-                &g.edge_to[g.edge_first[a as usize] as usize..g.edge_first[b as usize] as usize];
-            let inside = edges.iter().filter(|to| (a..b).contains(*to)).count();
             intra += inside as u64;
-            inter += (edges.len() - inside) as u64;
+            inter += (all - inside) as u64;
         }
         (intra, inter)
     }
@@ -450,6 +427,14 @@ fn for_rings_holding(layout: &ClusterLayout, p: Point, mut f: impl FnMut(u32)) {
             f(cy * layout.cols + cx);
         }
     }
+}
+
+/// Where a cluster's part of a view's graph is read: a shared hierarchy or
+/// an own part, with the view's id of its first edge there.
+#[derive(Debug, Clone, Copy)]
+enum Part<'a> {
+    Shared(&'a Hierarchy, u32),
+    Own(&'a OwnPart, u32),
 }
 
 /// Where an out-edge iterator reads its edges.
@@ -630,7 +615,12 @@ mod tests {
     fn assert_reads_as(view: &ViewGraph, truth: &Hierarchy, open: &Hierarchy, built: &Hierarchy) {
         let cells = &built.entrances().cells;
         assert_eq!(view.nodes(), cells.len(), "nodes");
-        assert_eq!(view.edges(truth, open), built.graph().edges(), "edges");
+        let (intra, inter) = view.edge_split(truth, open);
+        assert_eq!(
+            (intra, inter),
+            (built.graph().intra_edges(), built.graph().inter_edges()),
+            "edges"
+        );
         let own = (0..truth.layout().count() as u32)
             .filter(|c| matches!(view.source(*c), Source::Own(_)))
             .count();

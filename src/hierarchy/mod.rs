@@ -509,20 +509,21 @@ impl Hierarchy {
             intra_edges,
             inter_edges,
             memory_bytes: 0,
-            per_size: self.size_class_stats(),
+            per_size: self.size_class_stats(intra_edges + inter_edges),
         };
         self.stats.memory_bytes = self.memory_bytes() as u64;
     }
 
-    /// What each unit size sees, when built for several.
-    fn size_class_stats(&self) -> Vec<SizeClassStats> {
+    /// What each unit size sees, when built for several (`edges`: the
+    /// cluster graph's, for a hierarchy of one size).
+    fn size_class_stats(&self, edges: u64) -> Vec<SizeClassStats> {
         let Some(sizes) = &self.sizes else {
             return vec![SizeClassStats {
                 size: 1,
                 cells: self.dead_ends.island_sizes.iter().map(|s| *s as u64).sum(),
                 components: self.dead_ends.islands() as u32,
                 nodes: self.node_count() as u64,
-                edges: self.edge_count() as u64,
+                edges,
             }];
         };
         let cells = sizes.components.cells_per_level();
@@ -646,7 +647,10 @@ impl Hierarchy {
     pub(crate) fn edge_count(&self) -> usize {
         match &self.view {
             None => self.graph.edges(),
-            Some(v) => v.graph.edges(&v.truth, &v.open),
+            Some(v) => {
+                let (intra, inter) = v.graph.edge_split(&v.truth, &v.open);
+                (intra + inter) as usize
+            }
         }
     }
 
